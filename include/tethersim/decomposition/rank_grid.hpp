@@ -1,0 +1,38 @@
+#pragma once
+// Cartesian grids of MPI ranks over the sector grid (DESIGN.md section 4).
+//
+// Each rank owns a contiguous block of sectors. A block must be at least
+// two sectors wide along every axis that is split, so that the two-layer
+// halo of a rank comes from its face neighbours only.
+
+#include <array>
+#include <optional>
+#include <string>
+
+namespace tethersim::decomposition {
+
+using GridShape = std::array<int, 3>;
+
+inline constexpr int kMinBlockWidth = 2;
+
+// The factorisation px * py * pz = ranks that keeps blocks at least
+// kMinBlockWidth sectors wide and minimises the halo (the total area of the
+// block faces that are cut); ties go to the grid that splits x first.
+// nullopt when no factorisation fits.
+std::optional<GridShape> choose_rank_grid(int ranks, const GridShape& sectors);
+
+// Why `grid` cannot be used for `ranks` ranks over `sectors` (empty = it can).
+std::string rank_grid_problem(int ranks, const GridShape& grid, const GridShape& sectors);
+
+// The largest rank count any grid could take for these sectors.
+int max_ranks(const GridShape& sectors);
+
+// The sectors [begin, end) of block `index` when `count` sectors are split
+// into `parts` near-equal contiguous blocks (the first ones one larger).
+struct SectorRange {
+  int begin;
+  int end;
+};
+SectorRange block_range(int count, int parts, int index);
+
+}  // namespace tethersim::decomposition

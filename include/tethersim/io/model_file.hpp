@@ -1,0 +1,29 @@
+#pragma once
+// Reading model files (TOML, docs/model-format.md) into a validated Model.
+
+#include <string>
+#include <vector>
+
+#include "tethersim/model/model.hpp"
+
+namespace tethersim {
+
+struct ModelFileOptions {
+  // "key=value" overrides applied to the file before reading (--set).
+  std::vector<std::string> overrides;
+  // Restarts take the state from a checkpoint: skip reading the particle
+  // and tether files named by [initial] (they may have moved since).
+  bool skip_initial_files = false;
+};
+
+// Throws InputError (file, line, key, problem) for anything wrong: TOML
+// syntax, unknown keys, wrong types, invalid values, unknown species,
+// missing pairs, generator parameters, particle files.
+Model load_model_file(const std::string& path, const ModelFileOptions& options = {});
+
+// The same from text already in memory; `path` names it in messages and
+// resolves relative particle-file paths.
+Model load_model_text(const std::string& text, const std::string& path,
+                      const ModelFileOptions& options = {});
+
+}  // namespace tethersim

@@ -1,0 +1,21 @@
+#pragma once
+// What a run writes and how often.
+
+#include <string>
+#include <vector>
+
+#include "tethersim/physics/vector.hpp"
+
+namespace tethersim {
+
+struct OutputSettings {
+  std::string directory = "tethersim-output";
+  double frame_interval = kInfinity;       // simulated time between trajectory frames
+  std::vector<std::string> frame_fields{"position", "velocity", "species", "id", "tethers"};
+  double observables_interval = kInfinity; // simulated time between observable samples
+  double checkpoint_interval = kInfinity;  // simulated time between checkpoints
+  double checkpoint_wall_minutes = 0.0;    // 0 = no wall-clock checkpoints
+  double progress_seconds = 10.0;          // wall seconds between progress lines
+};
+
+}  // namespace tethersim

@@ -1,0 +1,26 @@
+#pragma once
+// The complete initial state of a run: generated particles, particle and
+// tether files, and explicit particles, checked together.
+
+#include <cstddef>
+#include <vector>
+
+#include "tethersim/model/model.hpp"
+
+namespace tethersim::scenario {
+
+struct InitialParticles {
+  std::vector<ParticleSpec> particles;  // sorted by id
+  std::vector<TetherSpec> tethers;      // each with a < b, sorted, unique
+  std::vector<std::size_t> count_by_species;
+};
+
+// Runs the generator (if any), appends the model's explicit particles and
+// tethers (which already include the particle and tether files), and checks
+// what no single source can: unique ids, particles inside the box,
+// stationary infinite masses, tethers between existing particles of a
+// tetherable pair, one membrane and one zone particle when action
+// potentials are enabled. Throws ModelError.
+InitialParticles build_initial_particles(const Model& model);
+
+}  // namespace tethersim::scenario

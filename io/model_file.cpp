@@ -1,0 +1,105 @@
+#include "tethersim/io/model_file.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "model_reading.hpp"
+#include "tethersim/io/input_error.hpp"
+#include "tethersim/scenario/generator.hpp"
+
+namespace tethersim {
+
+namespace io_detail {
+
+SpeciesIndex ReadContext::species(const TableReader& table, const std::string& key,
+                                  const std::string& name) const {
+  const auto it = species_by_name.find(name);
+  if (it != species_by_name.end()) return it->second;
+  std::string known;
+  for (const auto& [n, i] : species_by_name) known += (known.empty() ? "" : ", ") + n;
+  table.fail(key, "unknown species '" + name + "' (defined: " +
+                      (known.empty() ? std::string("none") : known) + ")");
+}
+
+}  // namespace io_detail
+
+namespace {
+
+using namespace io_detail;
+
+// The first line of a toml11 syntax error, without its decorations.
+std::string syntax_message(const toml::syntax_error& e) {
+  std::string text = e.what();
+  const auto end = text.find('\n');
+  if (end != std::string::npos) text.resize(end);
+  for (const char* prefix : {"[error] ", "toml::parse_"}) {
+    if (text.rfind(prefix, 0) == 0) text.erase(0, std::string(prefix).size());
+  }
+  return "TOML syntax error: " + text;
+}
+
+Model read_document(TomlValue document, const std::string& path, const std::string& text,
+                    const ModelFileOptions& options) {
+  ReadContext ctx(path);
+  ctx.options = options;
+  ctx.base_directory = std::filesystem::path(path).parent_path().string();
+  for (const std::string& assignment : options.overrides) apply_override(document, assignment);
+
+  TableReader root(document, "", ctx.sources);
+  read_globals(root, ctx);
+  read_species(root, ctx);
+  read_pairs(root, ctx);
+  read_external(root, ctx);
+  read_action_potential(root, ctx);
+  read_rules(root, ctx);
+  read_initial(root, ctx);
+  read_domain(root, ctx);
+  read_output(root, ctx);
+  root.finish();
+
+  ctx.data.source_path = path;
+  ctx.data.source_text = text;
+  ctx.data.overrides = options.overrides;
+
+  if (const auto& g = ctx.data.initial.generator) {
+    const auto problems = scenario::find_generator(g->kind)->check(g->parameters, ctx.data);
+    if (!problems.empty()) {
+      throw InputError(ctx.sources.find(problems.front().key), problems.front().key,
+                       problems.front().message);
+    }
+  }
+  try {
+    return Model(std::move(ctx.data));
+  } catch (const ModelError& e) {
+    throw InputError(ctx.sources.find(e.problem().key), e.problem().key, e.problem().message);
+  }
+}
+
+}  // namespace
+
+Model load_model_text(const std::string& text, const std::string& path,
+                      const ModelFileOptions& options) {
+  TomlValue document;
+  try {
+    std::istringstream stream(text);
+    document = toml::parse(stream, path);
+  } catch (const toml::syntax_error& e) {
+    throw InputError({path, static_cast<int>(e.location().line())}, "", syntax_message(e));
+  }
+  return read_document(std::move(document), path, text, options);
+}
+
+Model load_model_file(const std::string& path, const ModelFileOptions& options) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw InputError({path, 0}, "", "is a directory, not a model file");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({path, 0}, "", "cannot open the model file (does it exist?)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return load_model_text(text.str(), path, options);
+}
+
+}  // namespace tethersim

@@ -1,0 +1,104 @@
+// --set key.path=value: edits the TOML document before it is read.
+#include <sstream>
+
+#include "model_reading.hpp"
+
+namespace tethersim::io_detail {
+
+namespace {
+
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> parts;
+  std::stringstream in(path);
+  std::string part;
+  while (std::getline(in, part, '.')) parts.push_back(part);
+  return parts;
+}
+
+bool is_index(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+// The element of an array of tables picked by index, by name (species) or
+// by "A-B" (pairs, either order).
+TomlValue* select_element(TomlValue& array, const std::string& selector) {
+  auto& items = array.as_array();
+  if (is_index(selector)) {
+    const std::size_t i = std::stoul(selector);
+    return i < items.size() ? &items[i] : nullptr;
+  }
+  for (TomlValue& item : items) {
+    if (!item.is_table()) continue;
+    const auto& t = item.as_table();
+    if (auto it = t.find("name"); it != t.end() && it->second.is_string() &&
+                                  it->second.as_string().str == selector) {
+      return &item;
+    }
+    if (auto it = t.find("species"); it != t.end() && it->second.is_array() &&
+                                     it->second.as_array().size() == 2) {
+      const auto& s = it->second.as_array();
+      if (!s[0].is_string() || !s[1].is_string()) continue;
+      const std::string a = s[0].as_string().str, b = s[1].as_string().str;
+      if (selector == a + "-" + b || selector == b + "-" + a) return &item;
+    }
+  }
+  return nullptr;
+}
+
+// The value text as TOML, or as a bare string when it is not valid TOML
+// (so --set initial.generator=presynaptic needs no quotes).
+TomlValue parse_value(const std::string& text, const std::string& origin) {
+  try {
+    std::istringstream in("value = " + text + "\n");
+    return toml::find(toml::parse(in, origin), "value");
+  } catch (const std::exception&) {
+    std::string quoted = "value = \"";
+    for (char c : text) {
+      if (c == '"' || c == '\\') quoted += '\\';
+      quoted += c;
+    }
+    std::istringstream in(quoted + "\"\n");
+    return toml::find(toml::parse(in, origin), "value");
+  }
+}
+
+}  // namespace
+
+void apply_override(TomlValue& root, const std::string& assignment) {
+  const std::string origin = "--set " + assignment;
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw InputError({origin, 0}, "", "expected key=value, e.g. --set run.end_time=100");
+  }
+  const std::string path = assignment.substr(0, eq);
+  const std::vector<std::string> parts = split_path(path);
+  TomlValue* node = &root;
+  std::string walked;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    const std::string& part = parts[i];
+    walked += (walked.empty() ? "" : ".") + part;
+    if (node->is_array()) {
+      TomlValue* next = select_element(*node, part);
+      if (next == nullptr) {
+        throw InputError({origin, 0}, walked, "no element '" + part +
+                                                  "' (use an index, a species name or a pair "
+                                                  "like A-B)");
+      }
+      node = next;
+      continue;
+    }
+    if (!node->is_table()) {
+      throw InputError({origin, 0}, walked, "is not a table, so it has no key '" + parts[i + 1] + "'");
+    }
+    auto& table = node->as_table();
+    if (!table.count(part)) table[part] = toml::table{};
+    node = &table[part];
+  }
+  if (node->is_array()) {
+    throw InputError({origin, 0}, path, "select one element of the array first (e.g. species.V.mass)");
+  }
+  if (!node->is_table()) throw InputError({origin, 0}, path, "the parent is not a table");
+  node->as_table()[parts.back()] = parse_value(assignment.substr(eq + 1), origin);
+}
+
+}  // namespace tethersim::io_detail

@@ -1,0 +1,165 @@
+// [initial]: a generator and its parameters, particle and tether files,
+// explicit [[initial.particle]] tables and a tethers array.
+#include <filesystem>
+
+#include "model_reading.hpp"
+#include "particle_csv.hpp"
+#include "tethersim/scenario/generator.hpp"
+
+namespace tethersim::io_detail {
+
+namespace {
+
+std::string parameter_type(const ParameterValue& v) {
+  switch (v.index()) {
+    case 0: return "true or false";
+    case 1: return "an integer";
+    case 2: return "a number";
+    case 3: return "a string";
+    default: return "an array of numbers";
+  }
+}
+
+ParameterValue read_parameter(TableReader& t, const std::string& name,
+                              const ParameterValue& default_value, int dims) {
+  const TomlValue& v = *t.raw(name);
+  const std::string expected = "expected " + parameter_type(default_value) + ", got ";
+  switch (default_value.index()) {
+    case 0:
+      if (!v.is_boolean()) t.fail(name, expected + type_name(v));
+      return v.as_boolean();
+    case 1:
+      if (!v.is_integer()) t.fail(name, expected + type_name(v));
+      return static_cast<std::int64_t>(v.as_integer());
+    case 2: {
+      const auto x = as_number(v);
+      if (!x) t.fail(name, expected + type_name(v));
+      return *x;
+    }
+    case 3:
+      if (!v.is_string()) t.fail(name, expected + type_name(v));
+      return v.as_string().str;
+    default: {
+      const Vec3 x = t.vector(name, Vec3::Zero(), dims);
+      return std::vector<double>{x[0], x[1], x[2]};
+    }
+  }
+}
+
+GeneratorSpec read_generator(TableReader& initial, const ReadContext& ctx) {
+  GeneratorSpec spec;
+  spec.kind = initial.text("generator", "");
+  const scenario::Generator* generator = scenario::find_generator(spec.kind);
+  if (generator == nullptr) {
+    std::vector<std::string> names;
+    std::string list;
+    for (const auto* g : scenario::all_generators()) {
+      names.emplace_back(g->name());
+      list += (list.empty() ? "" : ", ") + names.back();
+    }
+    const std::string guess = closest_name(spec.kind, names);
+    initial.fail("generator", "unknown generator '" + spec.kind + "'" +
+                                  (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
+                                  "; available: " + list);
+  }
+  std::optional<TableReader> params = initial.table("parameters");
+  for (const scenario::ParameterInfo& info : generator->parameters()) {
+    spec.parameters[info.name] =
+        params && params->has(info.name)
+            ? read_parameter(*params, info.name, info.default_value, ctx.data.dynamics.dimensions)
+            : info.default_value;
+  }
+  if (params) params->finish();
+  return spec;
+}
+
+std::string resolve_path(const ReadContext& ctx, const std::string& path) {
+  const std::filesystem::path p(path);
+  if (p.is_absolute() || ctx.base_directory.empty()) return path;
+  return (std::filesystem::path(ctx.base_directory) / p).string();
+}
+
+}  // namespace
+
+void read_initial(TableReader& root, ReadContext& ctx) {
+  auto initial = root.table("initial");
+  if (!initial) {
+    throw InputError({ctx.sources.file(), 0}, "initial",
+                     "missing required table [initial] (a generator, particle files or "
+                     "explicit particles)");
+  }
+  InitialState& init = ctx.data.initial;
+  const int dims = ctx.data.dynamics.dimensions;
+  ParticleId next_id = 0;
+  if (initial->has("generator")) {
+    init.generator = read_generator(*initial, ctx);
+    next_id = scenario::find_generator(init.generator->kind)->particle_count(init.generator->parameters);
+  } else if (initial->has("parameters")) {
+    initial->fail("parameters", "generator parameters given but no 'generator' chosen");
+  }
+
+  auto add_particle = [&](ParticleSpec p, bool has_id, SourceLocation where) {
+    if (!has_id) p.id = next_id;
+    next_id = std::max(next_id, p.id + 1);
+    ctx.sources.record("initial.particle." + std::to_string(p.id), std::move(where));
+    init.particles.push_back(p);
+  };
+
+  init.particles_file = initial->text("particles_file", "");
+  if (!init.particles_file.empty() && !ctx.options.skip_initial_files) {
+    const std::string path = resolve_path(ctx, init.particles_file);
+    const auto rows = read_particle_csv(path, "initial.particles_file",
+                                        [&](const std::string& name, int line) {
+                                          const auto it = ctx.species_by_name.find(name);
+                                          if (it == ctx.species_by_name.end()) {
+                                            throw InputError({path, line}, "initial.particles_file",
+                                                             "unknown species '" + name + "'");
+                                          }
+                                          return it->second;
+                                        });
+    for (const CsvParticle& row : rows) add_particle(row.spec, row.has_id, {path, row.line});
+  }
+
+  for (TableReader& t : initial->tables("particle")) {
+    ParticleSpec p;
+    const bool has_id = t.has("id");
+    if (has_id) {
+      const std::int64_t id = t.integer("id", 0);
+      if (id < 0) t.fail("id", "must not be negative, got " + std::to_string(id));
+      p.id = static_cast<ParticleId>(id);
+    }
+    p.species = ctx.species(t, "species", t.required_text("species"));
+    if (!t.has("position")) t.fail_here("missing required key 'position'");
+    p.position = t.vector("position", Vec3::Zero(), dims);
+    p.velocity = t.vector("velocity", Vec3::Zero(), dims);
+    const SourceLocation where = t.where("position");
+    t.finish();
+    add_particle(p, has_id, where);
+  }
+
+  init.tethers_file = initial->text("tethers_file", "");
+  if (!init.tethers_file.empty() && !ctx.options.skip_initial_files) {
+    for (const TetherSpec& t : read_tether_csv(resolve_path(ctx, init.tethers_file), "initial.tethers_file")) {
+      init.tethers.push_back(t);
+    }
+  }
+  if (const TomlValue* tethers = initial->raw("tethers")) {
+    const std::string expected = "expected an array of particle-id pairs, e.g. [[0, 1], [1, 2]]";
+    if (!tethers->is_array()) initial->fail("tethers", expected);
+    for (const TomlValue& item : tethers->as_array()) {
+      if (!item.is_array() || item.as_array().size() != 2 || !item.as_array()[0].is_integer() ||
+          !item.as_array()[1].is_integer() || item.as_array()[0].as_integer() < 0 ||
+          item.as_array()[1].as_integer() < 0) {
+        throw InputError(location_of(item), "initial.tethers", expected);
+      }
+      init.tethers.push_back({static_cast<ParticleId>(item.as_array()[0].as_integer()),
+                              static_cast<ParticleId>(item.as_array()[1].as_integer())});
+    }
+  }
+  initial->finish();
+  if (!init.generator && init.particles.empty() && init.particles_file.empty()) {
+    initial->fail_here("no particles: choose a generator, a particles_file or [[initial.particle]] tables");
+  }
+}
+
+}  // namespace tethersim::io_detail

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian packages tethersim needs to build, test and plot -
+# only those that are missing, so running it again does nothing.
+# Uses sudo when not run as root.
+set -euo pipefail
+
+packages=(
+  build-essential cmake git pkg-config
+  openmpi-bin libopenmpi-dev
+  libhdf5-openmpi-dev hdf5-tools
+  libeigen3-dev libboost-program-options-dev libgtest-dev
+  librandom123-dev libtoml11-dev
+  python3 python3-numpy python3-h5py python3-matplotlib
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+echo "setup: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

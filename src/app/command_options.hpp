@@ -1,0 +1,29 @@
+#pragma once
+// Option parsing shared by the subcommands (Boost.Program_options).
+
+#include <boost/program_options.hpp>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "tethersim/model/model.hpp"
+
+namespace tethersim::app {
+
+namespace po = boost::program_options;
+
+// Parses `args` for `command`; --help prints `usage` and the options and
+// returns false (the caller exits 0). Bad options throw UsageError.
+bool parse_command_line(const char* command, const char* usage, const Arguments& args,
+                        po::options_description& options,
+                        const po::positional_options_description& positional,
+                        po::variables_map& values);
+
+// Adds --set to a command's options.
+void add_model_override_option(po::options_description& options);
+
+// Loads a model file with the --set overrides (and any extra ones).
+Model load_model_with_overrides(const std::string& path, const po::variables_map& values,
+                                std::vector<std::string> extra_overrides = {});
+
+}  // namespace tethersim::app

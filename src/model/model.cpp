@@ -1,0 +1,220 @@
+#include "tethersim/model/model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace tethersim {
+
+ModelError::ModelError(ModelProblem problem)
+    : std::runtime_error(problem.key + ": " + problem.message), problem_(std::move(problem)) {}
+
+namespace {
+
+double pair_interaction_range(const PairParameters& p) {
+  return std::max(p.blocking, p.tetherable() ? p.tethering : 0.0);
+}
+
+struct RangeWitness {
+  double range = 0.0;
+  std::string pair;
+};
+
+// The largest interaction distance between two finite-mass species, and
+// which pair sets it (for error messages).
+RangeWitness mobile_interaction_range(const ModelData& d) {
+  RangeWitness w;
+  const auto n = static_cast<SpeciesIndex>(d.species.size());
+  for (SpeciesIndex a = 0; a < n; ++a) {
+    for (SpeciesIndex b = a; b < n; ++b) {
+      if (d.species[a].infinite_mass() || d.species[b].infinite_mass()) continue;
+      const double r = pair_interaction_range(d.pairs(a, b));
+      if (r > w.range) w = {r, d.species[a].name + "-" + d.species[b].name};
+    }
+  }
+  return w;
+}
+
+std::string number_text(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", x);
+  return buffer;
+}
+
+std::string vector_text(const Vec3& v) {
+  return "[" + number_text(v[0]) + ", " + number_text(v[1]) + ", " + number_text(v[2]) + "]";
+}
+
+std::uint64_t fnv1a64(const std::string& text) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+std::string parameter_text(const ParameterValue& v) {
+  struct Visitor {
+    std::string operator()(bool b) const { return b ? "true" : "false"; }
+    std::string operator()(std::int64_t i) const { return std::to_string(i); }
+    std::string operator()(double x) const { return number_text(x); }
+    std::string operator()(const std::string& s) const { return "\"" + s + "\""; }
+    std::string operator()(const std::vector<double>& xs) const {
+      std::string out = "[";
+      for (std::size_t i = 0; i < xs.size(); ++i) out += (i ? ", " : "") + number_text(xs[i]);
+      return out + "]";
+    }
+  };
+  return std::visit(Visitor{}, v);
+}
+
+// Everything that decides a trajectory, one "key = value" per line with
+// round-trip exact numbers; the initial state comes separately.
+std::string canonical_physics_text(const ModelData& d) {
+  std::ostringstream out;
+  const Dynamics& dyn = d.dynamics;
+  out << "seed = " << d.seed << "\n"
+      << "dimensions = " << dyn.dimensions << "\n"
+      << "theta_revolve = " << number_text(dyn.theta_revolve) << "\n"
+      << "restitution_delay = " << number_text(dyn.restitution_delay) << "\n"
+      << "restitution_schedule = " << to_string(dyn.schedule) << "\n"
+      << "dt_max = " << number_text(dyn.dt_max) << "\n"
+      << "max_group_size = " << dyn.max_group_size << "\n"
+      << "domain.lo = " << vector_text(d.domain.lo) << "\n"
+      << "domain.hi = " << vector_text(d.domain.hi) << "\n"
+      << "domain.boundary = " << to_string(d.domain.boundary[0]) << " "
+      << to_string(d.domain.boundary[1]) << " " << to_string(d.domain.boundary[2]) << "\n"
+      << "domain.sector_size = " << number_text(d.domain.requested_sector_size) << "\n";
+  if (d.domain.escape) {
+    out << "domain.escape = " << vector_text(d.domain.escape->centre) << " "
+        << number_text(d.domain.escape->radius) << "\n";
+  }
+  for (const Species& s : d.species) {
+    out << "species " << s.name << " mass=" << number_text(s.mass)
+        << " radius=" << number_text(s.radius) << " ri=" << number_text(s.random_impulse.tau)
+        << "," << number_text(s.random_impulse.shape) << ","
+        << number_text(s.random_impulse.mean) << "\n";
+  }
+  const auto n = static_cast<SpeciesIndex>(d.species.size());
+  for (SpeciesIndex a = 0; a < n; ++a) {
+    for (SpeciesIndex b = a; b < n; ++b) {
+      const PairParameters& p = d.pairs(a, b);
+      out << "pair " << d.species[a].name << "-" << d.species[b].name
+          << " blocking=" << number_text(p.blocking) << " tethering=" << number_text(p.tethering)
+          << " c=" << number_text(p.c_rebound) << "," << number_text(p.c_retract) << ","
+          << number_text(p.c_revolve) << " permanent=" << p.permanent << "\n";
+    }
+  }
+  for (const PeriodicImpulse& e : d.periodic_impulses) {
+    out << "external " << to_string(e.kind) << " interval=" << number_text(e.interval)
+        << " start=" << number_text(e.start) << " g=" << vector_text(e.acceleration)
+        << " viscosity=" << number_text(e.viscosity)
+        << " fluid_velocity=" << vector_text(e.fluid_velocity) << " species=";
+    for (bool b : e.applies_to) out << (b ? '1' : '0');
+    out << "\n";
+  }
+  for (const AttachRule& r : d.rules.attach) {
+    out << "attach " << r.species_a << "-" << r.species_b << " max=" << r.max_partners_of_a
+        << "," << r.max_partners_of_b
+        << " dimer=" << (r.exclusive_dimer ? static_cast<int>(*r.exclusive_dimer) : -1)
+        << " unless=" << r.blocking_reaction << "\n";
+  }
+  for (const DetachRule& r : d.rules.detach) {
+    out << "detach " << r.species_a << "-" << r.species_b << " reaction=" << r.reaction
+        << " requires="
+        << (r.subject_requires_partner ? static_cast<int>(*r.subject_requires_partner) : -1)
+        << " release=";
+    for (SpeciesIndex s : r.subject_releases) out << s << ",";
+    out << "\n";
+  }
+  const ActionPotentials& ap = d.action_potentials;
+  if (ap.enabled()) {
+    out << "action_potential membrane=" << ap.membrane << " zone=" << ap.zone
+        << " zone_radius=" << number_text(ap.zone_radius)
+        << " gradient=" << number_text(ap.gradient) << "\n";
+    for (const Reaction& r : ap.reactions) {
+      out << "reaction " << r.name << " subject=" << r.subject
+          << " mean_time=" << number_text(r.mean_time) << "\n";
+    }
+    for (const ActionPotentialWindow& w : ap.windows) {
+      out << "window " << number_text(w.start) << " " << number_text(w.end) << "\n";
+    }
+  }
+  return out.str();
+}
+
+std::string canonical_initial_text(const ModelData& d) {
+  std::ostringstream out;
+  const InitialState& init = d.initial;
+  if (init.generator) {
+    out << "generator " << init.generator->kind << "\n";
+    for (const auto& [key, value] : init.generator->parameters) {
+      out << "generator." << key << " = " << parameter_text(value) << "\n";
+    }
+  }
+  for (const ParticleSpec& p : init.particles) {
+    out << "particle " << p.id << " " << p.species << " " << vector_text(p.position) << " "
+        << vector_text(p.velocity) << "\n";
+  }
+  for (const TetherSpec& t : init.tethers) out << "tether " << t.a << " " << t.b << "\n";
+  return out.str();
+}
+
+}  // namespace
+
+Model::Model(ModelData data) : data_(std::move(data)) {
+  std::vector<ModelProblem> problems = validate_model_data(data_);
+  if (!problems.empty()) throw ModelError(problems.front());
+
+  const RangeWitness range = mobile_interaction_range(data_);
+  min_sector_size_ = range.range;
+  const double requested = data_.domain.requested_sector_size;
+  if (requested > 0.0 && requested < min_sector_size_) {
+    throw ModelError({"domain.sector_size",
+                      number_text(requested) + " is smaller than the largest interaction "
+                      "distance between mobile species, " + number_text(min_sector_size_) +
+                      " (pair " + range.pair + "); sectors must be at least that large"});
+  }
+  const Vec3 length = data_.domain.length();
+  sector_size_ = requested > 0.0 ? requested : min_sector_size_;
+  if (sector_size_ == 0.0) sector_size_ = length.maxCoeff();  // nothing interacts
+
+  static const char* axis_names[3] = {"x", "y", "z"};
+  for (int k = 0; k < data_.dynamics.dimensions; ++k) {
+    const double sectors = std::floor(length[k] / sector_size_);
+    if (data_.domain.boundary[k] == Boundary::periodic && sectors < 3.0) {
+      throw ModelError({"domain.boundary",
+                        std::string("periodic axis ") + axis_names[k] + " is " +
+                            number_text(length[k]) + " long, which holds only " +
+                            number_text(sectors) + " sectors of edge " +
+                            number_text(sector_size_) +
+                            "; a periodic axis needs at least 3 (make the box larger)"});
+    }
+  }
+
+  const auto n = static_cast<SpeciesIndex>(data_.species.size());
+  hub_species_.assign(n, false);
+  for (SpeciesIndex s = 0; s < n; ++s) {
+    if (!data_.species[s].infinite_mass()) continue;
+    for (SpeciesIndex f = 0; f < n; ++f) {
+      if (data_.species[f].infinite_mass()) continue;
+      if (pair_interaction_range(data_.pairs(s, f)) > sector_size_) hub_species_[s] = true;
+    }
+  }
+
+  canonical_text_ = canonical_physics_text(data_);
+  physics_hash_ = fnv1a64(canonical_text_);
+  canonical_text_ += canonical_initial_text(data_);
+  hash_ = fnv1a64(canonical_text_);
+}
+
+std::optional<SpeciesIndex> Model::find_species(std::string_view name) const {
+  for (std::size_t i = 0; i < data_.species.size(); ++i) {
+    if (data_.species[i].name == name) return static_cast<SpeciesIndex>(i);
+  }
+  return std::nullopt;
+}
+
+}  // namespace tethersim

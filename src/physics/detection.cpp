@@ -1,0 +1,50 @@
+#include "tethersim/physics/detection.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tethersim::physics {
+
+Quadratic detection_quadratic(const Vec3& dx, const Vec3& dv, double distance) {
+  Quadratic q{};
+  q.a = dv.dot(dv);
+  q.b = 2.0 * dx.dot(dv);
+  q.c = dx.dot(dx) - distance * distance;
+  q.d = q.b * q.b - 4.0 * q.a * q.c;
+  return q;
+}
+
+namespace {
+
+// numer / denom unless the quotient reaches dt_max (tiny denominators).
+double guarded_quotient(double numer, double denom, double dt_max) {
+  if (numer >= denom * dt_max) return kInfinity;
+  return numer / denom;
+}
+
+}  // namespace
+
+double time_to_blocking(const Vec3& dx, const Vec3& dv, double blocking_distance,
+                        double dt_max) {
+  if (blocking_distance == 0.0) return kInfinity;
+  const Quadratic q = detection_quadratic(dx, dv, blocking_distance);
+  if (q.b >= 0.0 || q.d < 0.0) return kInfinity;
+  // The first root; negative numerators (overlap, round-off) collide now.
+  const double numer = std::max(-q.b - std::sqrt(q.d), 0.0);
+  return guarded_quotient(numer, 2.0 * q.a, dt_max);
+}
+
+double time_to_tethering(const Vec3& dx, const Vec3& dv, double tethering_distance,
+                         double dt_max) {
+  if (is_infinite(tethering_distance)) return kInfinity;
+  const Quadratic q = detection_quadratic(dx, dv, tethering_distance);
+  if (q.b >= 0.0 && q.c >= 0.0) {
+    // Taut: collide now, unless the pair parts too slowly to matter.
+    return q.b >= q.a * dt_max ? kInfinity : 0.0;
+  }
+  // The second root; d < 0 (outside, passing by) gives the closest approach.
+  const double numer = std::max(-q.b + std::sqrt(std::max(q.d, 0.0)), 0.0);
+  return guarded_quotient(numer, 2.0 * q.a, dt_max);
+}
+
+}  // namespace tethersim::physics

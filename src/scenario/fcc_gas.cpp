@@ -1,0 +1,79 @@
+// FCC hard-sphere gas: N = 4 C^3 particles in a cubic box of edge C a,
+// a = (4 / density)^(1/3), with Maxwell-Boltzmann velocities at kT.
+#include <cmath>
+
+#include "generator_support.hpp"
+#include "generators.hpp"
+
+namespace tethersim::scenario {
+
+std::string_view FccGas::name() const { return "fcc-gas"; }
+
+std::uint64_t FccGas::particle_count(const ParameterSet& p) const {
+  const auto c = static_cast<std::uint64_t>(parameter_integer(p, "cells"));
+  return 4 * c * c * c;
+}
+
+std::string_view FccGas::summary() const {
+  return "hard spheres on an FCC lattice (N = 4 cells^3) with Maxwell-Boltzmann velocities";
+}
+
+const std::vector<ParameterInfo>& FccGas::parameters() const {
+  static const std::vector<ParameterInfo> info = {
+      {"cells", std::int64_t{14}, "lattice cells per box edge C (N = 4 C^3)"},
+      {"density", 0.5, "number density (particles per unit volume)"},
+      {"species", std::string("A"), "species of every particle"},
+      {"temperature", 1.0, "kT of the initial velocities"},
+  };
+  return info;
+}
+
+namespace {
+double lattice_constant(const ParameterSet& p) {
+  return std::cbrt(4.0 / parameter_number(p, "density"));
+}
+}  // namespace
+
+std::optional<Box> FccGas::suggested_box(const ParameterSet& p) const {
+  const double edge = static_cast<double>(parameter_integer(p, "cells")) * lattice_constant(p);
+  return Box{Vec3::Zero(), Vec3::Constant(edge)};
+}
+
+std::vector<ModelProblem> FccGas::check(const ParameterSet& p, const ModelData& m) const {
+  ParameterChecks checks(p, m);
+  checks.at_least("cells", 1);
+  checks.positive("density");
+  checks.non_negative("temperature");
+  checks.species("species", /*finite_mass_required=*/true);
+  if (m.dynamics.dimensions != 3) checks.add("cells", "fcc-gas needs a 3-D model");
+  return checks.take();
+}
+
+GeneratedState FccGas::generate(const ParameterSet& p, const Model& model) const {
+  const auto cells = parameter_integer(p, "cells");
+  const double a = lattice_constant(p);
+  const SpeciesIndex species = species_parameter(p, model, "species");
+  static const double basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
+  GeneratedState state;
+  state.particles.reserve(static_cast<std::size_t>(4 * cells * cells * cells));
+  const Vec3 origin = model.domain().lo + Vec3::Constant(0.25 * a);
+  for (std::int64_t i = 0; i < cells; ++i) {
+    for (std::int64_t j = 0; j < cells; ++j) {
+      for (std::int64_t k = 0; k < cells; ++k) {
+        for (const auto& b : basis) {
+          ParticleSpec s;
+          s.id = state.particles.size();
+          s.species = species;
+          s.position = origin + a * Vec3(static_cast<double>(i) + b[0],
+                                         static_cast<double>(j) + b[1],
+                                         static_cast<double>(k) + b[2]);
+          state.particles.push_back(s);
+        }
+      }
+    }
+  }
+  assign_thermal_velocities(state.particles, model, parameter_number(p, "temperature"));
+  return state;
+}
+
+}  // namespace tethersim::scenario

@@ -1,0 +1,146 @@
+#include "tethersim/scenario/initial_particles.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "tethersim/scenario/generator.hpp"
+
+namespace tethersim::scenario {
+
+namespace {
+
+std::string vector_text(const Vec3& v) {
+  char buffer[96];
+  std::snprintf(buffer, sizeof buffer, "(%.6g, %.6g, %.6g)", v[0], v[1], v[2]);
+  return buffer;
+}
+
+// Which model key a particle came from, for error messages: the reader
+// records the source line of every explicit particle under its id.
+std::string origin_key(const ParticleSpec& p, bool generated) {
+  return generated ? "initial.generator" : "initial.particle." + std::to_string(p.id);
+}
+
+void check_particles(const Model& model, const std::vector<ParticleSpec>& particles,
+                     std::size_t generated_count) {
+  const Domain& domain = model.domain();
+  for (std::size_t i = 0; i < particles.size(); ++i) {
+    const ParticleSpec& p = particles[i];
+    const std::string key = origin_key(p, i < generated_count);
+    const std::string who = "particle " + std::to_string(p.id) + " (species " +
+                            model.species(p.species).name + ")";
+    if (!p.position.allFinite() || !p.velocity.allFinite()) {
+      throw ModelError({key, who + " has a position or velocity that is not finite"});
+    }
+    if (!domain.contains(p.position)) {
+      throw ModelError({key, who + " at " + vector_text(p.position) +
+                                 " lies outside the box " + vector_text(domain.lo) + " - " +
+                                 vector_text(domain.hi)});
+    }
+    if (model.species(p.species).infinite_mass() && p.velocity.squaredNorm() != 0.0) {
+      throw ModelError({key, who + " has infinite mass and must be at rest (velocity " +
+                                 vector_text(p.velocity) + ")"});
+    }
+    for (int k = model.dimensions(); k < 3; ++k) {
+      if (p.velocity[k] != 0.0) {
+        throw ModelError({key, who + " moves along an axis a " +
+                                   std::to_string(model.dimensions()) + "-D model does not have"});
+      }
+    }
+  }
+}
+
+void check_unique_ids(const std::vector<ParticleSpec>& sorted) {
+  for (std::size_t i = 1; i < sorted.size(); ++i) {
+    if (sorted[i].id == sorted[i - 1].id) {
+      throw ModelError({"initial.particle", "duplicate particle id " + std::to_string(sorted[i].id) +
+                                                " (generated and explicit particles share one "
+                                                "id space)"});
+    }
+  }
+}
+
+const ParticleSpec* find_particle(const std::vector<ParticleSpec>& sorted, ParticleId id) {
+  const auto it = std::lower_bound(sorted.begin(), sorted.end(), id,
+                                   [](const ParticleSpec& p, ParticleId x) { return p.id < x; });
+  return it != sorted.end() && it->id == id ? &*it : nullptr;
+}
+
+void check_tethers(const Model& model, const std::vector<ParticleSpec>& sorted,
+                   std::vector<TetherSpec>& tethers) {
+  for (TetherSpec& t : tethers) {
+    if (t.a > t.b) std::swap(t.a, t.b);
+    const std::string name = "tether " + std::to_string(t.a) + "-" + std::to_string(t.b);
+    if (t.a == t.b) throw ModelError({"initial.tether", name + " joins a particle to itself"});
+    const ParticleSpec* a = find_particle(sorted, t.a);
+    const ParticleSpec* b = find_particle(sorted, t.b);
+    if (a == nullptr || b == nullptr) {
+      throw ModelError({"initial.tether", name + " refers to particle " +
+                                              std::to_string(a == nullptr ? t.a : t.b) +
+                                              ", which does not exist"});
+    }
+    if (!model.pair(a->species, b->species).tetherable()) {
+      throw ModelError({"initial.tether", name + ": pair " + model.species(a->species).name +
+                                              "-" + model.species(b->species).name +
+                                              " has no tethering distance"});
+    }
+  }
+  std::sort(tethers.begin(), tethers.end(),
+            [](const TetherSpec& x, const TetherSpec& y) {
+              return x.a != y.a ? x.a < y.a : x.b < y.b;
+            });
+  for (std::size_t i = 1; i < tethers.size(); ++i) {
+    if (tethers[i].a == tethers[i - 1].a && tethers[i].b == tethers[i - 1].b) {
+      throw ModelError({"initial.tether", "tether " + std::to_string(tethers[i].a) + "-" +
+                                              std::to_string(tethers[i].b) + " is listed twice"});
+    }
+  }
+}
+
+void check_action_potential_anchors(const Model& model, const InitialParticles& init) {
+  const ActionPotentials& ap = model.action_potentials();
+  if (!ap.enabled()) return;
+  for (auto [species, key] : {std::make_pair(ap.membrane, "action_potential.membrane"),
+                              std::make_pair(ap.zone, "action_potential.zone")}) {
+    const std::size_t n = init.count_by_species[species];
+    if (n != 1) {
+      throw ModelError({key, "species '" + model.species(species).name +
+                                 "' must have exactly one particle, found " + std::to_string(n)});
+    }
+  }
+}
+
+}  // namespace
+
+InitialParticles build_initial_particles(const Model& model) {
+  InitialParticles init;
+  std::size_t generated_count = 0;
+  if (const auto& g = model.initial().generator) {
+    const Generator* generator = find_generator(g->kind);
+    if (generator == nullptr) {
+      throw ModelError({"initial.generator", "unknown generator '" + g->kind + "'"});
+    }
+    GeneratedState state = generator->generate(g->parameters, model);
+    generated_count = state.particles.size();
+    init.particles = std::move(state.particles);
+    init.tethers = std::move(state.tethers);
+  }
+  init.particles.insert(init.particles.end(), model.initial().particles.begin(),
+                        model.initial().particles.end());
+  init.tethers.insert(init.tethers.end(), model.initial().tethers.begin(),
+                      model.initial().tethers.end());
+
+  check_particles(model, init.particles, generated_count);
+  std::stable_sort(init.particles.begin(), init.particles.end(),
+                   [](const ParticleSpec& a, const ParticleSpec& b) { return a.id < b.id; });
+  check_unique_ids(init.particles);
+  check_tethers(model, init.particles, init.tethers);
+
+  init.count_by_species.assign(model.species().size(), 0);
+  for (const ParticleSpec& p : init.particles) ++init.count_by_species[p.species];
+  check_action_potential_anchors(model, init);
+  return init;
+}
+
+}  // namespace tethersim::scenario

@@ -1,0 +1,115 @@
+// A square two-layer sheet clamped along two opposite edges (infinite-mass
+// particles), each inner particle tethered to its four in-layer neighbours
+// and to its partner in the other layer, and a projectile above the centre
+// (thesis section 5.2, Figure 25). Gravity comes from the model's
+// [[external]] impulses.
+#include <cmath>
+
+#include "generator_support.hpp"
+#include "generators.hpp"
+
+namespace tethersim::scenario {
+
+std::string_view MembraneSheet::name() const { return "membrane-sheet"; }
+
+std::uint64_t MembraneSheet::particle_count(const ParameterSet& p) const {
+  const auto n = static_cast<std::uint64_t>(parameter_integer(p, "size"));
+  return 2 * n * n + (parameter_flag(p, "projectile") ? 1 : 0);
+}
+
+std::string_view MembraneSheet::summary() const {
+  return "square two-layer sheet clamped on two edges, and a projectile";
+}
+
+const std::vector<ParameterInfo>& MembraneSheet::parameters() const {
+  static const std::vector<ParameterInfo> info = {
+      {"size", std::int64_t{20}, "particles along each edge of a layer (size^2 per layer)"},
+      {"spacing", 1.0, "distance between neighbours in a layer"},
+      {"layer_gap", 1.0, "distance between the two layers"},
+      {"sheet_species", std::string("P"), "species of the free sheet particles"},
+      {"clamped_species", std::string("C"), "species of the clamped edges (infinite mass)"},
+      {"projectile", true, "add a projectile above the centre of the sheet"},
+      {"projectile_species", std::string("X"), "species of the projectile"},
+      {"projectile_height", 5.0, "initial height of the projectile above the top layer"},
+      {"projectile_velocity", std::vector<double>{0.0, 0.0, -0.5},
+       "initial velocity of the projectile"},
+  };
+  return info;
+}
+
+std::optional<Box> MembraneSheet::suggested_box(const ParameterSet& p) const {
+  const double s = parameter_number(p, "spacing");
+  const double half = 0.5 * static_cast<double>(parameter_integer(p, "size") - 1) * s + 2.0 * s;
+  const double sag = 2.0 * half + parameter_number(p, "layer_gap");
+  return Box{Vec3(-half, -half, -sag),
+             Vec3(half, half, parameter_number(p, "projectile_height") + 2.0 * s)};
+}
+
+std::vector<ModelProblem> MembraneSheet::check(const ParameterSet& p, const ModelData& m) const {
+  ParameterChecks checks(p, m);
+  checks.at_least("size", 2);
+  checks.positive("spacing");
+  checks.positive("layer_gap");
+  checks.non_negative("projectile_height");
+  checks.species("sheet_species", true);
+  checks.species("clamped_species", false, /*infinite=*/true);
+  if (parameter_flag(p, "projectile")) checks.species("projectile_species", true);
+  if (m.dynamics.dimensions != 3) checks.add("size", "membrane-sheet needs a 3-D model");
+  return checks.take();
+}
+
+GeneratedState MembraneSheet::generate(const ParameterSet& p, const Model& model) const {
+  const auto n = parameter_integer(p, "size");
+  const double s = parameter_number(p, "spacing");
+  const double gap = parameter_number(p, "layer_gap");
+  const SpeciesIndex sheet = species_parameter(p, model, "sheet_species");
+  const SpeciesIndex clamped = species_parameter(p, model, "clamped_species");
+  const double offset = 0.5 * static_cast<double>(n - 1) * s;
+
+  GeneratedState state;
+  auto id_of = [&](std::int64_t layer, std::int64_t i, std::int64_t j) {
+    return static_cast<ParticleId>((layer * n + i) * n + j);
+  };
+  auto is_clamped = [&](std::int64_t i) { return i == 0 || i == n - 1; };
+  for (std::int64_t layer = 0; layer < 2; ++layer) {
+    for (std::int64_t i = 0; i < n; ++i) {
+      for (std::int64_t j = 0; j < n; ++j) {
+        ParticleSpec spec;
+        spec.id = state.particles.size();
+        spec.species = is_clamped(i) ? clamped : sheet;
+        spec.position = Vec3(static_cast<double>(i) * s - offset,
+                             static_cast<double>(j) * s - offset,
+                             -static_cast<double>(layer) * gap);
+        state.particles.push_back(spec);
+      }
+    }
+  }
+  auto tether = [&](ParticleId a, ParticleId b, std::int64_t ia, std::int64_t ib) {
+    if (is_clamped(ia) && is_clamped(ib)) return;  // two fixed particles: nothing to hold
+    state.tethers.push_back({a, b});
+  };
+  for (std::int64_t layer = 0; layer < 2; ++layer) {
+    for (std::int64_t i = 0; i < n; ++i) {
+      for (std::int64_t j = 0; j < n; ++j) {
+        if (i + 1 < n) tether(id_of(layer, i, j), id_of(layer, i + 1, j), i, i + 1);
+        if (j + 1 < n) tether(id_of(layer, i, j), id_of(layer, i, j + 1), i, i);
+      }
+    }
+  }
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = 0; j < n; ++j) tether(id_of(0, i, j), id_of(1, i, j), i, i);
+  }
+  check_tether_lengths(state, model, "spacing");
+
+  if (parameter_flag(p, "projectile")) {
+    ParticleSpec spec;
+    spec.id = state.particles.size();
+    spec.species = species_parameter(p, model, "projectile_species");
+    spec.position = Vec3(0.0, 0.0, parameter_number(p, "projectile_height"));
+    spec.velocity = parameter_vector(p, "projectile_velocity");
+    state.particles.push_back(spec);
+  }
+  return state;
+}
+
+}  // namespace tethersim::scenario

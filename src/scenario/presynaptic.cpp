@@ -1,0 +1,153 @@
+// The presynaptic nerve terminal of the thesis (section 5.1, Appendix E):
+// one membrane particle M at the centre tethered to every vesicle V,
+// synapsin half S and docking site D; one active-zone particle Z on the
+// membrane, sqrt(r_M^2 - r_Z^2) below the centre (TPS-SPEC F8), tethered to
+// every D; synapsins as S-S dimers whose two halves start at one point.
+// Vesicles and synapsins start uniformly at random inside the compartment,
+// docking sites uniformly on the active-zone cap of the membrane, all at
+// rest (random impulses set them moving).
+#include <cmath>
+
+#include "generator_support.hpp"
+#include "generators.hpp"
+
+namespace tethersim::scenario {
+
+std::string_view Presynaptic::name() const { return "presynaptic"; }
+
+std::uint64_t Presynaptic::particle_count(const ParameterSet& p) const {
+  return 2 + static_cast<std::uint64_t>(parameter_integer(p, "docking_sites") +
+                                        parameter_integer(p, "vesicles") +
+                                        2 * parameter_integer(p, "synapsin_dimers"));
+}
+
+std::string_view Presynaptic::summary() const {
+  return "presynaptic terminal: membrane M, active zone Z, docking sites D, vesicles V, "
+         "synapsin dimers S-S";
+}
+
+const std::vector<ParameterInfo>& Presynaptic::parameters() const {
+  static const std::vector<ParameterInfo> info = {
+      {"vesicles", std::int64_t{100}, "number of vesicles V"},
+      {"synapsin_dimers", std::int64_t{300}, "number of synapsin dimers (2 S particles each)"},
+      {"docking_sites", std::int64_t{30}, "number of docking sites D"},
+      {"centre", std::vector<double>{0.0, 0.0, 0.0}, "centre of the compartment"},
+      {"compartment_radius", 250.0, "membrane radius r_M (places Z on the membrane)"},
+      {"zone_radius", 150.0, "active-zone radius r_Z"},
+      {"membrane_species", std::string("M"), "species of the membrane particle"},
+      {"zone_species", std::string("Z"), "species of the active-zone particle"},
+      {"docking_species", std::string("D"), "species of docking sites"},
+      {"vesicle_species", std::string("V"), "species of vesicles"},
+      {"synapsin_species", std::string("S"), "species of synapsin halves"},
+  };
+  return info;
+}
+
+std::optional<Box> Presynaptic::suggested_box(const ParameterSet& p) const {
+  const Vec3 centre = parameter_vector(p, "centre");
+  const double half = 1.1 * parameter_number(p, "compartment_radius");
+  return Box{centre - Vec3::Constant(half), centre + Vec3::Constant(half)};
+}
+
+std::vector<ModelProblem> Presynaptic::check(const ParameterSet& p, const ModelData& m) const {
+  ParameterChecks checks(p, m);
+  checks.at_least("vesicles", 0);
+  checks.at_least("synapsin_dimers", 0);
+  checks.at_least("docking_sites", 0);
+  checks.positive("compartment_radius");
+  checks.positive("zone_radius");
+  if (parameter_number(p, "zone_radius") >= parameter_number(p, "compartment_radius")) {
+    checks.add("zone_radius", "must be smaller than compartment_radius");
+  }
+  const auto membrane = checks.species("membrane_species", false, /*infinite=*/true);
+  const auto zone = checks.species("zone_species", false, /*infinite=*/true);
+  const auto dock = checks.species("docking_species", true);
+  const auto vesicle = checks.species("vesicle_species", true);
+  const auto synapsin = checks.species("synapsin_species", true);
+  if (m.dynamics.dimensions != 3) checks.add("vesicles", "presynaptic needs a 3-D model");
+  auto needs_tether = [&](std::optional<SpeciesIndex> a, std::optional<SpeciesIndex> b,
+                          const std::string& param, const char* why) {
+    if (a && b && !m.pairs(*a, *b).tetherable()) {
+      checks.add(param, "pair " + m.species[*a].name + "-" + m.species[*b].name +
+                            " needs a finite tethering distance (" + why + ")");
+    }
+  };
+  if (membrane) {
+    needs_tether(membrane, vesicle, "vesicle_species", "vesicles are tethered to the membrane");
+    needs_tether(membrane, synapsin, "synapsin_species", "synapsins are tethered to the membrane");
+    needs_tether(membrane, dock, "docking_species", "docking sites are tethered to the membrane");
+  }
+  needs_tether(zone, dock, "docking_species", "docking sites are tethered to the zone");
+  needs_tether(synapsin, synapsin, "synapsin_species", "synapsins are S-S dimers");
+  return checks.take();
+}
+
+GeneratedState Presynaptic::generate(const ParameterSet& p, const Model& model) const {
+  const SpeciesIndex membrane = species_parameter(p, model, "membrane_species");
+  const SpeciesIndex zone = species_parameter(p, model, "zone_species");
+  const SpeciesIndex dock = species_parameter(p, model, "docking_species");
+  const SpeciesIndex vesicle = species_parameter(p, model, "vesicle_species");
+  const SpeciesIndex synapsin = species_parameter(p, model, "synapsin_species");
+  const Vec3 centre = parameter_vector(p, "centre");
+  const double r_m = parameter_number(p, "compartment_radius");
+  const double r_z = parameter_number(p, "zone_radius");
+  const Vec3 zone_centre = centre - std::sqrt(r_m * r_m - r_z * r_z) * Vec3::UnitZ();
+
+  GeneratedState state;
+  auto add = [&](SpeciesIndex s, const Vec3& x) {
+    ParticleSpec spec;
+    spec.id = state.particles.size();
+    spec.species = s;
+    spec.position = x;
+    state.particles.push_back(spec);
+    return spec.id;
+  };
+  auto rng_for = [&](ParticleId id) {
+    return physics::CounterRng(model.seed(), id, physics::RandomStream::initial_state, 0);
+  };
+  const ParticleId m_id = add(membrane, centre);
+  const ParticleId z_id = add(zone, zone_centre);
+
+  // Docking sites: uniform on the spherical cap of radius rho (between the
+  // D-M blocking and tethering distances) within D-Z tether reach of Z.
+  const PairParameters& dm = model.pair(dock, membrane);
+  const double rho = 0.5 * (dm.blocking + dm.tethering);
+  const double reach = model.pair(dock, zone).tethering;
+  const double d = (zone_centre - centre).norm();
+  const double cos_min =
+      std::clamp((rho * rho + d * d - reach * reach) / (2.0 * rho * d), -1.0, 1.0);
+  const Vec3 axis = (zone_centre - centre) / d;
+  const Vec3 e1 = axis.unitOrthogonal();
+  const Vec3 e2 = axis.cross(e1);
+  for (std::int64_t i = 0; i < parameter_integer(p, "docking_sites"); ++i) {
+    physics::CounterRng rng = rng_for(state.particles.size());
+    const double cos_t = 1.0 - rng.uniform() * (1.0 - cos_min);
+    const double sin_t = std::sqrt(std::max(0.0, 1.0 - cos_t * cos_t));
+    const double phi = 2.0 * M_PI * rng.uniform();
+    const Vec3 dir = cos_t * axis + sin_t * (std::cos(phi) * e1 + std::sin(phi) * e2);
+    const ParticleId id = add(dock, centre + rho * dir);
+    state.tethers.push_back({m_id, id});
+    state.tethers.push_back({z_id, id});
+  }
+
+  const double vesicle_reach = model.pair(vesicle, membrane).tethering;
+  for (std::int64_t i = 0; i < parameter_integer(p, "vesicles"); ++i) {
+    physics::CounterRng rng = rng_for(state.particles.size());
+    const ParticleId id = add(vesicle, centre + random_point_in_ball(rng, vesicle_reach, 3));
+    state.tethers.push_back({m_id, id});
+  }
+
+  const double synapsin_reach = model.pair(synapsin, membrane).tethering;
+  for (std::int64_t i = 0; i < parameter_integer(p, "synapsin_dimers"); ++i) {
+    physics::CounterRng rng = rng_for(state.particles.size());
+    const Vec3 x = centre + random_point_in_ball(rng, synapsin_reach, 3);
+    const ParticleId first = add(synapsin, x);
+    const ParticleId second = add(synapsin, x);
+    state.tethers.push_back({m_id, first});
+    state.tethers.push_back({m_id, second});
+    state.tethers.push_back({first, second});
+  }
+  return state;
+}
+
+}  // namespace tethersim::scenario
