@@ -13,32 +13,35 @@ bool fits(const GridShape& grid, const GridShape& sectors) {
   return true;
 }
 
-// Halo cost: for each split axis, the cut faces times the cross-section.
-double cut_area(const GridShape& grid, const GridShape& sectors) {
-  double area = 0.0;
+// Sectors in one rank's halo (ghost layers along split axes, edges and
+// corners included): what a rank receives and may recompute each window.
+double halo_volume(const GridShape& grid, const GridShape& sectors) {
+  double block = 1.0, padded = 1.0;
   for (int k = 0; k < 3; ++k) {
-    if (grid[k] == 1) continue;
-    const int i = (k + 1) % 3, j = (k + 2) % 3;
-    area += static_cast<double>(grid[k]) * sectors[i] * sectors[j];
+    const double width = static_cast<double>(sectors[k]) / grid[k];
+    block *= width;
+    padded *= grid[k] > 1 ? width + 2.0 * kMinBlockWidth : width;
   }
-  return area;
+  return padded - block;
 }
 
 }  // namespace
 
 std::optional<GridShape> choose_rank_grid(int ranks, const GridShape& sectors) {
   std::optional<GridShape> best;
-  double best_area = std::numeric_limits<double>::infinity();
-  for (int px = 1; px <= ranks; ++px) {
+  double best_volume = std::numeric_limits<double>::infinity();
+  // Descending px, then py: among equal halos the grid with more ranks on
+  // the earlier axes wins, as MPI_Dims_create orders its dimensions.
+  for (int px = ranks; px >= 1; --px) {
     if (ranks % px != 0) continue;
-    for (int py = 1; py <= ranks / px; ++py) {
+    for (int py = ranks / px; py >= 1; --py) {
       if ((ranks / px) % py != 0) continue;
       const GridShape grid{px, py, ranks / px / py};
       if (!fits(grid, sectors)) continue;
-      const double area = cut_area(grid, sectors);
-      if (area < best_area) {
+      const double volume = halo_volume(grid, sectors);
+      if (volume < best_volume) {
         best = grid;
-        best_area = area;
+        best_volume = volume;
       }
     }
   }

@@ -7,6 +7,7 @@
 #include "model_reading.hpp"
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/scenario/generator.hpp"
+#include "tethersim/scenario/initial_particles.hpp"
 
 namespace tethersim {
 
@@ -40,7 +41,7 @@ std::string syntax_message(const toml::syntax_error& e) {
 }
 
 Model read_document(TomlValue document, const std::string& path, const std::string& text,
-                    const ModelFileOptions& options) {
+                    const ModelFileOptions& options, scenario::InitialParticles* initial) {
   ReadContext ctx(path);
   ctx.options = options;
   ctx.base_directory = std::filesystem::path(path).parent_path().string();
@@ -70,7 +71,16 @@ Model read_document(TomlValue document, const std::string& path, const std::stri
     }
   }
   try {
-    return Model(std::move(ctx.data));
+    Model model(std::move(ctx.data));
+    // The initial particles are checked here, not only where a run builds
+    // them, because only the reader knows the file and line of each
+    // particle, tether and parameter. Restarts take their state from a
+    // checkpoint instead.
+    if (!options.skip_initial_files) {
+      scenario::InitialParticles built = scenario::build_initial_particles(model);
+      if (initial != nullptr) *initial = std::move(built);
+    }
+    return model;
   } catch (const ModelError& e) {
     throw InputError(ctx.sources.find(e.problem().key), e.problem().key, e.problem().message);
   }
@@ -79,7 +89,7 @@ Model read_document(TomlValue document, const std::string& path, const std::stri
 }  // namespace
 
 Model load_model_text(const std::string& text, const std::string& path,
-                      const ModelFileOptions& options) {
+                      const ModelFileOptions& options, scenario::InitialParticles* initial) {
   TomlValue document;
   try {
     std::istringstream stream(text);
@@ -87,10 +97,11 @@ Model load_model_text(const std::string& text, const std::string& path,
   } catch (const toml::syntax_error& e) {
     throw InputError({path, static_cast<int>(e.location().line())}, "", syntax_message(e));
   }
-  return read_document(std::move(document), path, text, options);
+  return read_document(std::move(document), path, text, options, initial);
 }
 
-Model load_model_file(const std::string& path, const ModelFileOptions& options) {
+Model load_model_file(const std::string& path, const ModelFileOptions& options,
+                      scenario::InitialParticles* initial) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     throw InputError({path, 0}, "", "is a directory, not a model file");
@@ -99,7 +110,7 @@ Model load_model_file(const std::string& path, const ModelFileOptions& options) 
   if (!in) throw InputError({path, 0}, "", "cannot open the model file (does it exist?)");
   std::ostringstream text;
   text << in.rdbuf();
-  return load_model_text(text.str(), path, options);
+  return load_model_text(text.str(), path, options, initial);
 }
 
 }  // namespace tethersim

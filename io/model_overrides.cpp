@@ -73,10 +73,10 @@ void apply_override(TomlValue& root, const std::string& assignment) {
   const std::string path = assignment.substr(0, eq);
   const std::vector<std::string> parts = split_path(path);
   TomlValue* node = &root;
+  // The path of `node`: problems with `part` are reported against its parent.
   std::string walked;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     const std::string& part = parts[i];
-    walked += (walked.empty() ? "" : ".") + part;
     if (node->is_array()) {
       TomlValue* next = select_element(*node, part);
       if (next == nullptr) {
@@ -85,14 +85,15 @@ void apply_override(TomlValue& root, const std::string& assignment) {
                                                   "like A-B)");
       }
       node = next;
-      continue;
+    } else {
+      if (!node->is_table()) {
+        throw InputError({origin, 0}, walked, "is not a table, so it has no key '" + part + "'");
+      }
+      auto& table = node->as_table();
+      if (!table.count(part)) table[part] = toml::table{};
+      node = &table[part];
     }
-    if (!node->is_table()) {
-      throw InputError({origin, 0}, walked, "is not a table, so it has no key '" + parts[i + 1] + "'");
-    }
-    auto& table = node->as_table();
-    if (!table.count(part)) table[part] = toml::table{};
-    node = &table[part];
+    walked += (walked.empty() ? "" : ".") + part;
   }
   if (node->is_array()) {
     throw InputError({origin, 0}, path, "select one element of the array first (e.g. species.V.mass)");

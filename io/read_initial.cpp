@@ -64,8 +64,10 @@ GeneratorSpec read_generator(TableReader& initial, const ReadContext& ctx) {
   }
   std::optional<TableReader> params = initial.table("parameters");
   for (const scenario::ParameterInfo& info : generator->parameters()) {
+    // raw() marks every parameter as known, given or not, so that a
+    // misspelt one is reported with the closest name as a suggestion.
     spec.parameters[info.name] =
-        params && params->has(info.name)
+        params && params->raw(info.name) != nullptr
             ? read_parameter(*params, info.name, info.default_value, ctx.data.dynamics.dimensions)
             : info.default_value;
   }
@@ -106,21 +108,27 @@ void read_initial(TableReader& root, ReadContext& ctx) {
   };
 
   init.particles_file = initial->text("particles_file", "");
+  std::vector<CsvParticle> rows;
+  std::string rows_path;
   if (!init.particles_file.empty() && !ctx.options.skip_initial_files) {
-    const std::string path = resolve_path(ctx, init.particles_file);
-    const auto rows = read_particle_csv(path, "initial.particles_file",
-                                        [&](const std::string& name, int line) {
-                                          const auto it = ctx.species_by_name.find(name);
-                                          if (it == ctx.species_by_name.end()) {
-                                            throw InputError({path, line}, "initial.particles_file",
-                                                             "unknown species '" + name + "'");
-                                          }
-                                          return it->second;
-                                        });
-    for (const CsvParticle& row : rows) add_particle(row.spec, row.has_id, {path, row.line});
+    rows_path = resolve_path(ctx, init.particles_file);
+    rows = read_particle_csv(rows_path, "initial.particles_file",
+                             [&](const std::string& name, int line) {
+                               const auto it = ctx.species_by_name.find(name);
+                               if (it == ctx.species_by_name.end()) {
+                                 throw InputError({rows_path, line}, "initial.particles_file",
+                                                  "unknown species '" + name + "'");
+                               }
+                               return it->second;
+                             });
   }
+  // The [[initial.particle]] tables record their positions in the array
+  // ("initial.particle.0" ...) when they are opened; open them before the
+  // file's particles are recorded by id, so that those records win.
+  std::vector<TableReader> particle_tables = initial->tables("particle");
+  for (const CsvParticle& row : rows) add_particle(row.spec, row.has_id, {rows_path, row.line});
 
-  for (TableReader& t : initial->tables("particle")) {
+  for (TableReader& t : particle_tables) {
     ParticleSpec p;
     const bool has_id = t.has("id");
     if (has_id) {

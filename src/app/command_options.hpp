@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "tethersim/model/model.hpp"
+#include "tethersim/scenario/initial_particles.hpp"
 
 namespace tethersim::app {
 
@@ -22,8 +23,10 @@ bool parse_command_line(const char* command, const char* usage, const Arguments&
 // Adds --set to a command's options.
 void add_model_override_option(po::options_description& options);
 
-// Loads a model file with the --set overrides (and any extra ones).
+// Loads a model file with the --set overrides (and any extra ones), and
+// hands over its checked initial particles.
 Model load_model_with_overrides(const std::string& path, const po::variables_map& values,
-                                std::vector<std::string> extra_overrides = {});
+                                std::vector<std::string> extra_overrides,
+                                scenario::InitialParticles& initial);
 
 }  // namespace tethersim::app

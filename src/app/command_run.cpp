@@ -34,8 +34,8 @@ int run_main(const Arguments& args) {
     extra.push_back("run.seed=" + std::to_string(values["seed"].as<long long>()));
   }
   if (values.count("output")) extra.push_back("output.directory=\"" + values["output"].as<std::string>() + "\"");
-  const Model model = load_model_with_overrides(values["model"].as<std::string>(), values, extra);
-  const scenario::InitialParticles initial = scenario::build_initial_particles(model);
+  scenario::InitialParticles initial;
+  const Model model = load_model_with_overrides(values["model"].as<std::string>(), values, extra, initial);
   std::cout << describe_model(model, initial);
   std::cerr << "tethersim run: the model is valid, but this build has no event engine yet; "
                "nothing was simulated\n";

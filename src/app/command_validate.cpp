@@ -27,8 +27,8 @@ int validate_main(const Arguments& args) {
                           args, options, positional, values)) {
     return kExitOk;
   }
-  const Model model = load_model_with_overrides(values["model"].as<std::string>(), values);
-  const scenario::InitialParticles initial = scenario::build_initial_particles(model);
+  scenario::InitialParticles initial;
+  const Model model = load_model_with_overrides(values["model"].as<std::string>(), values, {}, initial);
   if (!values.count("quiet")) {
     std::cout << describe_model(model, initial);
     if (values.count("canonical")) std::cout << "\ncanonical parameters:\n" << model.canonical_text();

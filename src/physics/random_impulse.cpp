@@ -31,6 +31,12 @@ Vec3 draw_direction(CounterRng& rng, int dimensions) {
   }
 }
 
+double draw_random_gap(std::uint64_t seed, std::uint64_t particle_id, std::uint64_t impulse_index,
+                       const RandomImpulseSpec& spec) {
+  CounterRng rng(seed, particle_id, RandomStream::random_impulse, impulse_index);
+  return draw_exponential(rng, spec.tau);
+}
+
 RandomImpulse draw_random_impulse(std::uint64_t seed, std::uint64_t particle_id,
                                   std::uint64_t impulse_index, const RandomImpulseSpec& spec,
                                   int dimensions) {

@@ -51,12 +51,14 @@ void check_particles(const Model& model, const std::vector<ParticleSpec>& partic
   }
 }
 
+// Generated ids are dense and unique, and the sort is stable, so the later
+// of two equal ids is always an explicit particle: report it at its line.
 void check_unique_ids(const std::vector<ParticleSpec>& sorted) {
   for (std::size_t i = 1; i < sorted.size(); ++i) {
     if (sorted[i].id == sorted[i - 1].id) {
-      throw ModelError({"initial.particle", "duplicate particle id " + std::to_string(sorted[i].id) +
-                                                " (generated and explicit particles share one "
-                                                "id space)"});
+      throw ModelError({origin_key(sorted[i], false),
+                        "duplicate particle id " + std::to_string(sorted[i].id) +
+                            " (generated and explicit particles share one id space)"});
     }
   }
 }
@@ -72,18 +74,18 @@ void check_tethers(const Model& model, const std::vector<ParticleSpec>& sorted,
   for (TetherSpec& t : tethers) {
     if (t.a > t.b) std::swap(t.a, t.b);
     const std::string name = "tether " + std::to_string(t.a) + "-" + std::to_string(t.b);
-    if (t.a == t.b) throw ModelError({"initial.tether", name + " joins a particle to itself"});
+    if (t.a == t.b) throw ModelError({"initial.tethers", name + " joins a particle to itself"});
     const ParticleSpec* a = find_particle(sorted, t.a);
     const ParticleSpec* b = find_particle(sorted, t.b);
     if (a == nullptr || b == nullptr) {
-      throw ModelError({"initial.tether", name + " refers to particle " +
-                                              std::to_string(a == nullptr ? t.a : t.b) +
-                                              ", which does not exist"});
+      throw ModelError({"initial.tethers", name + " refers to particle " +
+                                               std::to_string(a == nullptr ? t.a : t.b) +
+                                               ", which does not exist"});
     }
     if (!model.pair(a->species, b->species).tetherable()) {
-      throw ModelError({"initial.tether", name + ": pair " + model.species(a->species).name +
-                                              "-" + model.species(b->species).name +
-                                              " has no tethering distance"});
+      throw ModelError({"initial.tethers", name + ": pair " + model.species(a->species).name +
+                                               "-" + model.species(b->species).name +
+                                               " has no tethering distance"});
     }
   }
   std::sort(tethers.begin(), tethers.end(),
@@ -92,8 +94,8 @@ void check_tethers(const Model& model, const std::vector<ParticleSpec>& sorted,
             });
   for (std::size_t i = 1; i < tethers.size(); ++i) {
     if (tethers[i].a == tethers[i - 1].a && tethers[i].b == tethers[i - 1].b) {
-      throw ModelError({"initial.tether", "tether " + std::to_string(tethers[i].a) + "-" +
-                                              std::to_string(tethers[i].b) + " is listed twice"});
+      throw ModelError({"initial.tethers", "tether " + std::to_string(tethers[i].a) + "-" +
+                                               std::to_string(tethers[i].b) + " is listed twice"});
     }
   }
 }
@@ -132,8 +134,11 @@ InitialParticles build_initial_particles(const Model& model) {
                       model.initial().tethers.end());
 
   check_particles(model, init.particles, generated_count);
-  std::stable_sort(init.particles.begin(), init.particles.end(),
-                   [](const ParticleSpec& a, const ParticleSpec& b) { return a.id < b.id; });
+  // Generators produce sorted ids: skip the sort (and its memory) then.
+  auto by_id = [](const ParticleSpec& a, const ParticleSpec& b) { return a.id < b.id; };
+  if (!std::is_sorted(init.particles.begin(), init.particles.end(), by_id)) {
+    std::sort(init.particles.begin(), init.particles.end(), by_id);
+  }
   check_unique_ids(init.particles);
   check_tethers(model, init.particles, init.tethers);
 

@@ -16,9 +16,9 @@ using GridShape = std::array<int, 3>;
 inline constexpr int kMinBlockWidth = 2;
 
 // The factorisation px * py * pz = ranks that keeps blocks at least
-// kMinBlockWidth sectors wide and minimises the halo (the total area of the
-// block faces that are cut); ties go to the grid that splits x first.
-// nullopt when no factorisation fits.
+// kMinBlockWidth sectors wide and minimises each rank's halo (ghost sectors,
+// edges and corners included); among equal halos, more ranks on earlier
+// axes. nullopt when no factorisation fits.
 std::optional<GridShape> choose_rank_grid(int ranks, const GridShape& sectors);
 
 // Why `grid` cannot be used for `ranks` ranks over `sectors` (empty = it can).

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "tethersim/model/model.hpp"
+#include "tethersim/scenario/initial_particles.hpp"
 
 namespace tethersim {
 
@@ -18,12 +19,17 @@ struct ModelFileOptions {
 
 // Throws InputError (file, line, key, problem) for anything wrong: TOML
 // syntax, unknown keys, wrong types, invalid values, unknown species,
-// missing pairs, generator parameters, particle files.
-Model load_model_file(const std::string& path, const ModelFileOptions& options = {});
+// missing pairs, generator parameters, particle files, and the initial
+// particles they all make together (scenario::build_initial_particles; not
+// with skip_initial_files). When `initial` is given, the built particles
+// are handed over in it, so a run builds them once.
+Model load_model_file(const std::string& path, const ModelFileOptions& options = {},
+                      scenario::InitialParticles* initial = nullptr);
 
 // The same from text already in memory; `path` names it in messages and
 // resolves relative particle-file paths.
 Model load_model_text(const std::string& text, const std::string& path,
-                      const ModelFileOptions& options = {});
+                      const ModelFileOptions& options = {},
+                      scenario::InitialParticles* initial = nullptr);
 
 }  // namespace tethersim

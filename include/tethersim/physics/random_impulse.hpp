@@ -31,6 +31,11 @@ struct RandomImpulse {
   Vec3 dp;     // p u_RI d
 };
 
+// Only the gap before impulse number `impulse_index` (the same value as
+// draw_random_impulse(...).gap, for a fraction of the cost).
+double draw_random_gap(std::uint64_t seed, std::uint64_t particle_id, std::uint64_t impulse_index,
+                       const RandomImpulseSpec& spec);
+
 RandomImpulse draw_random_impulse(std::uint64_t seed, std::uint64_t particle_id,
                                   std::uint64_t impulse_index,
                                   const RandomImpulseSpec& spec, int dimensions);

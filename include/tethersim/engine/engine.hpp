@@ -1,0 +1,208 @@
+#pragma once
+// The exact event-driven TPS engine (TPS-SPEC, DESIGN.md section 3).
+//
+// One calendar, events in the total order (time, kind priority, tie key);
+// the tie key is a hash of the event's identity (seed, kind, particle ids,
+// per-particle counters), never of insertion order, so every process that
+// runs the same particles runs the same events in the same order and gets
+// the same bits. Every event time is a pure function of the particles'
+// stored trajectories (pair times are computed at the later of the two
+// re-basing times), so when a prediction is made does not matter.
+//
+// run_until(T) processes every event before T and stops without touching
+// the state: stopping and continuing gives exactly the straight run.
+
+#include <cstdint>
+#include <vector>
+
+#include "tethersim/engine/global_calendar.hpp"
+#include "tethersim/engine/loaded_edges.hpp"
+#include "tethersim/engine/particle_calendar.hpp"
+#include "tethersim/engine/particle_store.hpp"
+#include "tethersim/engine/sector_grid.hpp"
+#include "tethersim/engine/statistics.hpp"
+#include "tethersim/model/model.hpp"
+#include "tethersim/scenario/initial_particles.hpp"
+
+namespace tethersim::engine {
+
+// A particle removed at an open face or the escape sphere.
+struct EscapeRecord {
+  ParticleId id = 0;
+  SpeciesIndex species = 0;
+  double time = 0.0;
+  Vec3 position = Vec3::Zero();
+  Vec3 velocity = Vec3::Zero();
+};
+
+// A reaction-gated detachment that released its subject (exocytosis).
+struct ReleaseRecord {
+  ParticleId id = 0;
+  double time = 0.0;
+};
+
+class Engine {
+ public:
+  // Takes the initial particles by value: pass them with std::move when
+  // they are not needed afterwards, and their memory is released while the
+  // engine is built (a lower peak for large systems).
+  Engine(const Model& model, scenario::InitialParticles initial);
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Processes every event with time < `end` (or stops after `max_events`);
+  // true when `end` was reached.
+  bool run_until(double end, std::uint64_t max_events = UINT64_MAX);
+
+  // The latest event time processed so far.
+  double time() const { return clock_; }
+  const Model& model() const { return model_; }
+  const ParticleStore& particles() const { return particles_; }
+  const SectorGrid& grid() const { return grid_; }
+  const Adjacency& tethers() const { return tethers_; }
+  const LoadedEdges& loaded_edges() const { return loaded_; }
+  const EngineStatistics& statistics() const { return stats_; }
+  const std::vector<EscapeRecord>& escapes() const { return escapes_; }
+  const std::vector<ReleaseRecord>& releases() const { return releases_; }
+  bool action_potential_active() const { return active_window_ >= 0; }
+
+  // Observables, summed in particle-id order (bit-reproducible).
+  std::size_t alive_count() const;
+  double kinetic_energy() const;
+  Vec3 momentum() const;
+  // Connected components of the tether graph (hubs excluded) that hold at
+  // least one particle of `species`.
+  std::size_t cluster_count(SpeciesIndex species) const;
+  // Particles of `species` tethered to at least one particle of `partner`.
+  std::size_t tethered_count(SpeciesIndex species, SpeciesIndex partner) const;
+  bool tethered(ParticleId a, ParticleId b) const;
+  Vec3 position(ParticleId id, double t) const;
+
+  // Bytes held by the engine's data structures.
+  std::size_t memory_bytes() const;
+
+  // Checks internal consistency (sector lists, groups share velocities,
+  // tether symmetry, calendar entries); throws std::logic_error. For tests.
+  void check_invariants() const;
+
+ private:
+  // --- construction (engine.cpp)
+  void add_particles(scenario::InitialParticles& initial);
+  void schedule_initial_events();
+
+  // --- prediction (engine_prediction.cpp)
+  void repredict(Index i);
+  ParticleEvent predict(Index i) const;
+  // Time of a pair event; `shift` is the periodic image of j seen from i.
+  double pair_time(Index i, Index j, const Vec3& shift, double distance, EventKind kind) const;
+  // The periodic shift to add to u_b - u_a (= dx) for the image the pair can
+  // interact through, and u_b(t) - u_a(t) through that image.
+  Vec3 image(Index a, Index b, const Vec3& dx) const;
+  Vec3 separation(Index a, Index b, double t) const;
+  void crossing_times(Index i, ParticleEvent& best) const;
+  bool event_precedes(Index owner_a, const ParticleEvent& a, Index owner_b,
+                      const ParticleEvent& b) const;
+  std::uint64_t tie_key(Index owner, const ParticleEvent& e) const;
+
+  // --- memory layout (engine_reorder.cpp)
+  // Renumbers particles in sector order so that neighbours in space are
+  // neighbours in memory. Changes no result: nothing depends on local
+  // indices, only on ids and trajectories.
+  void reorder();
+
+  // --- execution
+  void execute_particle_event(Index i, const ParticleEvent& e);
+  void execute_global_event(const GlobalEvent& e);
+  void repredict_touched();
+  bool in_grid(Index i) const {
+    return particles_.state[i].alive && !hub_species_[particles_.state[i].species];
+  }
+  std::uint32_t sector_of(Index i) const { return grid_.linear(coords_[i]); }
+  // Queues a particle for re-prediction after the current event.
+  void mark_for_prediction(Index i) {
+    if (!touched_mark_[i]) {
+      touched_mark_[i] = 1;
+      touched_.push_back(i);
+    }
+  }
+  // Re-bases a particle's trajectory at t with a new velocity.
+  void set_velocity(Index i, const Vec3& v, double t);
+
+  // --- collisions and loaded groups (engine_collisions.cpp)
+  struct Group {
+    std::vector<Index> members;  // sorted by id; finite-mass particles only
+    double mass = 0.0;           // kInfinity when anchored to an infinite mass
+    Vec3 velocity = Vec3::Zero();
+  };
+  void collect_group(Index start, Group& group, EdgeIndex skip_edge = kNoIndex) const;
+  void collide(Index i, Index j, EventKind kind, double t);
+  void load(Index a, Index b, const Group& ga, const Group& gb, const Vec3& dp, double t);
+  void restitute(EdgeIndex e, double t);
+  void set_group_velocity(const Group& g, const Vec3& v, double t);
+  void schedule_restitution(EdgeIndex e);
+  void force_restitute_all(Index i, double t);
+
+  // --- tethering rules (engine_rules.cpp)
+  bool should_attach(Index a, Index b, double t) const;
+  bool should_detach(Index a, Index b, double t, int& fired_rule) const;
+  void detach(Index a, Index b, int rule, double t);
+  bool reaction_passed(int reaction, Index subject, double t) const;
+  std::size_t partners_of_species(Index i, SpeciesIndex s) const;
+
+  // --- boundaries (engine_boundaries.cpp)
+  void cross_sector(Index i, int axis, bool upward, double t);
+  void reflect(Index i, int axis, double t);
+  void escape(Index i, double t);
+  double escape_time(Index i) const;
+
+  // --- external impulses and action potentials (engine_impulses.cpp)
+  void random_impulse(Index i, double t);
+  void periodic_impulse(std::uint32_t which, double t);
+  void action_potential_transition(std::uint32_t which, double t);
+  void schedule_periodic(std::uint32_t which, std::uint64_t tick);
+  void apply_impulse(Index i, const Vec3& dp, double t);
+
+  const Model& model_;
+  const std::uint64_t seed_;
+  ParticleStore particles_;
+  SectorGrid grid_;
+  BigVector<SectorCoords> coords_;
+  Adjacency tethers_;
+  LoadedEdges loaded_;
+  ParticleCalendar calendar_;
+  GlobalCalendar global_;
+
+  // Species data cached for the hot paths.
+  std::vector<double> mass_;                    // by species
+  std::vector<std::uint8_t> hub_species_;       // by species: kept out of the grid
+  std::vector<std::vector<Index>> hubs_for_;    // by species: hubs it can block with
+  std::vector<Index> hubs_;                     // infinite-mass particles outside the grid
+
+  // Random impulses: the number of the next impulse and its time.
+  BigVector<std::uint64_t> ri_index_;
+  BigVector<double> ri_time_;
+
+  // Periodic impulses: the tick number of the next one, per impulse.
+  std::vector<std::uint64_t> periodic_tick_;
+
+  // Action potentials: the active window (-1: none) and Phi[reaction][particle].
+  int active_window_ = -1;
+  std::vector<std::vector<double>> phi_;
+
+  double clock_ = 0.0;
+  std::uint64_t events_at_reorder_ = 0;
+  mutable EngineStatistics stats_;  // pair_tests is counted by const predictions
+  std::vector<EscapeRecord> escapes_;
+  std::vector<ReleaseRecord> releases_;
+
+  // Particles changed by the event being processed; re-predicted after it.
+  std::vector<Index> touched_;
+  BigVector<std::uint8_t> touched_mark_;
+  // Scratch space reused by every event.
+  mutable Group scratch_a_, scratch_b_;
+  mutable std::vector<Index> scratch_stack_;
+  std::vector<EdgeIndex> scratch_edges_;
+  mutable BigVector<std::uint8_t> visit_mark_;
+};
+
+}  // namespace tethersim::engine

@@ -1,0 +1,76 @@
+#pragma once
+// The calendar of per-particle events: each mobile particle holds its one
+// earliest predicted event, and an indexed 4-ary min-heap orders them.
+// Events whose partner changed since the prediction are detected when they
+// reach the top (lazy invalidation by per-particle counters).
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "tethersim/engine/big_vector.hpp"
+#include "tethersim/engine/event_kind.hpp"
+#include "tethersim/engine/particle_store.hpp"
+
+namespace tethersim::engine {
+
+struct ParticleEvent {
+  double time = kInfinity;
+  Index partner = kNoIndex;              // pair events
+  std::uint32_t partner_counter = 0;     // partner's counter at prediction
+  EventKind kind = EventKind::none;
+  std::uint8_t detail = 0;               // sector crossing: axis | (upward << 2)
+};
+
+class ParticleCalendar {
+ public:
+  // `precedes(a, b)` orders two particles' events exactly (time, priority,
+  // tie key); it is called only when their times are equal.
+  using TieBreak = std::function<bool(Index, Index)>;
+
+  void reset(std::size_t particles, TieBreak tie_break);
+  // Sets (or replaces) a particle's event; kInfinity time removes it.
+  void set(Index particle, const ParticleEvent& event);
+  void remove(Index particle);
+  bool empty() const { return heap_.empty(); }
+  Index top() const { return heap_.front().particle; }
+  double top_time() const { return heap_.front().time; }
+  ParticleEvent event(Index particle) const {
+    const Stored& s = events_[particle];
+    const std::uint32_t at = position_[particle];
+    return {at == kNoIndex ? kInfinity : heap_[at].time, s.partner, s.partner_counter, s.kind,
+            s.detail};
+  }
+  std::size_t memory_bytes() const;
+  // Renumbers particles (new_index[old]); the heap's shape is kept.
+  void renumber(const std::vector<Index>& new_index);
+
+ private:
+  struct Node {
+    double time;
+    Index particle;
+  };
+  // An event without its time, which lives in the heap node only.
+  struct Stored {
+    Index partner = kNoIndex;
+    std::uint32_t partner_counter = 0;
+    EventKind kind = EventKind::none;
+    std::uint8_t detail = 0;
+  };
+  bool less(const Node& a, const Node& b) const {
+    return a.time < b.time || (a.time == b.time && tie_break_(a.particle, b.particle));
+  }
+  void sift_up(std::size_t i);
+  void sift_down(std::size_t i);
+  void place(std::size_t i, const Node& n) {
+    heap_[i] = n;
+    position_[n.particle] = static_cast<std::uint32_t>(i);
+  }
+
+  BigVector<Stored> events_;
+  BigVector<Node> heap_;
+  BigVector<std::uint32_t> position_;  // kNoIndex = not in the heap
+  TieBreak tie_break_;
+};
+
+}  // namespace tethersim::engine

@@ -1,0 +1,104 @@
+#pragma once
+// The sector grid: cubic-ish cells of edge >= the largest interaction
+// distance between mobile species, with a linked list of the particles in
+// each (TPS-SPEC section 7, DESIGN.md section 3). Candidate partners of a
+// particle come from its sector and the 26 around it.
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "tethersim/engine/particle_store.hpp"
+#include "tethersim/model/domain.hpp"
+
+namespace tethersim::engine {
+
+using SectorCoords = std::array<std::int32_t, 3>;
+
+class SectorGrid {
+ public:
+  SectorGrid() = default;
+  SectorGrid(const Domain& domain, double sector_size);
+
+  const std::array<std::int32_t, 3>& shape() const { return shape_; }
+  std::uint64_t sector_count() const { return heads_.size(); }
+  const Vec3& edge() const { return edge_; }
+  const Vec3& lo() const { return lo_; }
+  const Vec3& length() const { return length_; }
+  bool periodic(int axis) const { return periodic_[axis]; }
+
+  std::uint32_t linear(const SectorCoords& c) const {
+    return static_cast<std::uint32_t>((static_cast<std::int64_t>(c[0]) * shape_[1] + c[1]) *
+                                          shape_[2] + c[2]);
+  }
+  // The sector holding a position (clamped to the grid).
+  SectorCoords coords_of(const Vec3& x) const;
+  // Lower face of sector c along an axis; c = shape gives the box face hi
+  // exactly, so box-face times do not depend on the sector size.
+  double face(int axis, std::int32_t c) const {
+    return c == shape_[axis] ? hi_[axis] : lo_[axis] + c * edge_[axis];
+  }
+
+  // The lists are threaded through ParticleState::next_in_sector; the grid
+  // keeps only the heads (a sector holds a particle or two, so removal walks
+  // its list instead of keeping back links).
+  void insert(BigVector<ParticleState>& states, Index particle, std::uint32_t sector);
+  void remove(BigVector<ParticleState>& states, Index particle, std::uint32_t sector);
+  Index first(std::uint32_t sector) const { return heads_[sector]; }
+  const Index& first_ref(std::uint32_t sector) const { return heads_[sector]; }
+  // Empties every sector (before re-inserting renumbered particles).
+  void clear();
+
+  // The up to 27 sectors around c (fewer at non-periodic faces, and no
+  // sector twice), as linear indices, with the image shift of each: what to
+  // add to u_b - u_a for a particle b in that sector and a in sector c (the
+  // same value image_shift gives, without reading b's coordinates).
+  int neighbourhood(const SectorCoords& c, std::array<std::uint32_t, 27>& out,
+                    std::array<Vec3, 27>& shifts) const;
+
+  // Displacement of b relative to a along periodic axes, in box lengths,
+  // for two particles in sectors ca and cb: the image through which their
+  // sectors are neighbours (the only one that can interact before either
+  // changes sector). Particles whose sectors are not neighbours get the
+  // image nearest to `dx`. Exactly antisymmetric: swapping a and b negates
+  // the result bit for bit.
+  Vec3 image_shift(const SectorCoords& ca, const SectorCoords& cb, const Vec3& dx) const {
+    Vec3 shift = Vec3::Zero();
+    for (int k = 0; k < 3; ++k) {
+      if (!periodic_[k]) continue;
+      const std::int32_t dc = cb[k] - ca[k];
+      if (dc == shape_[k] - 1) {
+        shift[k] = -length_[k];
+      } else if (dc == 1 - shape_[k]) {
+        shift[k] = length_[k];
+      } else if (dc < -1 || dc > 1) {
+        shift[k] = -length_[k] * std::nearbyint(dx[k] / length_[k]);
+      }
+    }
+    return shift;
+  }
+
+  // The shift that brings dx to its nearest image along periodic axes (for
+  // particles outside the grid); exactly antisymmetric too.
+  Vec3 nearest_image_shift(const Vec3& dx) const {
+    Vec3 shift = Vec3::Zero();
+    for (int k = 0; k < 3; ++k) {
+      if (periodic_[k]) shift[k] = -length_[k] * std::nearbyint(dx[k] / length_[k]);
+    }
+    return shift;
+  }
+
+  std::size_t memory_bytes() const;
+
+ private:
+  std::array<std::int32_t, 3> shape_{1, 1, 1};
+  Vec3 edge_ = Vec3::Ones();
+  Vec3 lo_ = Vec3::Zero();
+  Vec3 length_ = Vec3::Ones();
+  Vec3 hi_ = Vec3::Ones();
+  std::array<bool, 3> periodic_{false, false, false};
+  BigVector<Index> heads_;
+};
+
+}  // namespace tethersim::engine

@@ -1,0 +1,108 @@
+// tethersim bench: the elastic hard-sphere gas, the standard benchmark of
+// event-driven molecular dynamics (diameter 1, mass 1, kT = 1, number
+// density 0.5, periodic cube, FCC start with N = 4 C^3).
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "command_options.hpp"
+#include "exit_codes.hpp"
+#include "resource_usage.hpp"
+#include "tethersim/engine/engine.hpp"
+#include "tethersim/io/model_file.hpp"
+#include "tethersim/scenario/initial_particles.hpp"
+
+namespace tethersim::app {
+
+namespace {
+
+// The same physics as examples/gas.toml, built in so the benchmark needs
+// no file.
+std::string gas_model(long cells, long seed) {
+  return "[model]\nname = \"gas-benchmark\"\n[run]\nend_time = 1e12\nseed = " +
+         std::to_string(seed) +
+         "\n[physics]\nrestitution_delay = 0.0\n[domain]\nboundary = \"periodic\"\n"
+         "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.5\n"
+         "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 1.0\nc = 1.0\n"
+         "[initial]\ngenerator = \"fcc-gas\"\n[initial.parameters]\ncells = " +
+         std::to_string(cells) + "\ndensity = 0.5\nspecies = \"A\"\ntemperature = 1.0\n";
+}
+
+// Runs until `collisions` more blocking collisions have happened.
+void run_collisions(engine::Engine& engine, std::uint64_t collisions) {
+  const std::uint64_t target = engine.statistics().collisions() + collisions;
+  while (engine.statistics().collisions() < target) {
+    const std::uint64_t left = target - engine.statistics().collisions();
+    engine.run_until(kInfinity, std::max<std::uint64_t>(left, 1000));
+  }
+}
+
+}  // namespace
+
+int bench_main(const Arguments& args) {
+  po::options_description options("Options");
+  options.add_options()("cells,C", po::value<long>()->default_value(14),
+                        "FCC cells per edge: N = 4 C^3 (14, 30, 63 -> 10 976, 108 000, 1 000 188)")(
+      "collisions", po::value<double>()->default_value(1e7), "collisions to time")(
+      "melt", po::value<double>()->default_value(5.0),
+      "collisions per particle before timing starts (N melt / 2 collisions)")(
+      "seed", po::value<long>()->default_value(1), "random seed of the initial velocities");
+  po::positional_options_description positional;
+  po::variables_map values;
+  if (!parse_command_line("bench",
+                          "Usage: tethersim bench [--cells C] [--collisions N] [--melt K]\n\n"
+                          "Times the elastic hard-sphere gas (diameter 1, mass 1, kT = 1,\n"
+                          "number density 0.5, periodic cube, FCC start) and reports\n"
+                          "collisions per second, all events per second and bytes per particle.",
+                          args, options, positional, values)) {
+    return kExitOk;
+  }
+  const long cells = values["cells"].as<long>();
+  if (cells < 2) throw UsageError{"bench", "--cells must be at least 2"};
+  const Stopwatch setup;
+  const std::size_t baseline_bytes = current_resident_bytes();
+  scenario::InitialParticles initial;
+  const Model model =
+      load_model_text(gas_model(cells, values["seed"].as<long>()), "gas-benchmark", {}, &initial);
+  const double n = static_cast<double>(initial.particles.size());
+  engine::Engine engine(model, std::move(initial));
+  std::printf("gas benchmark: N = %.0f (C = %ld), box %.4g^3, sector edge %.4g, setup %.2f s\n", n,
+              cells, model.domain().length().x(), engine.grid().edge().x(), setup.seconds());
+
+  const Stopwatch melt;
+  run_collisions(engine, static_cast<std::uint64_t>(values["melt"].as<double>() * n / 2.0));
+  std::printf("melted: %llu collisions in %.2f s\n",
+              static_cast<unsigned long long>(engine.statistics().collisions()), melt.seconds());
+
+  const engine::EngineStatistics before = engine.statistics();
+  const double energy_before = engine.kinetic_energy();
+  const Stopwatch timed;
+  run_collisions(engine, static_cast<std::uint64_t>(values["collisions"].as<double>()));
+  const double seconds = timed.seconds();
+  const engine::EngineStatistics& after = engine.statistics();
+  const double collisions = static_cast<double>(after.collisions() - before.collisions());
+  const double events = static_cast<double>(after.total_events() - before.total_events());
+  const double crossings = static_cast<double>(
+      after.events[static_cast<int>(engine::EventKind::sector_crossing)] -
+      before.events[static_cast<int>(engine::EventKind::sector_crossing)]);
+  std::printf("timed: %.0f collisions, %.0f sector crossings, %.0f events in %.2f s\n", collisions,
+              crossings, events, seconds);
+  std::printf("  collisions/s   %12.0f\n  events/s       %12.0f\n", collisions / seconds,
+              events / seconds);
+  std::printf("  stale events per collision  %.3f, predictions per event %.3f, pair tests per "
+              "event %.2f\n",
+              static_cast<double>(after.stale_events - before.stale_events) / collisions,
+              static_cast<double>(after.predictions - before.predictions) / events,
+              static_cast<double>(after.pair_tests - before.pair_tests) / events);
+  std::printf("  engine bytes/particle   %8.1f\n"
+              "  peak memory bytes/particle %5.1f  (peak resident size above the %.1f MB the\n"
+              "                                    process held before the model was loaded)\n",
+              static_cast<double>(engine.memory_bytes()) / n,
+              static_cast<double>(peak_resident_bytes() - baseline_bytes) / n,
+              static_cast<double>(baseline_bytes) / 1e6);
+  std::printf("  relative energy drift   %8.2e\n",
+              (engine.kinetic_energy() - energy_before) / energy_before);
+  return kExitOk;
+}
+
+}  // namespace tethersim::app

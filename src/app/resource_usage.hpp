@@ -1,0 +1,25 @@
+#pragma once
+// Wall-clock time and process memory, for progress lines and reports.
+
+#include <chrono>
+#include <cstddef>
+
+namespace tethersim::app {
+
+class Stopwatch {
+ public:
+  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+// Peak resident set size of this process so far, in bytes.
+std::size_t peak_resident_bytes();
+// Resident set size now, in bytes.
+std::size_t current_resident_bytes();
+
+}  // namespace tethersim::app

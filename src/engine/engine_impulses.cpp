@@ -1,0 +1,116 @@
+// Random impulses, periodic external impulses and action potentials.
+#include <algorithm>
+
+#include "tethersim/engine/engine.hpp"
+#include "tethersim/physics/action_potential.hpp"
+#include "tethersim/physics/counter_rng.hpp"
+#include "tethersim/physics/external_impulse.hpp"
+#include "tethersim/physics/loading.hpp"
+#include "tethersim/physics/random_impulse.hpp"
+
+namespace tethersim::engine {
+
+void Engine::apply_impulse(Index i, const Vec3& dp, double t) {
+  Group& g = scratch_a_;
+  collect_group(i, g);
+  if (g.mass == kInfinity) return;  // absorbed by an infinite mass
+  set_group_velocity(g, physics::impact_velocity(g.velocity, dp, g.mass), t);
+}
+
+void Engine::random_impulse(Index i, double t) {
+  const auto& spec = model_.species(particles_.state[i].species).random_impulse;
+  const ParticleId id = particles_.id[i];
+  const std::uint64_t n = ri_index_[i];
+  apply_impulse(i, physics::draw_random_impulse(seed_, id, n, spec, model_.dimensions()).dp, t);
+  ri_index_[i] = n + 1;
+  ri_time_[i] += physics::draw_random_gap(seed_, id, n + 1, spec);
+}
+
+void Engine::schedule_periodic(std::uint32_t which, std::uint64_t tick) {
+  const PeriodicImpulse& p = model_.periodic_impulses()[which];
+  periodic_tick_[which] = tick;
+  GlobalEvent e;
+  // start + tick * interval, not a running sum: no drift over long runs.
+  e.time = p.start + static_cast<double>(tick) * p.interval;
+  e.kind = EventKind::periodic_impulse;
+  e.tie_minor = physics::mix_hash(seed_, static_cast<std::uint64_t>(EventKind::periodic_impulse),
+                                  which, tick);
+  e.payload = which;
+  global_.push(e);
+}
+
+void Engine::periodic_impulse(std::uint32_t which, double t) {
+  const PeriodicImpulse& p = model_.periodic_impulses()[which];
+  const std::uint64_t tick = periodic_tick_[which];
+  auto impulse_on = [&](Index i, const Vec3& v) -> Vec3 {
+    const Species& s = model_.species(particles_.state[i].species);
+    return p.kind == PeriodicImpulseKind::gravity
+               ? physics::gravity_impulse(s.mass, p.acceleration, p.interval)
+               : physics::stokes_drag_impulse(p.viscosity, s.radius, p.fluid_velocity, v,
+                                              p.interval);
+  };
+  // All impulses of a tick happen at one instant. A lone particle's impulse
+  // concerns it alone; the members of a loaded group receive theirs in the
+  // order of a hash of (seed, tick, id), unbiased and the same everywhere.
+  std::vector<Index> order;
+  for (Index i = 0; i < particles_.size(); ++i) {
+    const ParticleState& s = particles_.state[i];
+    if (!s.alive || !s.mobile || !p.applies_to[s.species] || visit_mark_[i] == 2) continue;
+    if (loaded_.adjacency().empty(i)) {
+      set_velocity(i, s.v + impulse_on(i, s.v) / mass_[s.species], t);
+      continue;
+    }
+    Group& g = scratch_a_;
+    collect_group(i, g);
+    for (Index m : g.members) visit_mark_[m] = 2;
+    if (g.mass == kInfinity) continue;
+    order.clear();
+    for (Index m : g.members) {
+      if (p.applies_to[particles_.state[m].species]) order.push_back(m);
+    }
+    auto key = [&](Index m) {
+      return physics::mix_hash(seed_, static_cast<std::uint64_t>(EventKind::periodic_impulse),
+                               which, tick, particles_.id[m]);
+    };
+    std::sort(order.begin(), order.end(), [&](Index x, Index y) { return key(x) < key(y); });
+    Vec3 v = g.velocity;
+    for (Index m : order) v = physics::impact_velocity(v, impulse_on(m, v), g.mass);
+    set_group_velocity(g, v, t);
+  }
+  for (Index i = 0; i < particles_.size(); ++i) {
+    if (visit_mark_[i] == 2) visit_mark_[i] = 0;
+  }
+  schedule_periodic(which, tick + 1);
+}
+
+void Engine::action_potential_transition(std::uint32_t which, double t) {
+  const ActionPotentials& ap = model_.action_potentials();
+  const std::uint32_t window = which / 2;
+  if (which % 2 == 1) {
+    active_window_ = -1;
+    return;
+  }
+  active_window_ = static_cast<int>(window);
+  // The compartment and zone centres are the positions of the single
+  // membrane and zone particles.
+  physics::ActiveZone zone{Vec3::Zero(), Vec3::Zero(), ap.zone_radius};
+  for (Index h = 0; h < particles_.size(); ++h) {
+    if (particles_.state[h].species == ap.membrane) zone.membrane_centre = particles_.state[h].u0;
+    if (particles_.state[h].species == ap.zone) zone.zone_centre = particles_.state[h].u0;
+  }
+  for (std::size_t r = 0; r < ap.reactions.size(); ++r) {
+    const Reaction& reaction = ap.reactions[r];
+    std::vector<double>& phi = phi_[r];
+    for (Index i = 0; i < particles_.size(); ++i) {
+      const ParticleState& s = particles_.state[i];
+      if (!s.alive || s.species != reaction.subject) {
+        phi[i] = kInfinity;
+        continue;
+      }
+      const double tau = physics::reaction_mean_time(reaction.mean_time, ap.gradient, zone, s.position(t));
+      phi[i] = physics::draw_reaction_time(seed_, particles_.id[i], window, r, t, tau);
+    }
+  }
+}
+
+}  // namespace tethersim::engine

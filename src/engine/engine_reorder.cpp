@@ -1,0 +1,70 @@
+// Renumbering particles in sector order (memory locality).
+#include <algorithm>
+#include <numeric>
+
+#include "tethersim/engine/engine.hpp"
+
+namespace tethersim::engine {
+
+namespace {
+
+// values[new_index[old]] <- values[old], in place by following the
+// permutation's cycles: no second copy of large arrays.
+template <typename Vector>
+void permute(Vector& values, const std::vector<Index>& new_index, std::vector<bool>& done) {
+  if (values.empty()) return;
+  done.assign(values.size(), false);
+  for (std::size_t start = 0; start < values.size(); ++start) {
+    if (done[start]) continue;
+    auto carried = std::move(values[start]);
+    std::size_t at = start;
+    while (!done[at]) {
+      done[at] = true;
+      const std::size_t to = new_index[at];
+      std::swap(carried, values[to]);
+      at = to;
+    }
+  }
+}
+
+}  // namespace
+
+void Engine::reorder() {
+  const std::size_t n = particles_.size();
+  // Grid particles by sector, then hubs, then removed particles.
+  std::vector<Index> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  auto rank = [&](Index i) -> std::uint64_t {
+    if (!particles_.state[i].alive) return UINT64_MAX;
+    return in_grid(i) ? sector_of(i) : UINT64_MAX - 1;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) { return rank(a) < rank(b); });
+  std::vector<Index> new_index(n);
+  for (std::size_t k = 0; k < n; ++k) new_index[order[k]] = static_cast<Index>(k);
+  order = {};
+
+  std::vector<bool> done;
+  permute(particles_.state, new_index, done);
+  permute(particles_.id, new_index, done);
+  permute(particles_.counter, new_index, done);
+  permute(coords_, new_index, done);
+  permute(ri_index_, new_index, done);
+  permute(ri_time_, new_index, done);
+  for (auto& phi : phi_) permute(phi, new_index, done);
+  particles_.build_id_index();
+
+  grid_.clear();
+  // Insert in reverse so each sector's list runs in ascending index order.
+  for (Index i = static_cast<Index>(n); i-- > 0;) {
+    if (in_grid(i)) grid_.insert(particles_.state, i, sector_of(i));
+  }
+  tethers_.renumber(new_index);
+  loaded_.renumber(new_index);
+  calendar_.renumber(new_index);
+  for (Index& h : hubs_) h = new_index[h];
+  for (auto& hubs : hubs_for_) {
+    for (Index& h : hubs) h = new_index[h];
+  }
+}
+
+}  // namespace tethersim::engine

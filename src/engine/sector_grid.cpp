@@ -1,0 +1,87 @@
+#include "tethersim/engine/sector_grid.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tethersim::engine {
+
+SectorGrid::SectorGrid(const Domain& domain, double sector_size)
+    : lo_(domain.lo), length_(domain.length()), hi_(domain.hi) {
+  std::uint64_t count = 1;
+  for (int k = 0; k < 3; ++k) {
+    shape_[k] = static_cast<std::int32_t>(std::max(1.0, std::floor(length_[k] / sector_size)));
+    edge_[k] = length_[k] / shape_[k];
+    // A periodic axis needs at least 3 sectors to keep its 27 neighbours
+    // distinct; narrower periodic axes carry no motion (unused dimensions).
+    periodic_[k] = domain.boundary[k] == Boundary::periodic && shape_[k] >= 3;
+    count *= static_cast<std::uint64_t>(shape_[k]);
+  }
+  heads_.assign(count, kNoIndex);
+}
+
+SectorCoords SectorGrid::coords_of(const Vec3& x) const {
+  SectorCoords c{};
+  for (int k = 0; k < 3; ++k) {
+    const double f = std::floor((x[k] - lo_[k]) / edge_[k]);
+    c[k] = static_cast<std::int32_t>(std::clamp(f, 0.0, static_cast<double>(shape_[k] - 1)));
+  }
+  return c;
+}
+
+void SectorGrid::insert(BigVector<ParticleState>& states, Index particle,
+                        std::uint32_t sector) {
+  states[particle].next_in_sector = heads_[sector];
+  heads_[sector] = particle;
+}
+
+void SectorGrid::remove(BigVector<ParticleState>& states, Index particle,
+                        std::uint32_t sector) {
+  Index* link = &heads_[sector];
+  while (*link != particle) link = &states[*link].next_in_sector;
+  *link = states[particle].next_in_sector;
+  states[particle].next_in_sector = kNoIndex;
+}
+
+void SectorGrid::clear() { std::fill(heads_.begin(), heads_.end(), kNoIndex); }
+
+int SectorGrid::neighbourhood(const SectorCoords& c, std::array<std::uint32_t, 27>& out,
+                              std::array<Vec3, 27>& shifts) const {
+  // Neighbour coordinates per axis, wrapped (with their shift) or dropped
+  // at the faces.
+  std::array<std::array<std::int32_t, 3>, 3> axis{};
+  std::array<std::array<double, 3>, 3> shift{};
+  std::array<int, 3> count{};
+  for (int k = 0; k < 3; ++k) {
+    for (int d = -1; d <= 1; ++d) {
+      std::int32_t n = c[k] + d;
+      double s = 0.0;
+      if (n < 0 || n >= shape_[k]) {
+        if (!periodic_[k]) continue;
+        // Crossing the face from below means the neighbour is seen one box
+        // length lower, and the other way round.
+        s = n < 0 ? -length_[k] : length_[k];
+        n = (n + shape_[k]) % shape_[k];
+      }
+      axis[k][count[k]] = n;
+      shift[k][count[k]] = s;
+      ++count[k];
+    }
+  }
+  int total = 0;
+  for (int x = 0; x < count[0]; ++x) {
+    for (int y = 0; y < count[1]; ++y) {
+      for (int z = 0; z < count[2]; ++z) {
+        out[total] = linear({axis[0][x], axis[1][y], axis[2][z]});
+        shifts[total] = Vec3(shift[0][x], shift[1][y], shift[2][z]);
+        ++total;
+      }
+    }
+  }
+  return total;
+}
+
+std::size_t SectorGrid::memory_bytes() const {
+  return heads_.capacity() * sizeof(Index);
+}
+
+}  // namespace tethersim::engine

@@ -1,0 +1,186 @@
+// Random impulses (TPS-SPEC section 5, oracle 10): statistics with fixed
+// seeds (means and variances within 5 standard errors) and reproducibility
+// of the counter-based streams.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <set>
+
+#include "tethersim/physics/counter_rng.hpp"
+#include "tethersim/physics/random_impulse.hpp"
+
+namespace tethersim::physics {
+namespace {
+
+constexpr int kSamples = 200000;
+
+struct Moments {
+  double mean = 0.0;
+  double variance = 0.0;
+  int n = 0;
+  template <typename F>
+  static Moments of(F&& draw) {
+    Moments m;
+    double sum = 0.0, sum2 = 0.0;
+    for (int i = 0; i < kSamples; ++i) {
+      const double x = draw(i);
+      sum += x;
+      sum2 += x * x;
+    }
+    m.n = kSamples;
+    m.mean = sum / kSamples;
+    m.variance = (sum2 - sum * sum / kSamples) / (kSamples - 1);
+    return m;
+  }
+};
+
+// |sample mean - expected| <= 5 standard errors.
+void expect_mean(const Moments& m, double expected, double sigma) {
+  EXPECT_NEAR(m.mean, expected, 5.0 * sigma / std::sqrt(static_cast<double>(m.n)));
+}
+
+CounterRng stream(int i) {
+  return CounterRng(42, static_cast<std::uint64_t>(i), RandomStream::random_impulse, 3);
+}
+
+TEST(RandomImpulseStatistics, IntervalsAreExponentialWithMeanTau) {
+  const RandomImpulseSpec spec{2.5, 16.0, 3.0};
+  const Moments m = Moments::of([&](int i) {
+    return draw_random_impulse(42, static_cast<std::uint64_t>(i), 0, spec, 3).gap;
+  });
+  expect_mean(m, 2.5, 2.5);
+  // Variance of an exponential: tau^2; its standard error ~ tau^2 sqrt(8/n).
+  EXPECT_NEAR(m.variance, 6.25, 5.0 * 6.25 * std::sqrt(8.0 / kSamples));
+}
+
+TEST(RandomImpulseStatistics, MagnitudesAreGammaWithMeanMuAndVarianceMuSquaredOverK) {
+  for (double k : {0.5, 1.0, 4.0, 64.0}) {
+    const double mu = 3.0;
+    const Moments m = Moments::of([&](int i) {
+      CounterRng rng = stream(i);
+      return draw_gamma(rng, k, mu / k);
+    });
+    const double variance = mu * mu / k;
+    expect_mean(m, mu, std::sqrt(variance));
+    // Var(s^2) = sigma^4 (2 / (n - 1) + excess kurtosis / n), kurtosis 6 / k.
+    const double se = variance * std::sqrt(2.0 / (kSamples - 1) + 6.0 / k / kSamples);
+    EXPECT_NEAR(m.variance, variance, 5.0 * se) << "shape " << k;
+  }
+}
+
+TEST(RandomImpulseStatistics, ObliquityMeansTwoThirdsIn3D) {
+  const Moments m = Moments::of([&](int i) {
+    CounterRng rng = stream(i);
+    return draw_obliquity(rng, 3);
+  });
+  expect_mean(m, 2.0 / 3.0, std::sqrt(1.0 / 18.0));
+  EXPECT_NEAR(m.variance, 1.0 / 18.0, 0.002);
+}
+
+TEST(RandomImpulseStatistics, ObliquityIn2DAnd1D) {
+  const Moments m = Moments::of([&](int i) {
+    CounterRng rng = stream(i);
+    return draw_obliquity(rng, 2);
+  });
+  expect_mean(m, M_PI / 4.0, std::sqrt(2.0 / 3.0 - M_PI * M_PI / 16.0));
+  CounterRng rng = stream(0);
+  EXPECT_EQ(draw_obliquity(rng, 1), 1.0);
+}
+
+TEST(RandomImpulseStatistics, DirectionsAreIsotropicUnitVectors) {
+  Vec3 sum = Vec3::Zero();
+  double z2 = 0.0, x2 = 0.0;
+  for (int i = 0; i < kSamples; ++i) {
+    CounterRng rng = stream(i);
+    const Vec3 d = draw_direction(rng, 3);
+    ASSERT_NEAR(d.norm(), 1.0, 1e-15);
+    sum += d;
+    z2 += d.z() * d.z();
+    x2 += d.x() * d.x();
+  }
+  const double n = kSamples;
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(sum[k] / n, 0.0, 5.0 * std::sqrt(1.0 / 3.0 / n));
+  const double se_square = std::sqrt(4.0 / 45.0 / n);  // Var(z^2) = 1/5 - 1/9
+  EXPECT_NEAR(z2 / n, 1.0 / 3.0, 5.0 * se_square);
+  EXPECT_NEAR(x2 / n, 1.0 / 3.0, 5.0 * se_square);
+}
+
+TEST(RandomImpulseStatistics, DirectionsIn2DStayInThePlaneAnd1DOnTheAxis) {
+  int positive = 0;
+  for (int i = 0; i < 10000; ++i) {
+    CounterRng rng = stream(i);
+    const Vec3 d2 = draw_direction(rng, 2);
+    EXPECT_EQ(d2.z(), 0.0);
+    EXPECT_NEAR(d2.norm(), 1.0, 1e-15);
+    const Vec3 d1 = draw_direction(rng, 1);
+    EXPECT_EQ(std::abs(d1.x()), 1.0);
+    EXPECT_EQ(d1.y(), 0.0);
+    positive += d1.x() > 0;
+  }
+  EXPECT_NEAR(positive, 5000, 5 * 50);  // binomial sd sqrt(10000/4) = 50
+}
+
+TEST(RandomImpulseStatistics, ImpulseMeanMagnitudeIsMuTimesTwoThirds) {
+  const RandomImpulseSpec spec{1.0, 4.0, 3.0};
+  const Moments m = Moments::of([&](int i) {
+    return draw_random_impulse(9, static_cast<std::uint64_t>(i), 7, spec, 3).dp.norm();
+  });
+  // E|dp| = mu E[u] = 2; Var = E[p^2] E[u^2] - 4 = (9 + 9/4)(1/2) - 4.
+  expect_mean(m, 2.0, std::sqrt((9.0 + 9.0 / 4.0) * 0.5 - 4.0));
+}
+
+TEST(RandomReproducibility, SameKeyGivesTheSameBits) {
+  const RandomImpulseSpec spec{2.0, 16.0, 5.0};
+  const RandomImpulse a = draw_random_impulse(123, 456, 789, spec, 3);
+  const RandomImpulse b = draw_random_impulse(123, 456, 789, spec, 3);
+  EXPECT_EQ(std::memcmp(&a.gap, &b.gap, sizeof a.gap), 0);
+  EXPECT_EQ(std::memcmp(a.dp.data(), b.dp.data(), 3 * sizeof(double)), 0);
+}
+
+TEST(RandomReproducibility, EachPartOfTheKeyChangesTheDraw) {
+  const RandomImpulseSpec spec{2.0, 16.0, 5.0};
+  const RandomImpulse base = draw_random_impulse(123, 456, 789, spec, 3);
+  EXPECT_NE(draw_random_impulse(124, 456, 789, spec, 3).dp, base.dp);
+  EXPECT_NE(draw_random_impulse(123, 457, 789, spec, 3).dp, base.dp);
+  EXPECT_NE(draw_random_impulse(123, 456, 790, spec, 3).dp, base.dp);
+  CounterRng s1(1, 2, RandomStream::random_impulse, 3);
+  CounterRng s2(1, 2, RandomStream::action_potential, 3);
+  EXPECT_NE(s1.next_u64(), s2.next_u64());
+}
+
+TEST(RandomReproducibility, UniformsStayInTheirIntervals) {
+  CounterRng rng(5, 6, RandomStream::initial_state, 7);
+  for (int i = 0; i < 100000; ++i) {
+    const double u = rng.uniform();
+    ASSERT_GE(u, 0.0);
+    ASSERT_LT(u, 1.0);
+    const double v = rng.uniform_positive();
+    ASSERT_GT(v, 0.0);
+    ASSERT_LE(v, 1.0);
+  }
+}
+
+TEST(TieKeys, MixHashSpreadsNearbyInputs) {
+  std::set<std::uint64_t> seen;
+  for (std::uint64_t a = 0; a < 100; ++a) {
+    for (std::uint64_t b = 0; b < 100; ++b) seen.insert(mix_hash(a, b, 3));
+  }
+  EXPECT_EQ(seen.size(), 10000u);
+  EXPECT_NE(mix_hash(1, 2), mix_hash(2, 1));
+  EXPECT_EQ(mix_hash(7, 8, 9), mix_hash(7, 8, 9));
+}
+
+}  // namespace
+}  // namespace tethersim::physics
+
+namespace tethersim::physics {
+namespace {
+TEST(RandomReproducibility, GapAloneEqualsTheGapOfTheFullDraw) {
+  const RandomImpulseSpec spec{1.5, 4.0, 2.0};
+  for (std::uint64_t n = 0; n < 100; ++n) {
+    EXPECT_EQ(draw_random_gap(8, 21, n, spec), draw_random_impulse(8, 21, n, spec, 3).gap);
+  }
+}
+}  // namespace
+}  // namespace tethersim::physics
