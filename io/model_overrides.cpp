@@ -90,7 +90,7 @@ void apply_override(TomlValue& root, const std::string& assignment) {
         throw InputError({origin, 0}, walked, "is not a table, so it has no key '" + part + "'");
       }
       auto& table = node->as_table();
-      if (!table.count(part)) table[part] = toml::table{};
+      if (!table.count(part)) table[part] = parse_value("{}", origin);
       node = &table[part];
     }
     walked += (walked.empty() ? "" : ".") + part;

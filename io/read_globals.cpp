@@ -181,6 +181,24 @@ void read_output(TableReader& root, ReadContext& ctx) {
   o.checkpoint_interval = output->number("checkpoint_interval", o.checkpoint_interval);
   o.checkpoint_wall_minutes = output->number("checkpoint_wall_minutes", o.checkpoint_wall_minutes);
   o.progress_seconds = output->number("progress_seconds", o.progress_seconds);
+  for (const std::string& name : output->text_list("cluster_species")) {
+    ctx.species(*output, "cluster_species", name);
+    o.cluster_species.push_back(name);
+  }
+  if (const TomlValue* pairs = output->raw("tethered_pairs")) {
+    const std::string expected = "expected pairs of species, e.g. [[\"V\", \"D\"]]";
+    if (!pairs->is_array()) output->fail("tethered_pairs", expected);
+    for (const TomlValue& item : pairs->as_array()) {
+      if (!item.is_array() || item.as_array().size() != 2 || !item.as_array()[0].is_string() ||
+          !item.as_array()[1].is_string()) {
+        output->fail("tethered_pairs", expected);
+      }
+      std::array<std::string, 2> pair{item.as_array()[0].as_string().str,
+                                      item.as_array()[1].as_string().str};
+      for (const std::string& name : pair) ctx.species(*output, "tethered_pairs", name);
+      o.tethered_pairs.push_back(pair);
+    }
+  }
   output->finish();
 }
 

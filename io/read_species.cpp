@@ -132,6 +132,13 @@ void read_pairs(TableReader& root, ReadContext& ctx) {
                              "\"] (or a [pair_defaults] table for unlisted pairs)");
       }
       p.blocking = d.species[a].radius + d.species[b].radius;
+      if (p.blocking > 0.0 && !defaults->rebound) {
+        throw InputError(ctx.sources.find("pair_defaults"), "pair_defaults",
+                         "pair " + d.species[a].name + "-" + d.species[b].name +
+                             " is not listed and blocks (sum of radii " +
+                             std::to_string(p.blocking) +
+                             "), but [pair_defaults] has no c_rebound (or c)");
+      }
       p.c_rebound = defaults->rebound.value_or(1.0);
       p.c_retract = defaults->retract.value_or(1.0);
       p.c_revolve = defaults->revolve.value_or(1.0);

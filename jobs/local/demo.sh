@@ -13,4 +13,4 @@ exe="build/release/src/app/tethersim"
 echo "== validating examples/presynaptic.toml"
 "$exe" validate examples/presynaptic.toml
 echo "== running on 2 MPI ranks into $out"
-mpirun -np 2 "$exe" run examples/presynaptic.toml --output "$out"
+mpirun -np 2 "$exe" run examples/presynaptic.toml --output "$out" --overwrite

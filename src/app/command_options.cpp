@@ -1,5 +1,6 @@
 #include "command_options.hpp"
 
+#include <cstdio>
 #include <iostream>
 
 #include "tethersim/io/model_file.hpp"
@@ -22,6 +23,24 @@ bool parse_command_line(const char* command, const char* usage, const Arguments&
     throw UsageError{command, e.what()};
   }
   return true;
+}
+
+std::string number_override(const std::string& key, double value) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  std::string text = buffer;
+  // TOML floats need a dot or an exponent; "inf" and "nan" are TOML too.
+  if (text.find_first_of(".eEni") == std::string::npos) text += ".0";
+  return key + "=" + text;
+}
+
+std::string string_override(const std::string& key, const std::string& value) {
+  std::string quoted = "\"";
+  for (char c : value) {
+    if (c == '"' || c == '\\') quoted += '\\';
+    quoted += c;
+  }
+  return key + "=" + quoted + "\"";
 }
 
 void add_model_override_option(po::options_description& options) {

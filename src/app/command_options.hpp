@@ -20,6 +20,11 @@ bool parse_command_line(const char* command, const char* usage, const Arguments&
                         const po::positional_options_description& positional,
                         po::variables_map& values);
 
+// "key=value" overrides with the value written as TOML: numbers with
+// round-trip precision, strings quoted and escaped.
+std::string number_override(const std::string& key, double value);
+std::string string_override(const std::string& key, const std::string& value);
+
 // Adds --set to a command's options.
 void add_model_override_option(po::options_description& options);
 

@@ -121,8 +121,8 @@ void Engine::schedule_initial_events() {
     }
   }
 
-  calendar_.reset(n, [this](Index a, Index b) {
-    return event_precedes(a, calendar_.event(a), b, calendar_.event(b));
+  calendar_.reset(n, [this](Index a, Index b, double time) {
+    return event_precedes(a, calendar_.event_at(a, time), b, calendar_.event_at(b, time));
   });
   for (Index i = 0; i < n; ++i) {
     if (particles_.state[i].mobile) repredict(i);

@@ -1,9 +1,11 @@
 // Observables, memory accounting and consistency checks.
+#include <cstring>
 #include <numeric>
 #include <stdexcept>
 #include <string>
 
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/physics/counter_rng.hpp"
 
 namespace tethersim::engine {
 
@@ -76,6 +78,40 @@ bool Engine::tethered(ParticleId a, ParticleId b) const {
 
 Vec3 Engine::position(ParticleId id, double t) const {
   return particles_.state[particles_.index_of(id)].position(t);
+}
+
+namespace {
+std::uint64_t bits(double x) {
+  std::uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+std::uint64_t vector_bits(const Vec3& v) {
+  return physics::mix_hash(bits(v.x()), bits(v.y()), bits(v.z()));
+}
+}  // namespace
+
+std::uint64_t Engine::state_hash() const {
+  std::uint64_t total = 0;
+  for (Index i = 0; i < particles_.size(); ++i) {
+    const ParticleState& s = particles_.state[i];
+    const ParticleId id = particles_.id[i];
+    std::uint64_t h = physics::mix_hash(id, s.alive, bits(s.t0), vector_bits(s.u0), vector_bits(s.v),
+                                        particles_.counter[i]);
+    if (!ri_index_.empty()) h = physics::mix_hash(h, ri_index_[i], bits(ri_time_[i]));
+    // Each tether and loaded edge once, from its lower id.
+    tethers_.for_each(i, [&](Index j, std::uint32_t) {
+      if (id < particles_.id[j]) h += physics::mix_hash(h, 1, particles_.id[j]);
+    });
+    loaded_.adjacency().for_each(i, [&](Index j, std::uint32_t e) {
+      if (id >= particles_.id[j]) return;
+      const LoadedEdge& edge = loaded_[e];
+      h += physics::mix_hash(particles_.id[j], vector_bits(edge.impulse), bits(edge.time),
+                             edge.sequence);
+    });
+    total += physics::mix_hash(h, id);
+  }
+  return total;
 }
 
 std::size_t Engine::memory_bytes() const {

@@ -179,7 +179,11 @@ Model::Model(ModelData data) : data_(std::move(data)) {
   }
   const Vec3 length = data_.domain.length();
   sector_size_ = requested > 0.0 ? requested : min_sector_size_;
-  if (sector_size_ == 0.0) sector_size_ = length.maxCoeff();  // nothing interacts
+  if (sector_size_ == 0.0) {
+    // Nothing interacts: sectors only serve the box faces; keep three per
+    // axis so that periodic axes stay valid.
+    sector_size_ = length.head(data_.dynamics.dimensions).minCoeff() / 3.0;
+  }
 
   static const char* axis_names[3] = {"x", "y", "z"};
   for (int k = 0; k < data_.dynamics.dimensions; ++k) {

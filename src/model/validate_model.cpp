@@ -92,6 +92,11 @@ void validate_domain(const ModelData& d, ProblemList& p) {
     if (!p.check_number("domain.lo", dom.lo[k]) || !p.check_number("domain.hi", dom.hi[k])) {
       continue;
     }
+    if (k >= d.dynamics.dimensions && !(dom.lo[k] <= 0.0 && dom.hi[k] >= 0.0)) {
+      p.add("domain.lo", std::string("a ") + std::to_string(d.dynamics.dimensions) +
+                             "-D model keeps its particles at 0 on axis " + axis_names[k] +
+                             ", so the box must contain 0 there");
+    }
     if (!(dom.lo[k] < dom.hi[k])) {
       p.add("domain.hi", std::string("must exceed domain.lo on axis ") + axis_names[k] + " (" +
                              format_number(dom.hi[k]) + " <= " + format_number(dom.lo[k]) + ")");
@@ -182,6 +187,10 @@ void validate_periodic_impulses(const ModelData& d, ProblemList& p) {
     for (int k = 0; k < 3; ++k) {
       p.check_number(key + ".g", e.acceleration[k]);
       p.check_number(key + ".fluid_velocity", e.fluid_velocity[k]);
+      if (k >= d.dynamics.dimensions && (e.acceleration[k] != 0.0 || e.fluid_velocity[k] != 0.0)) {
+        p.add(key, "has a component along an axis a " + std::to_string(d.dynamics.dimensions) +
+                       "-D model does not have");
+      }
     }
     if (e.kind == PeriodicImpulseKind::drag) {
       p.non_negative(key + ".viscosity", e.viscosity);
@@ -274,7 +283,9 @@ void validate_rules(const ModelData& d, ProblemList& p) {
 
 void validate_action_potentials(const ModelData& d, ProblemList& p) {
   const ActionPotentials& ap = d.action_potentials;
-  if (!ap.enabled()) return;
+  // Checked whenever [action_potential] says anything, even with no window
+  // (rules may name its reactions).
+  if (!ap.enabled() && ap.reactions.empty()) return;
   const auto n = d.species.size();
   if (ap.membrane >= n || ap.zone >= n) {
     p.add("action_potential", "membrane and zone must name species");

@@ -43,6 +43,11 @@ void check_particles(const Model& model, const std::vector<ParticleSpec>& partic
                                  vector_text(p.velocity) + ")"});
     }
     for (int k = model.dimensions(); k < 3; ++k) {
+      if (p.position[k] != 0.0) {
+        throw ModelError({key, who + " lies off the axes of a " +
+                                   std::to_string(model.dimensions()) +
+                                   "-D model (unused coordinates must be 0)"});
+      }
       if (p.velocity[k] != 0.0) {
         throw ModelError({key, who + " moves along an axis a " +
                                    std::to_string(model.dimensions()) + "-D model does not have"});
@@ -82,10 +87,24 @@ void check_tethers(const Model& model, const std::vector<ParticleSpec>& sorted,
                                                std::to_string(a == nullptr ? t.a : t.b) +
                                                ", which does not exist"});
     }
-    if (!model.pair(a->species, b->species).tetherable()) {
-      throw ModelError({"initial.tethers", name + ": pair " + model.species(a->species).name +
-                                               "-" + model.species(b->species).name +
-                                               " has no tethering distance"});
+    const PairParameters& pair = model.pair(a->species, b->species);
+    const std::string pair_name =
+        model.species(a->species).name + "-" + model.species(b->species).name;
+    if (!pair.tetherable()) {
+      throw ModelError({"initial.tethers", name + ": pair " + pair_name + " has no tethering distance"});
+    }
+    // A tether may start slack (even overlapping), never stretched.
+    Vec3 d = b->position - a->position;
+    for (int k = 0; k < 3; ++k) {
+      if (model.domain().boundary[k] == Boundary::periodic) {
+        d[k] -= model.domain().length()[k] * std::nearbyint(d[k] / model.domain().length()[k]);
+      }
+    }
+    if (d.norm() > pair.tethering * (1.0 + 1e-9)) {
+      throw ModelError({"initial.tethers", name + " is " + std::to_string(d.norm()) +
+                                               " long, beyond the " + pair_name +
+                                               " tethering distance " +
+                                               std::to_string(pair.tethering)});
     }
   }
   std::sort(tethers.begin(), tethers.end(),

@@ -1,4 +1,5 @@
 // Random sequential addition of non-overlapping particles in the box.
+#include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
@@ -48,11 +49,33 @@ GeneratedState RandomGas::generate(const ParameterSet& p, const Model& model) co
   const Vec3 lo = model.domain().lo + Vec3::Constant(margin);
   const Vec3 extent = model.domain().length() - Vec3::Constant(2.0 * margin);
 
-  // A hash grid of cell edge `separation` finds overlaps in O(1).
-  const double cell = separation > 0.0 ? separation : 1.0;
+  // A hash grid of cell edge >= `separation` finds overlaps in O(1). On
+  // periodic axes cells wrap and distances use the nearest image, so no
+  // pair overlaps across a periodic face either.
+  const double requested_cell = separation > 0.0 ? separation : 1.0;
+  std::array<std::int64_t, 3> cells{1, 1, 1};
+  std::array<bool, 3> periodic{false, false, false};
+  Vec3 cell = Vec3::Constant(requested_cell);
+  for (int k = 0; k < dims; ++k) {
+    periodic[k] = model.domain().boundary[k] == Boundary::periodic;
+    cells[k] = std::max<std::int64_t>(1, static_cast<std::int64_t>(extent[k] / requested_cell));
+    cell[k] = extent[k] / static_cast<double>(cells[k]);
+  }
   auto cell_key = [&](const Vec3& x) {
-    auto c = [&](int k) { return static_cast<std::int64_t>(std::floor((x[k] - lo[k]) / cell)); };
-    return std::array<std::int64_t, 3>{c(0), c(1), dims > 2 ? c(2) : 0};
+    auto c = [&](int k) {
+      if (k >= dims) return std::int64_t{0};
+      return std::clamp(static_cast<std::int64_t>(std::floor((x[k] - lo[k]) / cell[k])),
+                        std::int64_t{0}, cells[k] - 1);
+    };
+    return std::array<std::int64_t, 3>{c(0), c(1), c(2)};
+  };
+  auto separation_of = [&](const Vec3& a, const Vec3& b) {
+    Vec3 d = a - b;
+    for (int k = 0; k < dims; ++k) {
+      const double length = model.domain().length()[k];
+      if (periodic[k]) d[k] -= length * std::nearbyint(d[k] / length);
+    }
+    return d.norm();
   };
   struct KeyHash {
     std::size_t operator()(const std::array<std::int64_t, 3>& k) const {
@@ -76,17 +99,22 @@ GeneratedState RandomGas::generate(const ParameterSet& p, const Model& model) co
                             "): lower the count or min_separation, or enlarge the box"});
     }
     physics::CounterRng rng(model.seed(), attempt++, physics::RandomStream::initial_state, 2);
-    Vec3 x = lo;
-    for (int k = 0; k < dims; ++k) x[k] += extent[k] * rng.uniform();
+    Vec3 x = Vec3::Zero();  // unused axes of 1-D and 2-D models stay at 0
+    for (int k = 0; k < dims; ++k) x[k] = lo[k] + extent[k] * rng.uniform();
     const auto key = cell_key(x);
     bool overlaps = false;
+    auto neighbour = [&](int k, std::int64_t d) {
+      std::int64_t n = key[static_cast<std::size_t>(k)] + d;
+      if (periodic[k]) n = (n % cells[k] + cells[k]) % cells[k];
+      return n;
+    };
     for (std::int64_t dx = -1; dx <= 1 && !overlaps; ++dx) {
       for (std::int64_t dy = -1; dy <= 1 && !overlaps; ++dy) {
         for (std::int64_t dz = -1; dz <= 1 && !overlaps; ++dz) {
-          const auto it = grid.find({key[0] + dx, key[1] + dy, key[2] + dz});
+          const auto it = grid.find({neighbour(0, dx), neighbour(1, dy), neighbour(2, dz)});
           if (it == grid.end()) continue;
           for (std::size_t other : it->second) {
-            if ((state.particles[other].position - x).norm() < separation) {
+            if (separation_of(state.particles[other].position, x) < separation) {
               overlaps = true;
               break;
             }

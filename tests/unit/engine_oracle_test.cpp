@@ -61,19 +61,93 @@ TEST(EngineOracle, WallOfInfiniteMassWithRestitutionDelay) {  // oracle 5
 }
 
 TEST(EngineOracle, TetheredPairRetractsAtTheTetherDistance) {  // oracle 6
-  std::string model = line_model(0.0, 0.5, /*blocking=*/0.0, /*tethering=*/2.0);
-  model += particle(0, "A", 0.0, -1.0) + particle(1, "A", 1.0, 1.0) + "tethers = [[0, 1]]\n";
-  // [initial] tethers must sit in the [initial] table: move it before the particles.
-  const auto pos = model.find("[[initial.particle]]");
-  model.insert(pos, "tethers = [[0, 1]]\n");
-  model.erase(model.rfind("tethers = [[0, 1]]\n"));
-  Simulation sim(model);
+  Simulation sim(line_model(0.0, 0.5, /*blocking=*/0.0, /*tethering=*/2.0, "tethers = [[0, 1]]") +
+                 particle(0, "A", 0.0, -1.0) + particle(1, "A", 1.0, 1.0));
   sim->run_until(0.5);
   EXPECT_EQ(sim->statistics().collisions(), 0u);
   sim->run_until(0.75);
-  EXPECT_EQ(sim->statistics().events[static_cast<int>(EventKind::tethering)], 1u);
+  EXPECT_EQ(sim.count(EventKind::tethering), 1u);
   EXPECT_DOUBLE_EQ(sim.v(0).x(), 0.5);
   EXPECT_DOUBLE_EQ(sim.v(1).x(), -0.5);
+}
+
+// Oracle 7: a tethered pair leaving at 30 degrees from the tangent plane
+// retracts with c_retract = 0.4 and revolves with 0.3 (theta_rev = pi/16).
+std::string thirty_degree_exit(double c_retract) {
+  const double angle = M_PI / 6;
+  const Vec3 v(std::sin(angle), std::cos(angle), 0.0);
+  // B leaves the tether sphere (radius 2) at (2, 0, 0) at t = 1.
+  return "[run]\nend_time = 2.0\n[physics]\ntheta_revolve = \"pi/16\"\n"
+         "[domain]\nlo = [-10.0, -10.0, -10.0]\nhi = [10.0, 10.0, 10.0]\n"
+         "[[species]]\nname = \"A\"\nmass = 1.0\n"
+         "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 0.0\ntethering = 2.0\nc_retract = " +
+         num(c_retract) + "\nc_revolve = 0.5\n[initial]\ntethers = [[0, 1]]\n" +
+         particle(0, "A", Vec3::Zero()) + particle(1, "A", Vec3(2, 0, 0) - v, v);
+}
+
+TEST(EngineOracle, ThirtyDegreesRetractsWithFourTenths) {
+  Simulation sim(thirty_degree_exit(0.4));
+  sim->run_until(1.0 + 1e-9);
+  EXPECT_EQ(sim.count(EventKind::tethering), 1u);
+  EXPECT_EQ(sim.responses(physics::CollisionResponse::retract), 1u);
+  EXPECT_EQ(sim.responses(physics::CollisionResponse::revolve), 0u);
+}
+
+TEST(EngineOracle, ThirtyDegreesRevolvesWithThreeTenths) {
+  Simulation sim(thirty_degree_exit(0.3));
+  sim->run_until(1.0 + 1e-9);
+  EXPECT_EQ(sim.count(EventKind::tethering), 1u);
+  EXPECT_EQ(sim.responses(physics::CollisionResponse::revolve), 1u);
+  // The pair now approaches at exactly theta_rev.
+  const Vec3 dx = sim->position(1, 1.0) - sim->position(0, 1.0);
+  const Vec3 dv = sim.v(1) - sim.v(0);
+  const Vec3 unit = dx.normalized();
+  const double normal = dv.dot(unit);
+  EXPECT_NEAR(std::atan2(-normal, (dv - normal * unit).norm()), M_PI / 16, 1e-12);
+}
+
+// Oracle 8: heavy A (1000) moving at light B (1) with heavy C (1000) beyond.
+std::string three_in_a_line(double restitution_delay, double c) {
+  return "[model]\ndimensions = 1\n[run]\nend_time = 100.0\n[physics]\nrestitution_delay = " +
+         num(restitution_delay) +
+         "\n[domain]\nlo = [-1000.0]\nhi = [1000.0]\n"
+         "[[species]]\nname = \"H\"\nmass = 1000.0\nradius = 0.5\n"
+         "[[species]]\nname = \"L\"\nmass = 1.0\nradius = 0.5\n"
+         "[pair_defaults]\nc = " + num(c) + "\n[initial]\n" +
+         particle(0, "H", 0.0, 1.0) + particle(1, "L", 1.01, 0.0) + particle(2, "H", 2.02, 0.0);
+}
+
+TEST(EngineOracle, ThreeInALineTakesAboutSeventyElasticCollisions) {
+  Simulation sim(three_in_a_line(0.0, 1.0));
+  ASSERT_TRUE(sim->run_until(100.0, 100000));
+  const auto n = sim->statistics().collisions();
+  EXPECT_GE(n, 60u);
+  EXPECT_LE(n, 80u);
+  // All three part: momentum 1000 and energy 500 conserved.
+  EXPECT_NEAR(sim->momentum().x(), 1000.0, 1e-9);
+  EXPECT_NEAR(sim->kinetic_energy(), 500.0, 1e-9);
+  EXPECT_LE(sim.v(0).x(), sim.v(1).x());
+  EXPECT_LE(sim.v(1).x(), sim.v(2).x());
+}
+
+TEST(EngineOracle, ThreeInALineTakesFourCollisionsWithLoading) {
+  Simulation sim(three_in_a_line(1.0 / 256, 1.0));
+  ASSERT_TRUE(sim->run_until(100.0, 100000));
+  EXPECT_EQ(sim->statistics().collisions(), 4u);
+  EXPECT_NEAR(sim->momentum().x(), 1000.0, 1e-9);
+  EXPECT_LE(sim->kinetic_energy(), 500.0 * (1 + 1e-12));
+}
+
+TEST(EngineOracle, InelasticThreeInALineStallsWithoutLoadingButNotWith) {
+  Simulation instant(three_in_a_line(0.0, 0.9));
+  const bool finished = instant->run_until(100.0, 200000);
+  // Without loading the light particle rattles ever faster between the
+  // heavy ones: the events pile up at one instant.
+  EXPECT_FALSE(finished);
+  EXPECT_GT(instant->statistics().collisions(), 100000u);
+  Simulation loaded(three_in_a_line(1.0 / 256, 0.9));
+  ASSERT_TRUE(loaded->run_until(100.0, 200000));
+  EXPECT_LT(loaded->statistics().collisions(), 20u);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/physics/collision_impulse.hpp"
 #include "tethersim/io/model_file.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
 
@@ -28,23 +29,45 @@ struct Simulation {
   Vec3 v(ParticleId id) const {
     return engine->particles().state[engine->particles().index_of(id)].v;
   }
+  std::uint64_t count(engine::EventKind kind) const {
+    return engine->statistics().events[static_cast<int>(kind)];
+  }
+  std::uint64_t responses(physics::CollisionResponse r) const {
+    return engine->statistics().responses[static_cast<int>(r)];
+  }
 };
 
-// A 1-D model of equal unit masses on a line (header only; add particles).
-inline std::string line_model(double restitution_delay, double c_rebound, double blocking = 1.0,
-                              double tethering = -1.0) {
-  std::string pair = "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = " + std::to_string(blocking) +
-                     "\nc = " + std::to_string(c_rebound) + "\n";
-  if (tethering > 0) pair += "tethering = " + std::to_string(tethering) + "\n";
-  return "[model]\ndimensions = 1\n[run]\nend_time = 10.0\n[physics]\nrestitution_delay = " +
-         std::to_string(restitution_delay) +
-         "\n[domain]\nlo = [-20.0]\nhi = [20.0]\nboundary = \"reflective\"\n"
-         "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.5\n" + pair + "[initial]\n";
+inline std::string num(double x) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.17g", x);
+  std::string s = buffer;
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  return s;
 }
 
-inline std::string particle(ParticleId id, const char* species, double x, double v) {
+inline std::string vec(const Vec3& v) { return "[" + num(v.x()) + ", " + num(v.y()) + ", " + num(v.z()) + "]"; }
+
+// [[initial.particle]] tables (3-D vectors, or 1-D values).
+inline std::string particle(ParticleId id, const char* species, const Vec3& x, const Vec3& v = Vec3::Zero()) {
   return "[[initial.particle]]\nid = " + std::to_string(id) + "\nspecies = \"" + species +
-         "\"\nposition = [" + std::to_string(x) + "]\nvelocity = [" + std::to_string(v) + "]\n";
+         "\"\nposition = " + vec(x) + "\nvelocity = " + vec(v) + "\n";
+}
+inline std::string particle(ParticleId id, const char* species, double x, double v) {
+  return particle(id, species, Vec3(x, 0, 0), Vec3(v, 0, 0));
+}
+
+// A 1-D model of unit masses (species A) on a line, up to its [initial]
+// table; `initial_extra` goes inside [initial] (e.g. "tethers = [[0, 1]]").
+inline std::string line_model(double restitution_delay, double c, double blocking = 1.0,
+                              double tethering = -1.0, const std::string& initial_extra = "") {
+  std::string pair = "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = " + num(blocking) +
+                     "\nc = " + num(c) + "\n";
+  if (tethering > 0) pair += "tethering = " + num(tethering) + "\n";
+  return "[model]\ndimensions = 1\n[run]\nend_time = 10.0\n[physics]\nrestitution_delay = " +
+         num(restitution_delay) +
+         "\n[domain]\nlo = [-1000.0]\nhi = [1000.0]\nboundary = \"reflective\"\n"
+         "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.5\n" + pair + "[initial]\n" +
+         initial_extra + "\n";
 }
 
 }  // namespace tethersim::testing

@@ -78,6 +78,12 @@ class Engine {
   bool tethered(ParticleId a, ParticleId b) const;
   Vec3 position(ParticleId id, double t) const;
 
+  // An order-independent 64-bit hash of every bit of the dynamic state:
+  // each particle's trajectory (t0, u0, v), counter, random-impulse index,
+  // tethers and loaded edges (impulse, time, sequence). Equal states give
+  // equal hashes whatever the storage order or the process that holds them.
+  std::uint64_t state_hash() const;
+
   // Bytes held by the engine's data structures.
   std::size_t memory_bytes() const;
 

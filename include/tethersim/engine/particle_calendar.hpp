@@ -24,9 +24,10 @@ struct ParticleEvent {
 
 class ParticleCalendar {
  public:
-  // `precedes(a, b)` orders two particles' events exactly (time, priority,
-  // tie key); it is called only when their times are equal.
-  using TieBreak = std::function<bool(Index, Index)>;
+  // `tie_break(a, b, time)` orders the events of particles a and b, both
+  // at `time` (priority, then tie key). It must not look the time up in
+  // the calendar: while a node is being sifted its slot is not yet final.
+  using TieBreak = std::function<bool(Index, Index, double)>;
 
   void reset(std::size_t particles, TieBreak tie_break);
   // Sets (or replaces) a particle's event; kInfinity time removes it.
@@ -36,10 +37,13 @@ class ParticleCalendar {
   Index top() const { return heap_.front().particle; }
   double top_time() const { return heap_.front().time; }
   ParticleEvent event(Index particle) const {
-    const Stored& s = events_[particle];
     const std::uint32_t at = position_[particle];
-    return {at == kNoIndex ? kInfinity : heap_[at].time, s.partner, s.partner_counter, s.kind,
-            s.detail};
+    return event_at(particle, at == kNoIndex ? kInfinity : heap_[at].time);
+  }
+  // The particle's event with its time given by the caller.
+  ParticleEvent event_at(Index particle, double time) const {
+    const Stored& s = events_[particle];
+    return {time, s.partner, s.partner_counter, s.kind, s.detail};
   }
   std::size_t memory_bytes() const;
   // Renumbers particles (new_index[old]); the heap's shape is kept.
@@ -58,7 +62,7 @@ class ParticleCalendar {
     std::uint8_t detail = 0;
   };
   bool less(const Node& a, const Node& b) const {
-    return a.time < b.time || (a.time == b.time && tie_break_(a.particle, b.particle));
+    return a.time < b.time || (a.time == b.time && tie_break_(a.particle, b.particle, a.time));
   }
   void sift_up(std::size_t i);
   void sift_down(std::size_t i);

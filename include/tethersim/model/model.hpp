@@ -105,8 +105,9 @@ class Model {
   // (membrane shells, zones): kept out of the sector grid (DESIGN.md 3).
   bool is_hub_species(SpeciesIndex s) const { return hub_species_[s]; }
 
-  // A canonical text of every resolved parameter (not of the file's layout)
-  // and 64-bit FNV-1a hashes of it: equal for two files that mean the same.
+  // A canonical text of every resolved parameter and 64-bit FNV-1a hashes
+  // of it: independent of formatting, comments and the order of keys within
+  // a table (species, rules and particles keep their order: it numbers them).
   // physics_hash covers the dynamics (seed, species, pairs, rules, domain,
   // external impulses, action potentials); hash adds the initial state.
   // Names, descriptions, the end time and outputs are in neither, so a

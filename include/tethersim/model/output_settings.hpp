@@ -1,6 +1,7 @@
 #pragma once
 // What a run writes and how often.
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,11 @@ struct OutputSettings {
   double checkpoint_interval = kInfinity;  // simulated time between checkpoints
   double checkpoint_wall_minutes = 0.0;    // 0 = no wall-clock checkpoints
   double progress_seconds = 10.0;          // wall seconds between progress lines
+  // Observables beyond energy and momentum: clusters of these species
+  // (connected through tethers, hubs excluded), and particles of the first
+  // species of each pair tethered to one of the second (docked vesicles).
+  std::vector<std::string> cluster_species;
+  std::vector<std::array<std::string, 2>> tethered_pairs;
 };
 
 }  // namespace tethersim

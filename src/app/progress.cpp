@@ -1,0 +1,46 @@
+#include "progress.hpp"
+
+#include <cmath>
+
+namespace tethersim::app {
+
+std::string format_duration(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) return "--";
+  const auto total = static_cast<long long>(seconds + 0.5);
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%lld:%02lld:%02lld", total / 3600, total / 60 % 60,
+                total % 60);
+  return buffer;
+}
+
+ProgressPrinter::ProgressPrinter(const Model& model, double start_time, double end_time,
+                                 std::FILE* out)
+    : model_(model), start_time_(start_time), end_time_(end_time), out_(out) {}
+
+void ProgressPrinter::header() const {
+  std::fprintf(out_, "%14s %6s %12s %11s %14s %9s", "time", "done", "events", "events/s",
+               "kinetic", "particles");
+  for (const std::string& label : cluster_labels(model_)) std::fprintf(out_, " %12s", label.c_str());
+  for (const std::string& label : tethered_labels(model_)) std::fprintf(out_, " %14s", label.c_str());
+  std::fprintf(out_, " %10s\n", "ETA");
+  std::fflush(out_);
+}
+
+void ProgressPrinter::line(const ObservableSample& s, std::uint64_t events, double wall_seconds) {
+  const double span = end_time_ - start_time_;
+  const double done = span > 0 ? (s.time - start_time_) / span : 1.0;
+  const double interval = wall_seconds - last_wall_;
+  const double rate = interval > 0 ? static_cast<double>(events - last_events_) / interval : 0.0;
+  // Simulated time per wall second over the whole run so far.
+  const double eta = done > 0 ? wall_seconds * (1.0 - done) / done : -1.0;
+  std::fprintf(out_, "%14.6g %5.1f%% %12llu %11.4g %14.8g %9zu", s.time, 100.0 * done,
+               static_cast<unsigned long long>(events), rate, s.kinetic_energy, s.particles);
+  for (std::size_t c : s.clusters) std::fprintf(out_, " %12zu", c);
+  for (std::size_t c : s.tethered) std::fprintf(out_, " %14zu", c);
+  std::fprintf(out_, " %10s\n", format_duration(eta).c_str());
+  std::fflush(out_);
+  last_wall_ = wall_seconds;
+  last_events_ = events;
+}
+
+}  // namespace tethersim::app

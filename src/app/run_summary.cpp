@@ -1,0 +1,174 @@
+#include "run_summary.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "json_writer.hpp"
+#include "progress.hpp"
+#include "tethersim/version.hpp"
+
+namespace tethersim::app {
+
+namespace {
+
+std::string hex(std::uint64_t x) {
+  char buffer[24];
+  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(x));
+  return buffer;
+}
+
+double per_second(double count, double seconds) { return seconds > 0 ? count / seconds : 0.0; }
+
+void observables_json(JsonWriter& json, const std::string& key, const Model& model,
+                      const ObservableSample& s) {
+  json.begin_object(key)
+      .value("time", s.time)
+      .value("kinetic_energy", s.kinetic_energy)
+      .begin_array("momentum")
+      .element(s.momentum.x())
+      .element(s.momentum.y())
+      .element(s.momentum.z())
+      .end_array()
+      .value("particles", static_cast<std::uint64_t>(s.particles))
+      .value("escapes", static_cast<std::uint64_t>(s.escapes));
+  json.begin_object("clusters");
+  for (std::size_t k = 0; k < s.clusters.size(); ++k) {
+    json.value(model.output().cluster_species[k], static_cast<std::uint64_t>(s.clusters[k]));
+  }
+  json.end_object().begin_object("tethered");
+  for (std::size_t k = 0; k < s.tethered.size(); ++k) {
+    const auto& pair = model.output().tethered_pairs[k];
+    json.value(pair[0] + "-" + pair[1], static_cast<std::uint64_t>(s.tethered[k]));
+  }
+  json.end_object().end_object();
+}
+
+}  // namespace
+
+std::string summary_json(const Model& model, const engine::Engine& engine, const RunTotals& t) {
+  const engine::EngineStatistics& st = engine.statistics();
+  const double events = static_cast<double>(st.total_events());
+  const double collisions = static_cast<double>(st.collisions());
+  const double particles = static_cast<double>(std::max<std::size_t>(t.initial.particles, 1));
+  JsonWriter json;
+  json.begin_object()
+      .value("tethersim_version", kVersion)
+      .value("model", model.name())
+      .value("model_file", model.source_path())
+      .value("model_hash", hex(model.hash()))
+      .value("physics_hash", hex(model.physics_hash()))
+      .value("seed", static_cast<std::uint64_t>(model.seed()))
+      .value("ranks", t.ranks)
+      .value("start_time", t.start_time)
+      .value("end_time", t.end_time)
+      .value("state_hash", hex(engine.state_hash()))
+      .value("wall_seconds", t.wall_seconds)
+      .value("events", st.total_events())
+      .value("events_per_second", per_second(events, t.wall_seconds))
+      .value("collisions", st.collisions())
+      .value("collisions_per_second", per_second(collisions, t.wall_seconds));
+  json.begin_object("events_by_kind");
+  for (std::size_t k = 0; k < engine::kEventKindCount; ++k) {
+    json.value(engine::to_string(static_cast<engine::EventKind>(k)), st.events[k]);
+  }
+  json.end_object().begin_object("collision_responses");
+  static const char* responses[4] = {"none", "rebound", "retract", "revolve"};
+  for (int k = 0; k < 4; ++k) json.value(responses[k], st.responses[k]);
+  json.end_object()
+      .value("loadings", st.loadings)
+      .value("instantaneous_collisions", st.instantaneous)
+      .value("capped_loadings", st.capped_loadings)
+      .value("largest_loaded_group", st.largest_group)
+      .value("attachments", st.attachments)
+      .value("detachments", st.detachments)
+      .value("releases", st.releases)
+      .value("escapes", st.escapes)
+      .value("stale_events", st.stale_events)
+      .value("predictions", st.predictions)
+      .value("pair_tests", st.pair_tests);
+  observables_json(json, "initial", model, t.initial);
+  observables_json(json, "final", model, t.final);
+  json.begin_object("memory")
+      .value("engine_bytes", static_cast<std::uint64_t>(engine.memory_bytes()))
+      .value("engine_bytes_per_particle", static_cast<double>(engine.memory_bytes()) / particles)
+      .value("peak_resident_bytes", static_cast<std::uint64_t>(t.peak_resident_bytes))
+      .value("peak_bytes_per_particle",
+             static_cast<double>(t.peak_resident_bytes - std::min(t.peak_resident_bytes,
+                                                                  t.baseline_resident_bytes)) /
+                 particles)
+      .end_object();
+  json.end_object();
+  return json.str();
+}
+
+void print_summary(std::FILE* out, const Model& model, const engine::Engine& engine,
+                   const RunTotals& t) {
+  const engine::EngineStatistics& st = engine.statistics();
+  const double events = static_cast<double>(st.total_events());
+  std::fprintf(out, "\nrun summary: %s, t = %g -> %g on %d rank%s\n", model.name().c_str(),
+               t.start_time, t.end_time, t.ranks, t.ranks == 1 ? "" : "s");
+  std::fprintf(out, "  wall time          %s (%.2f s)\n", format_duration(t.wall_seconds).c_str(),
+               t.wall_seconds);
+  std::fprintf(out, "  events             %.0f (%.4g per second)\n", events,
+               per_second(events, t.wall_seconds));
+  for (std::size_t k = 0; k < engine::kEventKindCount; ++k) {
+    if (st.events[k] == 0) continue;
+    std::fprintf(out, "    %-18s %12llu  %5.1f%%\n", engine::to_string(static_cast<engine::EventKind>(k)),
+                 static_cast<unsigned long long>(st.events[k]),
+                 100.0 * static_cast<double>(st.events[k]) / std::max(events, 1.0));
+  }
+  std::fprintf(out, "  responses          rebound %llu, retract %llu, revolve %llu\n",
+               static_cast<unsigned long long>(st.responses[1]),
+               static_cast<unsigned long long>(st.responses[2]),
+               static_cast<unsigned long long>(st.responses[3]));
+  if (st.loadings > 0) {
+    std::fprintf(out, "  loadings           %llu (largest group %llu)\n",
+                 static_cast<unsigned long long>(st.loadings),
+                 static_cast<unsigned long long>(st.largest_group));
+  }
+  if (st.attachments + st.detachments > 0) {
+    std::fprintf(out, "  tethers            %llu attached, %llu detached, %llu releases\n",
+                 static_cast<unsigned long long>(st.attachments),
+                 static_cast<unsigned long long>(st.detachments),
+                 static_cast<unsigned long long>(st.releases));
+  }
+  std::fprintf(out, "  kinetic energy     %.10g -> %.10g\n", t.initial.kinetic_energy,
+               t.final.kinetic_energy);
+  std::fprintf(out, "  particles          %zu -> %zu (%zu escaped)\n", t.initial.particles,
+               t.final.particles, t.final.escapes);
+  const auto clusters = cluster_labels(model);
+  for (std::size_t k = 0; k < clusters.size(); ++k) {
+    std::fprintf(out, "  %-18s %zu -> %zu\n", clusters[k].c_str(), t.initial.clusters[k],
+                 t.final.clusters[k]);
+  }
+  const auto tethered = tethered_labels(model);
+  for (std::size_t k = 0; k < tethered.size(); ++k) {
+    std::fprintf(out, "  %-18s %zu -> %zu\n", tethered[k].c_str(), t.initial.tethered[k],
+                 t.final.tethered[k]);
+  }
+  std::fprintf(out, "  memory             %.1f engine bytes per particle, peak %.1f MB\n",
+               static_cast<double>(engine.memory_bytes()) /
+                   static_cast<double>(std::max<std::size_t>(t.initial.particles, 1)),
+               static_cast<double>(t.peak_resident_bytes) / 1e6);
+  std::fflush(out);
+}
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << content;
+    out.flush();
+    if (!out) {
+      throw std::runtime_error("cannot write " + temporary + ": " + std::strerror(errno));
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(temporary, path, ec);
+  if (ec) throw std::runtime_error("cannot rename " + temporary + " to " + path + ": " + ec.message());
+}
+
+}  // namespace tethersim::app
