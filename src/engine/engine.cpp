@@ -8,6 +8,27 @@
 
 namespace tethersim::engine {
 
+namespace {
+
+bool any_random_impulses(const Model& model) {
+  for (const Species& s : model.species()) {
+    if (s.random_impulse.enabled()) return true;
+  }
+  return false;
+}
+
+bool any_tetherable_pair(const Model& model) {
+  const auto n = static_cast<SpeciesIndex>(model.species().size());
+  for (SpeciesIndex a = 0; a < n; ++a) {
+    for (SpeciesIndex b = 0; b < n; ++b) {
+      if (model.pair(a, b).tetherable()) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 Engine::Engine(const Model& model, scenario::InitialParticles initial)
     : model_(model), seed_(model.seed()), grid_(model.domain(), model.sector_size()) {
   for (std::size_t s = 0; s < model.species().size(); ++s) {
@@ -19,65 +40,83 @@ Engine::Engine(const Model& model, scenario::InitialParticles initial)
 }
 
 void Engine::add_particles(scenario::InitialParticles& initial) {
-  const std::size_t n = initial.particles.size();
-  // Storage order: grid particles by sector, then hubs, so that neighbours
-  // in space are neighbours in memory (fewer cache misses when predicting).
-  // One 8-byte key per particle: (sector, input position), sorted in place.
-  std::vector<std::uint64_t> keys(n);
-  for (std::size_t k = 0; k < n; ++k) {
+  std::vector<ParticleSnapshot> particles(initial.particles.size());
+  for (std::size_t k = 0; k < particles.size(); ++k) {
     const ParticleSpec& p = initial.particles[k];
-    const std::uint64_t sector = model_.is_hub_species(p.species)
-                                     ? 0xffffffffULL
-                                     : grid_.linear(grid_.coords_of(p.position));
-    keys[k] = (sector << 32) | k;
-  }
-  std::sort(keys.begin(), keys.end());
-  std::vector<std::uint32_t> order(n);
-  for (std::size_t k = 0; k < n; ++k) order[k] = static_cast<std::uint32_t>(keys[k] & 0xffffffffULL);
-  keys = {};
-
-  particles_.state.resize(n);
-  particles_.id.resize(n);
-  particles_.counter.assign(n, 0);
-  coords_.resize(n);
-  // Lists a model can never use are not allocated.
-  bool tetherable = false;
-  for (SpeciesIndex a = 0; a < model_.species().size(); ++a) {
-    for (SpeciesIndex b = 0; b < model_.species().size(); ++b) tetherable |= model_.pair(a, b).tetherable();
-  }
-  if (tetherable) tethers_.resize_particles(n);
-  if (model_.dynamics().restitution_delay > 0.0) loaded_.resize_particles(n);
-  touched_mark_.assign(n, 0);
-  visit_mark_.assign(n, 0);
-  for (std::size_t k = 0; k < n; ++k) {
-    const ParticleSpec& p = initial.particles[order[k]];
-    const auto i = static_cast<Index>(k);
-    ParticleState& s = particles_.state[i];
+    ParticleSnapshot& s = particles[k];
+    s.id = p.id;
+    s.species = p.species;
     s.u0 = p.position;
     s.v = p.velocity;
-    s.t0 = 0.0;
-    s.species = p.species;
-    s.mobile = !model_.species(p.species).infinite_mass();
-    particles_.id[i] = p.id;
-    coords_[i] = grid_.coords_of(p.position);
-    if (model_.is_hub_species(p.species)) {
-      hubs_.push_back(i);
-    } else {
-      grid_.insert(particles_.state, i, grid_.linear(coords_[i]));
-    }
+    s.sector = grid_.coords_of(p.position);
   }
   // The initial particles are copied: release them before the rest of the
   // engine is allocated.
-  initial.particles.clear();
-  initial.particles.shrink_to_fit();
-  particles_.build_id_index();
+  initial.particles = {};
+  place_particles(std::move(particles));
   for (const TetherSpec& t : initial.tethers) {
     const Index a = particles_.index_of(t.a), b = particles_.index_of(t.b);
     tethers_.add(a, b);
     tethers_.add(b, a);
   }
-  initial.tethers.clear();
-  initial.tethers.shrink_to_fit();
+  initial.tethers = {};
+}
+
+void Engine::place_particles(std::vector<ParticleSnapshot> particles) {
+  const std::size_t n = particles.size();
+  // Storage order: grid particles by sector, then hubs, so that neighbours
+  // in space are neighbours in memory (fewer cache misses when predicting).
+  // One 8-byte key per particle: (sector, input position), sorted in place.
+  std::vector<std::uint64_t> keys(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint64_t sector =
+        hub_species_[particles[k].species] || !particles[k].alive ? 0xffffffffULL
+                                                                  : grid_.linear(particles[k].sector);
+    keys[k] = (sector << 32) | k;
+  }
+  std::sort(keys.begin(), keys.end());
+
+  particles_.state.resize(n);
+  particles_.id.resize(n);
+  particles_.counter.resize(n);
+  coords_.resize(n);
+  const bool random_impulses = any_random_impulses(model_);
+  if (random_impulses) {
+    ri_index_.assign(n, 0);
+    ri_time_.assign(n, kInfinity);
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    const ParticleSnapshot& p = particles[keys[k] & 0xffffffffULL];
+    const auto i = static_cast<Index>(k);
+    ParticleState& s = particles_.state[i];
+    s.u0 = p.u0;
+    s.v = p.v;
+    s.t0 = p.t0;
+    s.species = p.species;
+    s.alive = p.alive;
+    s.mobile = !model_.species(p.species).infinite_mass();
+    particles_.id[i] = p.id;
+    particles_.counter[i] = p.counter;
+    coords_[i] = p.sector;
+    if (random_impulses) {
+      ri_index_[i] = p.ri_index;
+      ri_time_[i] = p.ri_time;
+    }
+    if (!s.alive) continue;
+    if (hub_species_[p.species]) {
+      hubs_.push_back(i);
+    } else {
+      grid_.insert(particles_.state, i, grid_.linear(coords_[i]));
+    }
+  }
+  particles = {};
+  keys = {};
+  particles_.build_id_index();
+  // Lists a model can never use are not allocated.
+  if (any_tetherable_pair(model_)) tethers_.resize_particles(n);
+  if (model_.dynamics().restitution_delay > 0.0) loaded_.resize_particles(n);
+  touched_mark_.assign(n, 0);
+  visit_mark_.assign(n, 0);
   // Hubs a species can block with: tested directly, not through sectors.
   hubs_for_.assign(model_.species().size(), {});
   for (Index h : hubs_) {
@@ -90,42 +129,44 @@ void Engine::add_particles(scenario::InitialParticles& initial) {
 }
 
 void Engine::schedule_initial_events() {
-  const std::size_t n = particles_.size();
-  bool any_random = false;
-  for (const Species& s : model_.species()) any_random |= s.random_impulse.enabled();
-  if (any_random) {
-    ri_index_.assign(n, 0);
-    ri_time_.assign(n, kInfinity);
-    for (Index i = 0; i < n; ++i) {
-      const auto& spec = model_.species(particles_.state[i].species).random_impulse;
-      if (spec.enabled() && particles_.state[i].mobile) {
-        ri_time_[i] = physics::draw_random_gap(seed_, particles_.id[i], 0, spec);
-      }
+  for (Index i = 0; i < particles_.size(); ++i) {
+    const auto& spec = model_.species(particles_.state[i].species).random_impulse;
+    if (!ri_time_.empty() && spec.enabled() && particles_.state[i].mobile) {
+      ri_time_[i] = physics::draw_random_gap(seed_, particles_.id[i], 0, spec);
     }
   }
   periodic_tick_.assign(model_.periodic_impulses().size(), 0);
   for (std::uint32_t k = 0; k < model_.periodic_impulses().size(); ++k) schedule_periodic(k, 1);
+  if (model_.action_potentials().enabled()) {
+    phi_.assign(model_.action_potentials().reactions.size(),
+                std::vector<double>(particles_.size(), kInfinity));
+  }
+  schedule_action_potentials(0.0);
+  predict_all();
+}
 
+// The action-potential transitions at or after `from`.
+void Engine::schedule_action_potentials(double from) {
   const ActionPotentials& ap = model_.action_potentials();
-  if (ap.enabled()) {
-    phi_.assign(ap.reactions.size(), std::vector<double>(n, kInfinity));
-    for (std::uint32_t w = 0; w < ap.windows.size(); ++w) {
-      for (std::uint32_t edge = 0; edge < 2; ++edge) {
-        GlobalEvent e;
-        e.time = edge == 0 ? ap.windows[w].start : ap.windows[w].end;
-        e.kind = EventKind::action_potential;
-        e.payload = 2 * w + edge;
-        e.tie_minor = e.payload;
-        global_.push(e);
-      }
+  for (std::uint32_t w = 0; w < ap.windows.size(); ++w) {
+    for (std::uint32_t edge = 0; edge < 2; ++edge) {
+      GlobalEvent e;
+      e.time = edge == 0 ? ap.windows[w].start : ap.windows[w].end;
+      if (e.time < from) continue;
+      e.kind = EventKind::action_potential;
+      e.payload = 2 * w + edge;
+      e.tie_minor = e.payload;
+      global_.push(e);
     }
   }
+}
 
-  calendar_.reset(n, [this](Index a, Index b, double time) {
+void Engine::predict_all() {
+  calendar_.reset(particles_.size(), [this](Index a, Index b, double time) {
     return event_precedes(a, calendar_.event_at(a, time), b, calendar_.event_at(b, time));
   });
-  for (Index i = 0; i < n; ++i) {
-    if (particles_.state[i].mobile) repredict(i);
+  for (Index i = 0; i < particles_.size(); ++i) {
+    if (particles_.state[i].alive && particles_.state[i].mobile) repredict(i);
   }
 }
 

@@ -99,14 +99,15 @@ std::uint64_t Engine::state_hash() const {
     std::uint64_t h = physics::mix_hash(id, s.alive, bits(s.t0), vector_bits(s.u0), vector_bits(s.v),
                                         particles_.counter[i]);
     if (!ri_index_.empty()) h = physics::mix_hash(h, ri_index_[i], bits(ri_time_[i]));
-    // Each tether and loaded edge once, from its lower id.
+    // Each tether and loaded edge once, from its lower id, summed: a set,
+    // whatever the order of the lists.
     tethers_.for_each(i, [&](Index j, std::uint32_t) {
-      if (id < particles_.id[j]) h += physics::mix_hash(h, 1, particles_.id[j]);
+      if (id < particles_.id[j]) h += physics::mix_hash(1, id, particles_.id[j]);
     });
     loaded_.adjacency().for_each(i, [&](Index j, std::uint32_t e) {
       if (id >= particles_.id[j]) return;
       const LoadedEdge& edge = loaded_[e];
-      h += physics::mix_hash(particles_.id[j], vector_bits(edge.impulse), bits(edge.time),
+      h += physics::mix_hash(2, id, particles_.id[j], vector_bits(edge.impulse), bits(edge.time),
                              edge.sequence);
     });
     total += physics::mix_hash(h, id);

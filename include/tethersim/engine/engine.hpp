@@ -20,6 +20,7 @@
 #include "tethersim/engine/particle_calendar.hpp"
 #include "tethersim/engine/particle_store.hpp"
 #include "tethersim/engine/sector_grid.hpp"
+#include "tethersim/engine/snapshot.hpp"
 #include "tethersim/engine/statistics.hpp"
 #include "tethersim/model/model.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
@@ -47,12 +48,23 @@ class Engine {
   // they are not needed afterwards, and their memory is released while the
   // engine is built (a lower peak for large systems).
   Engine(const Model& model, scenario::InitialParticles initial);
+  // Rebuilds the engine a snapshot was taken of (same model): it continues
+  // exactly as the original would have.
+  Engine(const Model& model, const EngineSnapshot& snapshot);
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
   // Processes every event with time < `end` (or stops after `max_events`);
   // true when `end` was reached.
   bool run_until(double end, std::uint64_t max_events = UINT64_MAX);
+
+  // The time of the next event (kInfinity when none): after stopping at an
+  // arbitrary point, a consistent stop time is one with no event before it
+  // left unprocessed, i.e. next_event_time() when it exceeds time().
+  double next_event_time();
+
+  // The dynamic state as of stop time `at` (all events before it processed).
+  EngineSnapshot snapshot(double at) const;
 
   // The latest event time processed so far.
   double time() const { return clock_; }
@@ -92,9 +104,14 @@ class Engine {
   void check_invariants() const;
 
  private:
-  // --- construction (engine.cpp)
+  // --- construction (engine.cpp, engine_snapshot.cpp)
   void add_particles(scenario::InitialParticles& initial);
+  void restore(const EngineSnapshot& snapshot);
+  // Storage, sector lists and id index for particles given in any order.
+  void place_particles(std::vector<ParticleSnapshot> particles);
   void schedule_initial_events();
+  void schedule_action_potentials(double from);
+  void predict_all();
 
   // --- prediction (engine_prediction.cpp)
   void repredict(Index i);

@@ -1,0 +1,127 @@
+// Snapshots of the engine state, and engines rebuilt from them.
+#include <algorithm>
+
+#include "tethersim/engine/engine.hpp"
+
+namespace tethersim::engine {
+
+Engine::Engine(const Model& model, const EngineSnapshot& snapshot)
+    : model_(model), seed_(model.seed()), grid_(model.domain(), model.sector_size()) {
+  for (std::size_t s = 0; s < model.species().size(); ++s) {
+    mass_.push_back(model.species()[s].mass);
+    hub_species_.push_back(model.is_hub_species(static_cast<SpeciesIndex>(s)));
+  }
+  restore(snapshot);
+}
+
+void Engine::restore(const EngineSnapshot& snapshot) {
+  place_particles(snapshot.particles);
+  auto index = [&](ParticleId id) { return particles_.index_of(id); };
+  for (const TetherSnapshot& t : snapshot.tethers) {
+    tethers_.add(index(t.a), index(t.b));
+    tethers_.add(index(t.b), index(t.a));
+  }
+  for (const LoadedEdgeSnapshot& e : snapshot.loaded_edges) {
+    const EdgeIndex edge = loaded_.add(index(e.a), index(e.b), e.impulse, e.sequence);
+    loaded_[edge].time = e.time;
+    schedule_restitution(edge);
+  }
+  periodic_tick_ = snapshot.periodic_ticks;
+  for (std::uint32_t k = 0; k < periodic_tick_.size(); ++k) schedule_periodic(k, periodic_tick_[k]);
+  active_window_ = snapshot.active_window;
+  if (model_.action_potentials().enabled()) {
+    phi_.assign(model_.action_potentials().reactions.size(),
+                std::vector<double>(particles_.size(), kInfinity));
+    for (std::size_t r = 0; r < phi_.size() && r < snapshot.reaction_times.size(); ++r) {
+      for (std::size_t k = 0; k < snapshot.particles.size(); ++k) {
+        phi_[r][index(snapshot.particles[k].id)] = snapshot.reaction_times[r][k];
+      }
+    }
+  }
+  // Transitions at the snapshot time itself have not happened yet.
+  schedule_action_potentials(snapshot.time);
+  for (const EscapeSnapshot& e : snapshot.escapes) {
+    escapes_.push_back({e.id, e.species, e.time, e.position, e.velocity});
+  }
+  for (const ReleaseSnapshot& r : snapshot.releases) releases_.push_back({r.id, r.time});
+  stats_ = snapshot.statistics;
+  clock_ = snapshot.time;
+  predict_all();
+}
+
+EngineSnapshot Engine::snapshot(double at) const {
+  EngineSnapshot s;
+  s.time = at;
+  std::vector<Index> order;
+  order.reserve(particles_.size());
+  particles_.for_each_in_id_order([&](Index i) { order.push_back(i); });
+  s.particles.reserve(order.size());
+  for (Index i : order) {
+    const ParticleState& st = particles_.state[i];
+    ParticleSnapshot p;
+    p.id = particles_.id[i];
+    p.species = st.species;
+    p.alive = st.alive;
+    p.t0 = st.t0;
+    p.u0 = st.u0;
+    p.v = st.v;
+    p.counter = particles_.counter[i];
+    p.sector = coords_[i];
+    if (!ri_index_.empty()) {
+      p.ri_index = ri_index_[i];
+      p.ri_time = ri_time_[i];
+    }
+    s.particles.push_back(p);
+    tethers_.for_each(i, [&](Index j, std::uint32_t) {
+      if (p.id < particles_.id[j]) s.tethers.push_back({p.id, particles_.id[j]});
+    });
+  }
+  std::sort(s.tethers.begin(), s.tethers.end(), [](const TetherSnapshot& x, const TetherSnapshot& y) {
+    return x.a != y.a ? x.a < y.a : x.b < y.b;
+  });
+  loaded_.for_each_open([&](EdgeIndex, const LoadedEdge& e) {
+    s.loaded_edges.push_back({particles_.id[e.a], particles_.id[e.b], e.impulse, e.time, e.sequence});
+  });
+  std::sort(s.loaded_edges.begin(), s.loaded_edges.end(),
+            [](const LoadedEdgeSnapshot& x, const LoadedEdgeSnapshot& y) {
+              return x.a != y.a ? x.a < y.a : x.b < y.b;
+            });
+  s.periodic_ticks = periodic_tick_;
+  s.active_window = active_window_;
+  for (const auto& phi : phi_) {
+    std::vector<double> column;
+    column.reserve(order.size());
+    for (Index i : order) column.push_back(phi[i]);
+    s.reaction_times.push_back(std::move(column));
+  }
+  for (const EscapeRecord& e : escapes_) {
+    s.escapes.push_back({e.id, e.species, e.time, e.position, e.velocity});
+  }
+  for (const ReleaseRecord& r : releases_) s.releases.push_back({r.id, r.time});
+  s.statistics = stats_;
+  return s;
+}
+
+double Engine::next_event_time() {
+  for (;;) {
+    while (!global_.empty() && global_.top().kind == EventKind::restitution) {
+      const LoadedEdge& edge = loaded_[global_.top().payload];
+      if (edge.alive && edge.version == global_.top().version) break;
+      global_.pop();
+    }
+    if (calendar_.empty()) break;
+    const Index i = calendar_.top();
+    const ParticleEvent e = calendar_.event(i);
+    if (e.partner == kNoIndex || (particles_.state[e.partner].alive &&
+                                  particles_.counter[e.partner] == e.partner_counter)) {
+      break;
+    }
+    ++stats_.stale_events;
+    repredict(i);
+  }
+  double t = calendar_.empty() ? kInfinity : calendar_.top_time();
+  if (!global_.empty()) t = std::min(t, global_.top().time);
+  return t;
+}
+
+}  // namespace tethersim::engine
