@@ -165,15 +165,17 @@ void read_output(TableReader& root, ReadContext& ctx) {
   o.directory = output->text("directory", o.directory);
   o.frame_interval = output->number("frame_interval", o.frame_interval);
   if (output->has("fields")) {
+    // Positions, species and ids are always written (H5MD needs them);
+    // velocities and tethers can be left out.
     static const std::vector<std::string> known = {"position", "velocity", "species", "id",
-                                                   "tethers", "image"};
+                                                   "tethers"};
     o.frame_fields = output->text_list("fields");
     for (const std::string& f : o.frame_fields) {
       if (std::find(known.begin(), known.end(), f) == known.end()) {
         const std::string guess = closest_name(f, known);
         output->fail("fields", "unknown field '" + f + "'" +
                                    (guess.empty() ? "" : " (did you mean '" + guess + "'?)") +
-                                   "; known: position, velocity, species, id, tethers, image");
+                                   "; known: position, velocity, species, id, tethers");
       }
     }
   }

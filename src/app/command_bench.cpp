@@ -2,6 +2,7 @@
 // event-driven molecular dynamics (diameter 1, mass 1, kT = 1, number
 // density 0.5, periodic cube, FCC start with N = 4 C^3).
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -9,6 +10,8 @@
 #include "exit_codes.hpp"
 #include "resource_usage.hpp"
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/decomposition/mpi_session.hpp"
+#include "tethersim/io/checkpoint_file.hpp"
 #include "tethersim/io/model_file.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
 
@@ -46,7 +49,9 @@ int bench_main(const Arguments& args) {
       "collisions", po::value<double>()->default_value(1e7), "collisions to time")(
       "melt", po::value<double>()->default_value(5.0),
       "collisions per particle before timing starts (N melt / 2 collisions)")(
-      "seed", po::value<long>()->default_value(1), "random seed of the initial velocities");
+      "seed", po::value<long>()->default_value(1), "random seed of the initial velocities")(
+      "io", po::value<std::string>()->value_name("DIR"),
+      "time checkpoint writing into DIR instead (snapshot and collective write, 3 times)");
   po::positional_options_description positional;
   po::variables_map values;
   if (!parse_command_line("bench",
@@ -68,6 +73,28 @@ int bench_main(const Arguments& args) {
   engine::Engine engine(model, std::move(initial));
   std::printf("gas benchmark: N = %.0f (C = %ld), box %.4g^3, sector edge %.4g, setup %.2f s\n", n,
               cells, model.domain().length().x(), engine.grid().edge().x(), setup.seconds());
+
+  if (values.count("io")) {
+    const decomposition::MpiSession mpi;
+    const std::string dir = values["io"].as<std::string>();
+    std::vector<ParticleId> ids(static_cast<std::size_t>(n));
+    for (std::size_t k = 0; k < ids.size(); ++k) ids[k] = k;
+    const SlotMap slots(std::move(ids));
+    run_collisions(engine, static_cast<std::uint64_t>(n));  // some collisions: realistic counters
+    for (int repeat = 0; repeat < 3; ++repeat) {
+      const Stopwatch snapshot_clock;
+      const engine::EngineSnapshot snapshot = engine.snapshot(engine.next_event_time());
+      const double snapshot_seconds = snapshot_clock.seconds();
+      const Stopwatch write_clock;
+      const std::string path = write_checkpoint(dir, MPI_COMM_SELF, model, slots, snapshot);
+      const double write_seconds = write_clock.seconds();
+      const double megabytes = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
+      std::printf("checkpoint %d: %.1f MB; snapshot %.3f s, write %.3f s: %.0f MB/s (%.0f MB/s with the snapshot)\n",
+                  repeat + 1, megabytes, snapshot_seconds, write_seconds, megabytes / write_seconds,
+                  megabytes / (write_seconds + snapshot_seconds));
+    }
+    return kExitOk;
+  }
 
   const Stopwatch melt;
   run_collisions(engine, static_cast<std::uint64_t>(values["melt"].as<double>() * n / 2.0));

@@ -30,7 +30,7 @@ int validate_main(const Arguments& args) {
   scenario::InitialParticles initial;
   const Model model = load_model_with_overrides(values["model"].as<std::string>(), values, {}, initial);
   if (!values.count("quiet")) {
-    std::cout << describe_model(model, initial);
+    std::cout << describe_model(model, count_particles(initial));
     if (values.count("canonical")) std::cout << "\ncanonical parameters:\n" << model.canonical_text();
     std::cout << "valid\n";
   }

@@ -19,6 +19,7 @@ const std::vector<Command>& commands();
 int validate_main(const Arguments& args);
 int run_main(const Arguments& args);
 int bench_main(const Arguments& args);
+int info_main(const Arguments& args);
 
 // Thrown for bad command-line usage; main prints it with a pointer to --help.
 struct UsageError {

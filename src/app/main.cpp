@@ -15,6 +15,7 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> list = {
       {"run", "run a simulation from a model file", run_main},
       {"validate", "check a model file and describe what it sets up", validate_main},
+      {"info", "describe and verify a trajectory or checkpoint file", info_main},
       {"bench", "time the hard-sphere gas benchmark (collisions/s, bytes/particle)", bench_main},
   };
   return list;

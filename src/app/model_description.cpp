@@ -30,8 +30,7 @@ std::string species_list(const Model& model, const std::vector<bool>& mask) {
   return out;
 }
 
-void describe_species(std::ostringstream& out, const Model& model,
-                      const scenario::InitialParticles& initial) {
+void describe_species(std::ostringstream& out, const Model& model, const ParticleCounts& counts) {
   out << "species (" << model.species().size() << "):\n"
       << "  " << pad("name", 10) << pad("mass", 12) << pad("radius", 9)
       << pad("random impulses (tau, k, mean)", 34) << "particles\n";
@@ -39,7 +38,7 @@ void describe_species(std::ostringstream& out, const Model& model,
     const Species& sp = model.species()[s];
     const auto& ri = sp.random_impulse;
     std::string impulses = ri.enabled() ? num(ri.tau) + ", " + num(ri.shape) + ", " + num(ri.mean) : "-";
-    std::string count = std::to_string(initial.count_by_species[s]);
+    std::string count = std::to_string(counts.by_species[s]);
     if (model.is_hub_species(static_cast<SpeciesIndex>(s))) count += "  (hub: outside the sector grid)";
     out << "  " << pad(sp.name, 10) << pad(num(sp.mass), 12) << pad(num(sp.radius), 9)
         << pad(impulses, 34) << count << "\n";
@@ -95,7 +94,11 @@ void describe_rules(std::ostringstream& out, const Model& model) {
 
 }  // namespace
 
-std::string describe_model(const Model& model, const scenario::InitialParticles& initial) {
+ParticleCounts count_particles(const scenario::InitialParticles& initial) {
+  return {initial.count_by_species, initial.particles.size(), initial.tethers.size()};
+}
+
+std::string describe_model(const Model& model, const ParticleCounts& counts) {
   std::ostringstream out;
   const Domain& dom = model.domain();
   const Dynamics& dyn = model.dynamics();
@@ -123,7 +126,7 @@ std::string describe_model(const Model& model, const scenario::InitialParticles&
   }
   out << "sectors: edge " << num(model.sector_size()) << " (minimum " << num(model.min_sector_size())
       << "), grid " << grid << " = " << sectors << "\n";
-  describe_species(out, model, initial);
+  describe_species(out, model, counts);
   describe_pairs(out, model);
   describe_rules(out, model);
   for (const PeriodicImpulse& e : model.periodic_impulses()) {
@@ -143,7 +146,7 @@ std::string describe_model(const Model& model, const scenario::InitialParticles&
     for (const Reaction& r : ap.reactions) out << " " << r.name << " (" << model.species(r.subject).name << ", T " << num(r.mean_time) << ")";
     out << "\n";
   }
-  out << "initial state: " << initial.particles.size() << " particles, " << initial.tethers.size() << " tethers";
+  out << "initial state: " << counts.particles << " particles, " << counts.tethers << " tethers";
   if (const auto& g = model.initial().generator) out << " (generator " << g->kind << ")";
   out << "\n";
   const OutputSettings& o = model.output();

@@ -9,6 +9,14 @@
 
 namespace tethersim::app {
 
-std::string describe_model(const Model& model, const scenario::InitialParticles& initial);
+// How many particles of each species, and tethers, a run starts with.
+struct ParticleCounts {
+  std::vector<std::size_t> by_species;
+  std::size_t particles = 0;
+  std::size_t tethers = 0;
+};
+ParticleCounts count_particles(const scenario::InitialParticles& initial);
+
+std::string describe_model(const Model& model, const ParticleCounts& counts);
 
 }  // namespace tethersim::app

@@ -26,17 +26,19 @@ void ProgressPrinter::header() const {
   std::fflush(out_);
 }
 
-void ProgressPrinter::line(const ObservableSample& s, std::uint64_t events, double wall_seconds) {
+void ProgressPrinter::line(double time, const FrameObservables& s, std::uint64_t events,
+                           double wall_seconds) {
   const double span = end_time_ - start_time_;
-  const double done = span > 0 ? (s.time - start_time_) / span : 1.0;
+  const double done = span > 0 ? (time - start_time_) / span : 1.0;
   const double interval = wall_seconds - last_wall_;
   const double rate = interval > 0 ? static_cast<double>(events - last_events_) / interval : 0.0;
   // Simulated time per wall second over the whole run so far.
   const double eta = done > 0 ? wall_seconds * (1.0 - done) / done : -1.0;
-  std::fprintf(out_, "%14.6g %5.1f%% %12llu %11.4g %14.8g %9zu", s.time, 100.0 * done,
-               static_cast<unsigned long long>(events), rate, s.kinetic_energy, s.particles);
-  for (std::size_t c : s.clusters) std::fprintf(out_, " %12zu", c);
-  for (std::size_t c : s.tethered) std::fprintf(out_, " %14zu", c);
+  std::fprintf(out_, "%14.6g %5.1f%% %12llu %11.4g %14.8g %9llu", time, 100.0 * done,
+               static_cast<unsigned long long>(events), rate, s.kinetic_energy,
+               static_cast<unsigned long long>(s.particles));
+  for (std::uint64_t c : s.clusters) std::fprintf(out_, " %12llu", static_cast<unsigned long long>(c));
+  for (std::uint64_t c : s.tethered) std::fprintf(out_, " %14llu", static_cast<unsigned long long>(c));
   std::fprintf(out_, " %10s\n", format_duration(eta).c_str());
   std::fflush(out_);
   last_wall_ = wall_seconds;

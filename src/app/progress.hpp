@@ -6,6 +6,7 @@
 #include <string>
 
 #include "observables.hpp"
+#include "tethersim/io/trajectory_file.hpp"
 
 namespace tethersim::app {
 
@@ -17,7 +18,7 @@ class ProgressPrinter {
   ProgressPrinter(const Model& model, double start_time, double end_time, std::FILE* out);
   void header() const;
   // One line: t, % done, events, events/s (since the last line), ETA.
-  void line(const ObservableSample& s, std::uint64_t events, double wall_seconds);
+  void line(double time, const FrameObservables& s, std::uint64_t events, double wall_seconds);
 
  private:
   const Model& model_;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "json_writer.hpp"
+#include "tethersim/engine/event_kind.hpp"
 #include "progress.hpp"
 #include "tethersim/version.hpp"
 
@@ -22,37 +23,37 @@ std::string hex(std::uint64_t x) {
 
 double per_second(double count, double seconds) { return seconds > 0 ? count / seconds : 0.0; }
 
-void observables_json(JsonWriter& json, const std::string& key, const Model& model,
-                      const ObservableSample& s) {
+void observables_json(JsonWriter& json, const std::string& key, const Model& model, double time,
+                      const FrameObservables& s) {
   json.begin_object(key)
-      .value("time", s.time)
+      .value("time", time)
       .value("kinetic_energy", s.kinetic_energy)
       .begin_array("momentum")
       .element(s.momentum.x())
       .element(s.momentum.y())
       .element(s.momentum.z())
       .end_array()
-      .value("particles", static_cast<std::uint64_t>(s.particles))
-      .value("escapes", static_cast<std::uint64_t>(s.escapes));
+      .value("particles", s.particles)
+      .value("escapes", s.escapes)
+      .value("tethers", s.tethers);
   json.begin_object("clusters");
   for (std::size_t k = 0; k < s.clusters.size(); ++k) {
-    json.value(model.output().cluster_species[k], static_cast<std::uint64_t>(s.clusters[k]));
+    json.value(model.output().cluster_species[k], s.clusters[k]);
   }
   json.end_object().begin_object("tethered");
   for (std::size_t k = 0; k < s.tethered.size(); ++k) {
     const auto& pair = model.output().tethered_pairs[k];
-    json.value(pair[0] + "-" + pair[1], static_cast<std::uint64_t>(s.tethered[k]));
+    json.value(pair[0] + "-" + pair[1], s.tethered[k]);
   }
   json.end_object().end_object();
 }
 
 }  // namespace
 
-std::string summary_json(const Model& model, const engine::Engine& engine, const RunTotals& t) {
-  const engine::EngineStatistics& st = engine.statistics();
-  const double events = static_cast<double>(st.total_events());
-  const double collisions = static_cast<double>(st.collisions());
-  const double particles = static_cast<double>(std::max<std::size_t>(t.initial.particles, 1));
+std::string summary_json(const Model& model, const engine::EngineStatistics& st, const RunTotals& t) {
+  const double events = static_cast<double>(st.total_events() - t.events_before);
+  const double collisions = static_cast<double>(st.collisions() - t.collisions_before);
+  const double particles = static_cast<double>(std::max<std::uint64_t>(t.initial.particles, 1));
   JsonWriter json;
   json.begin_object()
       .value("tethersim_version", kVersion)
@@ -62,11 +63,15 @@ std::string summary_json(const Model& model, const engine::Engine& engine, const
       .value("physics_hash", hex(model.physics_hash()))
       .value("seed", static_cast<std::uint64_t>(model.seed()))
       .value("ranks", t.ranks)
+      .value("restarted", t.restarted)
+      .value("interrupted", t.interrupted)
       .value("start_time", t.start_time)
       .value("end_time", t.end_time)
-      .value("state_hash", hex(engine.state_hash()))
+      .value("frames", t.frames)
+      .value("state_hash", hex(t.state_hash))
       .value("wall_seconds", t.wall_seconds)
       .value("events", st.total_events())
+      .value("events_this_run", st.total_events() - t.events_before)
       .value("events_per_second", per_second(events, t.wall_seconds))
       .value("collisions", st.collisions())
       .value("collisions_per_second", per_second(collisions, t.wall_seconds));
@@ -89,11 +94,18 @@ std::string summary_json(const Model& model, const engine::Engine& engine, const
       .value("stale_events", st.stale_events)
       .value("predictions", st.predictions)
       .value("pair_tests", st.pair_tests);
-  observables_json(json, "initial", model, t.initial);
-  observables_json(json, "final", model, t.final);
+  observables_json(json, "initial", model, t.start_time, t.initial);
+  observables_json(json, "final", model, t.end_time, t.final);
+  json.begin_object("checkpoints")
+      .value("written", t.checkpoints)
+      .value("bytes", t.checkpoint_bytes)
+      .value("seconds", t.checkpoint_seconds)
+      .value("megabytes_per_second",
+             t.checkpoint_seconds > 0 ? static_cast<double>(t.checkpoint_bytes) / 1e6 / t.checkpoint_seconds : 0.0)
+      .end_object();
   json.begin_object("memory")
-      .value("engine_bytes", static_cast<std::uint64_t>(engine.memory_bytes()))
-      .value("engine_bytes_per_particle", static_cast<double>(engine.memory_bytes()) / particles)
+      .value("engine_bytes", static_cast<std::uint64_t>(t.memory_bytes))
+      .value("engine_bytes_per_particle", static_cast<double>(t.memory_bytes) / particles)
       .value("peak_resident_bytes", static_cast<std::uint64_t>(t.peak_resident_bytes))
       .value("peak_bytes_per_particle",
              static_cast<double>(t.peak_resident_bytes - std::min(t.peak_resident_bytes,
@@ -104,21 +116,22 @@ std::string summary_json(const Model& model, const engine::Engine& engine, const
   return json.str();
 }
 
-void print_summary(std::FILE* out, const Model& model, const engine::Engine& engine,
+void print_summary(std::FILE* out, const Model& model, const engine::EngineStatistics& st,
                    const RunTotals& t) {
-  const engine::EngineStatistics& st = engine.statistics();
-  const double events = static_cast<double>(st.total_events());
-  std::fprintf(out, "\nrun summary: %s, t = %g -> %g on %d rank%s\n", model.name().c_str(),
-               t.start_time, t.end_time, t.ranks, t.ranks == 1 ? "" : "s");
+  const double events = static_cast<double>(st.total_events() - t.events_before);
+  std::fprintf(out, "\nrun summary: %s, t = %g -> %g on %d rank%s%s\n", model.name().c_str(),
+               t.start_time, t.end_time, t.ranks, t.ranks == 1 ? "" : "s",
+               t.interrupted ? " (stopped early)" : "");
   std::fprintf(out, "  wall time          %s (%.2f s)\n", format_duration(t.wall_seconds).c_str(),
                t.wall_seconds);
-  std::fprintf(out, "  events             %.0f (%.4g per second)\n", events,
-               per_second(events, t.wall_seconds));
+  std::fprintf(out, "  events             %.0f in this run (%.4g per second)%s\n", events,
+               per_second(events, t.wall_seconds), t.restarted ? "; since t = 0:" : "");
   for (std::size_t k = 0; k < engine::kEventKindCount; ++k) {
     if (st.events[k] == 0) continue;
     std::fprintf(out, "    %-18s %12llu  %5.1f%%\n", engine::to_string(static_cast<engine::EventKind>(k)),
                  static_cast<unsigned long long>(st.events[k]),
-                 100.0 * static_cast<double>(st.events[k]) / std::max(events, 1.0));
+                 100.0 * static_cast<double>(st.events[k]) /
+                     std::max(static_cast<double>(st.total_events()), 1.0));
   }
   std::fprintf(out, "  responses          rebound %llu, retract %llu, revolve %llu\n",
                static_cast<unsigned long long>(st.responses[1]),
@@ -137,21 +150,34 @@ void print_summary(std::FILE* out, const Model& model, const engine::Engine& eng
   }
   std::fprintf(out, "  kinetic energy     %.10g -> %.10g\n", t.initial.kinetic_energy,
                t.final.kinetic_energy);
-  std::fprintf(out, "  particles          %zu -> %zu (%zu escaped)\n", t.initial.particles,
-               t.final.particles, t.final.escapes);
+  std::fprintf(out, "  particles          %llu -> %llu (%llu escaped)\n",
+               static_cast<unsigned long long>(t.initial.particles),
+               static_cast<unsigned long long>(t.final.particles),
+               static_cast<unsigned long long>(t.final.escapes));
   const auto clusters = cluster_labels(model);
   for (std::size_t k = 0; k < clusters.size(); ++k) {
-    std::fprintf(out, "  %-18s %zu -> %zu\n", clusters[k].c_str(), t.initial.clusters[k],
-                 t.final.clusters[k]);
+    std::fprintf(out, "  %-18s %llu -> %llu\n", clusters[k].c_str(),
+                 static_cast<unsigned long long>(t.initial.clusters[k]),
+                 static_cast<unsigned long long>(t.final.clusters[k]));
   }
   const auto tethered = tethered_labels(model);
   for (std::size_t k = 0; k < tethered.size(); ++k) {
-    std::fprintf(out, "  %-18s %zu -> %zu\n", tethered[k].c_str(), t.initial.tethered[k],
-                 t.final.tethered[k]);
+    std::fprintf(out, "  %-18s %llu -> %llu\n", tethered[k].c_str(),
+                 static_cast<unsigned long long>(t.initial.tethered[k]),
+                 static_cast<unsigned long long>(t.final.tethered[k]));
+  }
+  std::fprintf(out, "  frames             %llu\n", static_cast<unsigned long long>(t.frames));
+  if (t.checkpoints > 0) {
+    std::fprintf(out, "  checkpoints        %llu, %.1f MB in %.2f s (%.0f MB/s)\n",
+                 static_cast<unsigned long long>(t.checkpoints),
+                 static_cast<double>(t.checkpoint_bytes) / 1e6, t.checkpoint_seconds,
+                 t.checkpoint_seconds > 0
+                     ? static_cast<double>(t.checkpoint_bytes) / 1e6 / t.checkpoint_seconds
+                     : 0.0);
   }
   std::fprintf(out, "  memory             %.1f engine bytes per particle, peak %.1f MB\n",
-               static_cast<double>(engine.memory_bytes()) /
-                   static_cast<double>(std::max<std::size_t>(t.initial.particles, 1)),
+               static_cast<double>(t.memory_bytes) /
+                   static_cast<double>(std::max<std::uint64_t>(t.initial.particles, 1)),
                static_cast<double>(t.peak_resident_bytes) / 1e6);
   std::fflush(out);
 }

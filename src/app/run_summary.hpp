@@ -5,6 +5,8 @@
 #include <string>
 
 #include "observables.hpp"
+#include "tethersim/engine/statistics.hpp"
+#include "tethersim/io/trajectory_file.hpp"
 
 namespace tethersim::app {
 
@@ -13,14 +15,27 @@ struct RunTotals {
   double end_time = 0.0;
   double wall_seconds = 0.0;
   int ranks = 1;
-  ObservableSample initial;
-  ObservableSample final;
+  bool restarted = false;    // continued from a checkpoint
+  bool interrupted = false;  // stopped early by a signal or the wall-time limit
+  FrameObservables initial;
+  FrameObservables final;
+  std::uint64_t state_hash = 0;
+  std::uint64_t frames = 0;
+  std::size_t memory_bytes = 0;  // the engine's data structures
   std::size_t peak_resident_bytes = 0;
   std::size_t baseline_resident_bytes = 0;
+  // Counters carried over from before a restart (speeds are of this run).
+  std::uint64_t events_before = 0;
+  std::uint64_t collisions_before = 0;
+  // Checkpoint writing: how many, their total size and time.
+  std::uint64_t checkpoints = 0;
+  std::uint64_t checkpoint_bytes = 0;
+  double checkpoint_seconds = 0.0;
 };
 
-std::string summary_json(const Model& model, const engine::Engine& engine, const RunTotals& totals);
-void print_summary(std::FILE* out, const Model& model, const engine::Engine& engine,
+std::string summary_json(const Model& model, const engine::EngineStatistics& statistics,
+                         const RunTotals& totals);
+void print_summary(std::FILE* out, const Model& model, const engine::EngineStatistics& statistics,
                    const RunTotals& totals);
 
 // Writes a file completely under a temporary name, then renames it: a

@@ -1,0 +1,39 @@
+#pragma once
+// Rows of trajectory and checkpoint arrays ("slots"): a particle's rank in
+// the id order of every particle the run started with. Files are therefore
+// ordered by id whatever rank wrote them, and a particle keeps its row when
+// others leave.
+
+#include <cstdint>
+#include <vector>
+
+#include "tethersim/model/initial_state.hpp"
+
+namespace tethersim {
+
+class SlotMap {
+ public:
+  SlotMap() = default;
+  // `ids` sorted and unique. Ids 0..N-1 (what generators make) need no table.
+  explicit SlotMap(std::vector<ParticleId> ids);
+
+  std::uint64_t size() const { return size_; }
+  std::uint64_t slot(ParticleId id) const;  // precondition: id is in the map
+  ParticleId id(std::uint64_t slot) const { return dense_ ? slot : ids_[slot]; }
+  bool dense() const { return dense_; }
+
+ private:
+  std::uint64_t size_ = 0;
+  bool dense_ = true;
+  std::vector<ParticleId> ids_;  // only when not dense
+};
+
+// The near-equal contiguous block of slots rank `rank` of `ranks` handles.
+struct SlotRange {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+  std::uint64_t size() const { return end - begin; }
+};
+SlotRange slot_range(std::uint64_t total, int ranks, int rank);
+
+}  // namespace tethersim

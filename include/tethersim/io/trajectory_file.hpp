@@ -1,0 +1,102 @@
+#pragma once
+// The trajectory of a run: DIR/trajectory.h5 in the H5MD 1.1 layout, written
+// collectively by every rank through parallel HDF5, and the XDMF sidecar
+// DIR/trajectory.xdmf that ParaView and VisIt open directly.
+//
+// Layout (docs/output-format.md):
+//   /h5md                            version, author, creator
+//   /particles/all/box               dimension, boundary; edges
+//   /particles/all/position          step, time, value [frames, N, 3]
+//   /particles/all/velocity          (hard links to the same step, time)
+//   /particles/all/id                value [frames, N]: -1 for particles gone
+//   /particles/all/species           [N] species index (names as attribute)
+//   /connectivity/tethers            step, time, value [frames, M, 2] (rows, -1 fill)
+//   /observables/<name>              step, time, value
+//   /parameters/tethersim            model text, hashes, tether counts per frame
+// Rows are slots: particles in id order, whatever rank wrote them.
+
+#include <mpi.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tethersim/io/slot_map.hpp"
+#include "tethersim/model/model.hpp"
+
+namespace tethersim {
+
+struct FrameParticle {
+  ParticleId id = 0;
+  Vec3 position = Vec3::Zero();
+  Vec3 velocity = Vec3::Zero();
+};
+
+struct FrameTether {
+  ParticleId a = 0;  // a < b
+  ParticleId b = 0;
+};
+
+// Values that are the same on every rank (global sums) when written.
+struct FrameObservables {
+  double kinetic_energy = 0.0;
+  Vec3 momentum = Vec3::Zero();
+  std::uint64_t particles = 0;
+  std::uint64_t escapes = 0;
+  std::uint64_t tethers = 0;
+  std::vector<std::uint64_t> clusters;     // per output.cluster_species
+  std::vector<std::uint64_t> tethered;     // per output.tethered_pairs
+  std::vector<std::uint64_t> event_counts; // cumulative, per event kind
+};
+
+class TrajectoryFile {
+ public:
+  // Creates a new file (replacing none: the caller checked the directory).
+  // `species` gives every slot's species. Collective over `comm`.
+  // `expected_tethers` sizes the tether chunks (the initial count is fine).
+  static TrajectoryFile create(const std::string& path, MPI_Comm comm, const Model& model,
+                               SlotMap slots, const std::vector<SpeciesIndex>& species,
+                               std::uint64_t expected_tethers);
+  // Reopens a trajectory to continue it after a restart at `time`: frames
+  // and observables after `time` are removed first (after checking that the
+  // file belongs to the model and has its observables and fields: nothing
+  // is changed when it does not). Collective.
+  static TrajectoryFile append(const std::string& path, MPI_Comm comm, const Model& model,
+                               SlotMap slots, double time);
+
+  TrajectoryFile(TrajectoryFile&&) noexcept;
+  TrajectoryFile& operator=(TrajectoryFile&&) noexcept;
+  ~TrajectoryFile();
+
+  // Collective: every rank passes the particles it owns (any order) and the
+  // tethers whose lower-id particle it owns.
+  void write_frame(double time, const std::vector<FrameParticle>& particles,
+                   const std::vector<FrameTether>& tethers);
+  // Collective; the values must be equal on every rank.
+  void write_observables(double time, const FrameObservables& observables);
+
+  std::uint64_t frames() const;
+  double last_frame_time() const;
+  // Rewrites the XDMF sidecar for the frames so far (rank 0). Frames are
+  // flushed to the file as they are written; the sidecar is refreshed here
+  // (at checkpoints and on close), not after every frame.
+  void flush();
+  void close();
+
+ private:
+  struct State;
+  explicit TrajectoryFile(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+// Writes DIR/trajectory.xdmf for a trajectory's frames (rank 0 only): one
+// temporal collection of point sets (all rows: particles that left are NaN)
+// and one of tether line sets (each frame exactly its valid rows).
+void write_xdmf(const std::string& xdmf_path, const std::string& h5_name, std::uint64_t particles,
+                int dimensions, const std::vector<double>& frame_times,
+                const std::vector<std::uint64_t>& tether_counts, std::uint64_t tether_extent,
+                bool velocity, bool tethers);
+
+}  // namespace tethersim

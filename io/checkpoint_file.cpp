@@ -1,0 +1,580 @@
+#include "tethersim/io/checkpoint_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+
+#include "hdf5_support.hpp"
+#include "slot_exchange.hpp"
+#include "tethersim/io/input_error.hpp"
+#include "tethersim/physics/counter_rng.hpp"
+#include "tethersim/version.hpp"
+
+namespace tethersim {
+
+using namespace io_detail;
+using engine::EngineSnapshot;
+
+namespace {
+
+constexpr const char* kFormat = "tethersim checkpoint";
+
+struct ParticleRecord {
+  std::uint64_t slot;
+  std::uint64_t id;
+  std::int32_t species;
+  std::uint32_t counter;
+  std::uint8_t alive;
+  double t0;
+  double u0[3];
+  double v[3];
+  std::int32_t sector[3];
+  std::uint64_t ri_index;
+  double ri_time;
+};
+
+struct PhiRecord {
+  std::uint64_t slot;
+  std::uint64_t reaction;
+  double value;
+};
+
+struct TetherRecord {
+  std::uint64_t slot;  // of a
+  std::uint64_t a;
+  std::uint64_t b;
+};
+
+struct EdgeRecord {
+  std::uint64_t slot;  // of a
+  std::uint64_t a;
+  std::uint64_t b;
+  double impulse[3];
+  double time;
+  std::uint64_t sequence;
+};
+
+struct EscapeRecord {
+  std::uint64_t id;
+  std::int32_t species;
+  double time;
+  double position[3];
+  double velocity[3];
+};
+
+struct ReleaseRecord {
+  std::uint64_t id;
+  double time;
+};
+
+std::string hex(std::uint64_t x) {
+  char buffer[24];
+  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(x));
+  return buffer;
+}
+
+std::uint64_t parse_hex(const std::string& s) { return std::stoull(s, nullptr, 16); }
+
+std::uint64_t bits(double x) {
+  std::uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+
+// Order-independent content hashes: sums of per-record mixes, so that any
+// split of the data over ranks adds up to the same value.
+std::uint64_t hash_of(const ParticleRecord& r) {
+  using physics::mix_hash;
+  return mix_hash(mix_hash(r.slot, r.id, static_cast<std::uint64_t>(r.species), r.counter, r.alive,
+                           bits(r.t0)),
+                  mix_hash(bits(r.u0[0]), bits(r.u0[1]), bits(r.u0[2]), bits(r.v[0]), bits(r.v[1]),
+                           bits(r.v[2])),
+                  mix_hash(static_cast<std::uint64_t>(r.sector[0]), static_cast<std::uint64_t>(r.sector[1]),
+                           static_cast<std::uint64_t>(r.sector[2]), r.ri_index, bits(r.ri_time)));
+}
+std::uint64_t hash_of(const PhiRecord& r) { return physics::mix_hash(3, r.slot, r.reaction, bits(r.value)); }
+std::uint64_t hash_of(const TetherRecord& r) { return physics::mix_hash(4, r.a, r.b); }
+std::uint64_t hash_of(const EdgeRecord& r) {
+  return physics::mix_hash(physics::mix_hash(5, r.a, r.b, r.sequence, bits(r.time)),
+                           bits(r.impulse[0]), bits(r.impulse[1]), bits(r.impulse[2]));
+}
+
+std::uint64_t hash_of(const EscapeRecord& r) {
+  return physics::mix_hash(physics::mix_hash(6, r.id, static_cast<std::uint64_t>(r.species), bits(r.time)),
+                           bits(r.position[0]), bits(r.position[1]), bits(r.position[2]),
+                           bits(r.velocity[0]), physics::mix_hash(bits(r.velocity[1]), bits(r.velocity[2])));
+}
+std::uint64_t hash_of(const ReleaseRecord& r) { return physics::mix_hash(7, r.id, bits(r.time)); }
+
+// What rank 0 alone writes: time, window, ticks, statistics, model text.
+std::uint64_t global_part_hash(double time, int active_window, const std::vector<std::uint64_t>& ticks,
+                               const std::vector<std::uint64_t>& statistics, const std::string& text,
+                               const std::string& overrides) {
+  std::uint64_t h = physics::mix_hash(8, bits(time), static_cast<std::uint64_t>(active_window));
+  for (std::size_t k = 0; k < ticks.size(); ++k) h += physics::mix_hash(9, k, ticks[k]);
+  for (std::size_t k = 0; k < statistics.size(); ++k) h += physics::mix_hash(10, k, statistics[k]);
+  std::uint64_t text_hash = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text + '\0' + overrides) text_hash = (text_hash ^ c) * 0x100000001b3ULL;
+  return h + physics::mix_hash(11, text_hash);
+}
+
+template <typename Record>
+std::uint64_t sum_hashes(const std::vector<Record>& records) {
+  std::uint64_t h = 0;
+  for (const Record& r : records) h += hash_of(r);
+  return h;
+}
+
+std::uint64_t global_sum(std::uint64_t x, MPI_Comm comm) {
+  std::uint64_t total = 0;
+  MPI_Allreduce(&x, &total, 1, MPI_UINT64_T, MPI_SUM, comm);
+  return total;
+}
+
+template <typename Record>
+std::vector<Record> gather_to_root(const std::vector<Record>& local, MPI_Comm comm) {
+  int ranks = 1, rank = 0;
+  MPI_Comm_size(comm, &ranks);
+  MPI_Comm_rank(comm, &rank);
+  const int bytes = static_cast<int>(local.size() * sizeof(Record));
+  std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks), 0);
+  MPI_Gather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+  for (int k = 1; k < ranks; ++k) offsets[static_cast<std::size_t>(k)] = offsets[static_cast<std::size_t>(k - 1)] + counts[static_cast<std::size_t>(k - 1)];
+  std::vector<Record> all(rank == 0 ? static_cast<std::size_t>(offsets.back() + counts.back()) / sizeof(Record) : 0);
+  MPI_Gatherv(local.data(), bytes, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, 0, comm);
+  return all;
+}
+
+// Column helpers: a record field written as one dataset of `columns` per row.
+template <typename T, typename Record, typename Get>
+void write_column(hid_t group, const std::string& name, const std::vector<Record>& rows, hsize_t first,
+                  hsize_t total, hsize_t columns, Get get, hid_t transfer) {
+  std::vector<T> data(rows.size() * columns);
+  for (std::size_t k = 0; k < rows.size(); ++k) get(rows[k], &data[k * columns]);
+  std::vector<hsize_t> shape{total};
+  if (columns > 1) shape.push_back(columns);
+  H5Id set = create_dataset(group, name, native_type<T>(), shape);
+  write_rows(set, native_type<T>(), {}, first, rows.size(), data.data(), transfer);
+}
+
+template <typename T, typename Record, typename Put>
+void read_column(hid_t group, const std::string& name, std::vector<Record>& rows, hsize_t first,
+                 hsize_t columns, Put put) {
+  std::vector<T> data(rows.size() * columns);
+  read_rows(open_dataset(group, name), native_type<T>(), {}, first, rows.size(), data.data());
+  for (std::size_t k = 0; k < rows.size(); ++k) put(rows[k], &data[k * columns]);
+}
+
+void write_text(hid_t parent, const std::string& name, const std::string& text, bool root,
+                hid_t transfer) {
+  H5Id set = create_dataset(parent, name, H5T_NATIVE_UINT8, {text.size()});
+  write_rows(set, H5T_NATIVE_UINT8, {}, 0, root ? text.size() : 0, text.data(), transfer);
+}
+
+std::string read_text(hid_t parent, const std::string& name) {
+  H5Id set = open_dataset(parent, name);
+  std::string text(dataset_shape(set)[0], '\0');
+  read_rows(set, H5T_NATIVE_UINT8, {}, 0, text.size(), text.data());
+  return text;
+}
+
+std::vector<std::uint64_t> statistics_counters(const engine::EngineStatistics& s) {
+  std::vector<std::uint64_t> c(s.events.begin(), s.events.end());
+  c.insert(c.end(), s.responses.begin(), s.responses.end());
+  for (std::uint64_t x : {s.stale_events, s.predictions, s.pair_tests, s.loadings, s.instantaneous,
+                          s.capped_loadings, s.attachments, s.detachments, s.releases, s.escapes}) {
+    c.push_back(x);
+  }
+  return c;
+}
+
+void set_statistics_counters(engine::EngineStatistics& s, const std::vector<std::uint64_t>& c) {
+  std::size_t k = 0;
+  for (auto& x : s.events) x = c[k++];
+  for (auto& x : s.responses) x = c[k++];
+  for (std::uint64_t* x : {&s.stale_events, &s.predictions, &s.pair_tests, &s.loadings, &s.instantaneous,
+                           &s.capped_loadings, &s.attachments, &s.detachments, &s.releases, &s.escapes}) {
+    *x = c[k++];
+  }
+}
+
+void sync_to_disk(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+}
+
+}  // namespace
+
+std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const Model& model,
+                             const SlotMap& slots, const EngineSnapshot& local) {
+  silence_hdf5_errors();
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const bool root = rank == 0;
+  const std::filesystem::path dir(directory);
+  const std::string final_path = (dir / "checkpoint.h5").string();
+  const std::string temporary = (dir / "checkpoint.h5.tmp").string();
+  const std::string previous = (dir / "checkpoint.prev.h5").string();
+  const hsize_t n = slots.size();
+
+  // Redistribute everything into id order.
+  std::vector<ParticleRecord> particles(local.particles.size());
+  std::vector<PhiRecord> phi;
+  for (std::size_t k = 0; k < local.particles.size(); ++k) {
+    const engine::ParticleSnapshot& p = local.particles[k];
+    ParticleRecord& r = particles[k];
+    std::memset(&r, 0, sizeof r);  // padding bytes too: files must not depend on garbage
+    r.slot = slots.slot(p.id);
+    r.id = p.id;
+    r.species = p.species;
+    r.counter = p.counter;
+    r.alive = p.alive;
+    r.t0 = p.t0;
+    for (int c = 0; c < 3; ++c) {
+      r.u0[c] = p.u0[c];
+      r.v[c] = p.v[c];
+      r.sector[c] = p.sector[static_cast<std::size_t>(c)];
+    }
+    r.ri_index = p.ri_index;
+    r.ri_time = p.ri_time;
+    for (std::size_t reaction = 0; reaction < local.reaction_times.size(); ++reaction) {
+      phi.push_back({r.slot, reaction, local.reaction_times[reaction][k]});
+    }
+  }
+  particles = exchange_by_slot(std::move(particles), n, comm);
+  phi = exchange_by_slot(std::move(phi), n, comm);
+  std::vector<TetherRecord> tethers;
+  for (const auto& t : local.tethers) tethers.push_back({slots.slot(t.a), t.a, t.b});
+  tethers = exchange_by_slot(std::move(tethers), n, comm);
+  std::sort(tethers.begin(), tethers.end(),
+            [](const TetherRecord& x, const TetherRecord& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+  std::vector<EdgeRecord> edges;
+  for (const auto& e : local.loaded_edges) {
+    edges.push_back({slots.slot(e.a), e.a, e.b, {e.impulse.x(), e.impulse.y(), e.impulse.z()}, e.time, e.sequence});
+  }
+  edges = exchange_by_slot(std::move(edges), n, comm);
+  std::sort(edges.begin(), edges.end(),
+            [](const EdgeRecord& x, const EdgeRecord& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+  std::vector<EscapeRecord> escapes;
+  for (const auto& e : local.escapes) {
+    escapes.push_back({e.id, e.species, e.time, {e.position.x(), e.position.y(), e.position.z()},
+                       {e.velocity.x(), e.velocity.y(), e.velocity.z()}});
+  }
+  escapes = gather_to_root(escapes, comm);
+  std::sort(escapes.begin(), escapes.end(), [](const EscapeRecord& x, const EscapeRecord& y) {
+    return x.time != y.time ? x.time < y.time : x.id < y.id;
+  });
+  std::vector<ReleaseRecord> releases;
+  for (const auto& r : local.releases) releases.push_back({r.id, r.time});
+  releases = gather_to_root(releases, comm);
+  std::sort(releases.begin(), releases.end(), [](const ReleaseRecord& x, const ReleaseRecord& y) {
+    return x.time != y.time ? x.time < y.time : x.id < y.id;
+  });
+  std::vector<std::uint64_t> counters = statistics_counters(local.statistics);
+  std::vector<std::uint64_t> counter_totals(counters.size());
+  MPI_Allreduce(counters.data(), counter_totals.data(), static_cast<int>(counters.size()), MPI_UINT64_T,
+                MPI_SUM, comm);
+  std::uint64_t largest = local.statistics.largest_group, largest_total = 0;
+  MPI_Allreduce(&largest, &largest_total, 1, MPI_UINT64_T, MPI_MAX, comm);
+
+  std::string overrides;
+  for (const std::string& o : model.data().overrides) overrides += o + "\n";
+  counter_totals.push_back(largest_total);
+  const std::uint64_t rank0_part =
+      root ? sum_hashes(escapes) + sum_hashes(releases) +
+                 global_part_hash(local.time, local.active_window, local.periodic_ticks, counter_totals,
+                                  model.source_text(), overrides)
+           : 0;
+  const std::uint64_t content = global_sum(
+      sum_hashes(particles) + sum_hashes(phi) + sum_hashes(tethers) + sum_hashes(edges) + rank0_part, comm);
+
+  // Write the temporary file.
+  H5Id fapl = mpio_file_access(comm);
+  H5Id file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl));
+  if (!file.valid()) {
+    throw std::runtime_error("cannot create " + temporary + " (is the directory writable, the disk not full?)");
+  }
+  H5Id transfer = collective_transfer();
+  H5Id top = create_group(file, "checkpoint");
+  write_attribute(top, "format", std::string(kFormat));
+  write_attribute(top, "format_version", static_cast<std::int64_t>(kCheckpointFormatVersion));
+  write_attribute(top, "tethersim_version", std::string(kVersion));
+  write_attribute(top, "time", local.time);
+  write_attribute(top, "particles", static_cast<std::int64_t>(n));
+  write_attribute(top, "seed", static_cast<std::int64_t>(model.seed()));
+  write_attribute(top, "model_name", model.name());
+  write_attribute(top, "model_hash", hex(model.hash()));
+  write_attribute(top, "physics_hash", hex(model.physics_hash()));
+  write_attribute(top, "model_path", model.source_path());
+  write_attribute(top, "active_window", static_cast<std::int64_t>(local.active_window));
+  write_attribute(top, "content_hash", hex(content));
+  write_text(top, "model_text", model.source_text(), root, transfer);
+  write_text(top, "model_overrides", overrides, root, transfer);
+
+  const SlotRange mine = slot_range(n, ranks, rank);
+  H5Id group = create_group(top, "particles");
+  write_column<std::uint64_t>(group, "id", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::uint64_t* o) { *o = r.id; }, transfer);
+  write_column<std::int32_t>(group, "species", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::int32_t* o) { *o = r.species; }, transfer);
+  write_column<std::uint8_t>(group, "alive", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::uint8_t* o) { *o = r.alive; }, transfer);
+  write_column<double>(group, "t0", particles, mine.begin, n, 1, [](const ParticleRecord& r, double* o) { *o = r.t0; }, transfer);
+  write_column<double>(group, "u0", particles, mine.begin, n, 3, [](const ParticleRecord& r, double* o) { std::copy(r.u0, r.u0 + 3, o); }, transfer);
+  write_column<double>(group, "v", particles, mine.begin, n, 3, [](const ParticleRecord& r, double* o) { std::copy(r.v, r.v + 3, o); }, transfer);
+  write_column<std::uint32_t>(group, "counter", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::uint32_t* o) { *o = r.counter; }, transfer);
+  write_column<std::int32_t>(group, "sector", particles, mine.begin, n, 3, [](const ParticleRecord& r, std::int32_t* o) { std::copy(r.sector, r.sector + 3, o); }, transfer);
+  write_column<std::uint64_t>(group, "ri_index", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::uint64_t* o) { *o = r.ri_index; }, transfer);
+  write_column<double>(group, "ri_time", particles, mine.begin, n, 1, [](const ParticleRecord& r, double* o) { *o = r.ri_time; }, transfer);
+  const std::size_t reactions = local.reaction_times.size();
+  if (reactions > 0) {
+    // [reactions, N]: one row per reaction.
+    H5Id set = create_dataset(group, "reaction_times", H5T_NATIVE_DOUBLE, {reactions, n});
+    for (std::size_t reaction = 0; reaction < reactions; ++reaction) {
+      std::vector<double> values(mine.size(), kInfinity);
+      for (const PhiRecord& p : phi) {
+        if (p.reaction == reaction) values[p.slot - mine.begin] = p.value;
+      }
+      write_rows(set, H5T_NATIVE_DOUBLE, {reaction}, mine.begin, mine.size(), values.data(), transfer);
+    }
+  }
+
+  const GlobalOffset tether_place = global_offset(tethers.size(), comm);
+  write_column<std::uint64_t>(top, "tethers", tethers, tether_place.offset, tether_place.total, 2,
+                              [](const TetherRecord& r, std::uint64_t* o) { o[0] = r.a; o[1] = r.b; }, transfer);
+  const GlobalOffset edge_place = global_offset(edges.size(), comm);
+  H5Id edge_group = create_group(top, "loaded_edges");
+  write_column<std::uint64_t>(edge_group, "pair", edges, edge_place.offset, edge_place.total, 2, [](const EdgeRecord& r, std::uint64_t* o) { o[0] = r.a; o[1] = r.b; }, transfer);
+  write_column<double>(edge_group, "impulse", edges, edge_place.offset, edge_place.total, 3, [](const EdgeRecord& r, double* o) { std::copy(r.impulse, r.impulse + 3, o); }, transfer);
+  write_column<double>(edge_group, "time", edges, edge_place.offset, edge_place.total, 1, [](const EdgeRecord& r, double* o) { *o = r.time; }, transfer);
+  write_column<std::uint64_t>(edge_group, "sequence", edges, edge_place.offset, edge_place.total, 1, [](const EdgeRecord& r, std::uint64_t* o) { *o = r.sequence; }, transfer);
+
+  // Global and gathered data: rank 0 writes.
+  auto root_rows = [&](const auto& rows) { return root ? rows : std::decay_t<decltype(rows)>{}; };
+  const std::uint64_t escape_count = global_sum(escapes.size(), comm);
+  H5Id escape_group = create_group(top, "escapes");
+  write_column<std::uint64_t>(escape_group, "id", escapes, 0, escape_count, 1, [](const EscapeRecord& r, std::uint64_t* o) { *o = r.id; }, transfer);
+  write_column<std::int32_t>(escape_group, "species", escapes, 0, escape_count, 1, [](const EscapeRecord& r, std::int32_t* o) { *o = r.species; }, transfer);
+  write_column<double>(escape_group, "time", escapes, 0, escape_count, 1, [](const EscapeRecord& r, double* o) { *o = r.time; }, transfer);
+  write_column<double>(escape_group, "position", escapes, 0, escape_count, 3, [](const EscapeRecord& r, double* o) { std::copy(r.position, r.position + 3, o); }, transfer);
+  write_column<double>(escape_group, "velocity", escapes, 0, escape_count, 3, [](const EscapeRecord& r, double* o) { std::copy(r.velocity, r.velocity + 3, o); }, transfer);
+  const std::uint64_t release_count = global_sum(releases.size(), comm);
+  H5Id release_group = create_group(top, "releases");
+  write_column<std::uint64_t>(release_group, "id", releases, 0, release_count, 1, [](const ReleaseRecord& r, std::uint64_t* o) { *o = r.id; }, transfer);
+  write_column<double>(release_group, "time", releases, 0, release_count, 1, [](const ReleaseRecord& r, double* o) { *o = r.time; }, transfer);
+  const std::vector<std::uint64_t> ticks = root_rows(local.periodic_ticks);
+  H5Id tick_set = create_dataset(top, "periodic_ticks", H5T_NATIVE_UINT64, {local.periodic_ticks.size()});
+  write_rows(tick_set, H5T_NATIVE_UINT64, {}, 0, ticks.size(), ticks.data(), transfer);
+  const std::vector<std::uint64_t> stats = root_rows(counter_totals);
+  H5Id stats_set = create_dataset(top, "statistics", H5T_NATIVE_UINT64, {counter_totals.size()});
+  write_rows(stats_set, H5T_NATIVE_UINT64, {}, 0, stats.size(), stats.data(), transfer);
+
+  // Complete: mark it, flush, close, and only then replace the old one.
+  write_attribute(top, "complete", static_cast<std::int64_t>(1));
+  top.reset();
+  edge_group.reset();
+  escape_group.reset();
+  release_group.reset();
+  group.reset();
+  tick_set.reset();
+  stats_set.reset();
+  checked(H5Fflush(file, H5F_SCOPE_GLOBAL), "flushing " + temporary);
+  file.reset();
+  MPI_Barrier(comm);
+  int failed = 0;
+  if (root) {
+    sync_to_disk(temporary);
+    std::error_code ec;
+    if (std::filesystem::exists(final_path, ec)) std::filesystem::rename(final_path, previous, ec);
+    if (!ec) std::filesystem::rename(temporary, final_path, ec);
+    failed = ec ? 1 : 0;
+  }
+  MPI_Bcast(&failed, 1, MPI_INT, 0, comm);
+  if (failed) throw std::runtime_error("cannot move " + temporary + " to " + final_path);
+  return final_path;
+}
+
+CheckpointHeader read_checkpoint_header(const std::string& path) {
+  silence_hdf5_errors();
+  auto bad = [&](const std::string& why) { return InputError({path, 0}, "", why); };
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw bad("no such checkpoint");
+  if (H5Fis_hdf5(path.c_str()) <= 0) throw bad("not an HDF5 file (or truncated)");
+  H5Id file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  if (!file.valid()) throw bad("cannot be opened: damaged or truncated");
+  if (!exists(file, "checkpoint")) throw bad("not a tethersim checkpoint");
+  H5Id top(H5Gopen2(file, "checkpoint", H5P_DEFAULT));
+  CheckpointHeader h;
+  try {
+    if (read_string_attribute(top, "format") != kFormat) throw bad("not a tethersim checkpoint");
+    h.format_version = static_cast<int>(read_integer_attribute(top, "format_version"));
+    h.tethersim_version = read_string_attribute(top, "tethersim_version");
+    if (h.format_version != kCheckpointFormatVersion) {
+      throw bad("checkpoint format " + std::to_string(h.format_version) + " (written by tethersim " +
+                h.tethersim_version + "); this tethersim reads format " +
+                std::to_string(kCheckpointFormatVersion));
+    }
+    if (!has_attribute(top, "complete")) throw bad("incomplete checkpoint (the writer was interrupted)");
+    h.time = read_double_attribute(top, "time");
+    h.particles = static_cast<std::uint64_t>(read_integer_attribute(top, "particles"));
+    h.seed = static_cast<std::uint64_t>(read_integer_attribute(top, "seed"));
+    h.model_name = read_string_attribute(top, "model_name");
+    h.model_hash = parse_hex(read_string_attribute(top, "model_hash"));
+    h.physics_hash = parse_hex(read_string_attribute(top, "physics_hash"));
+    h.model_path = read_string_attribute(top, "model_path");
+    h.model_text = read_text(top, "model_text");
+    const std::string overrides = read_text(top, "model_overrides");
+    std::size_t start = 0;
+    while (start < overrides.size()) {
+      const std::size_t end = overrides.find('\n', start);
+      h.overrides.push_back(overrides.substr(start, end - start));
+      start = end == std::string::npos ? overrides.size() : end + 1;
+    }
+  } catch (const Hdf5Error& e) {
+    throw bad(std::string("damaged checkpoint: ") + e.what());
+  }
+  return h;
+}
+
+EngineSnapshot read_checkpoint(const std::string& path, MPI_Comm comm, bool everything_on_root) {
+  const CheckpointHeader header = read_checkpoint_header(path);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const bool root = rank == 0;
+  auto slice = [&](std::uint64_t total) -> SlotRange {
+    if (everything_on_root) return root ? SlotRange{0, total} : SlotRange{total, total};
+    return slot_range(total, ranks, rank);
+  };
+  EngineSnapshot s;
+  s.time = header.time;
+  std::uint64_t content = 0;
+  try {
+    H5Id fapl = mpio_file_access(comm);
+    H5Id file(checked(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl), "cannot be opened"));
+    H5Id top = open_group(file, "checkpoint");
+    const std::uint64_t expected = parse_hex(read_string_attribute(top, "content_hash"));
+    s.active_window = static_cast<int>(read_integer_attribute(top, "active_window"));
+    const hsize_t n = header.particles;
+    const SlotRange mine = slice(n);
+    H5Id group = open_group(top, "particles");
+    std::vector<ParticleRecord> particles(mine.size());
+    for (std::size_t k = 0; k < particles.size(); ++k) {
+      std::memset(&particles[k], 0, sizeof(ParticleRecord));
+      particles[k].slot = mine.begin + k;
+    }
+    read_column<std::uint64_t>(group, "id", particles, mine.begin, 1, [](ParticleRecord& r, const std::uint64_t* i) { r.id = *i; });
+    read_column<std::int32_t>(group, "species", particles, mine.begin, 1, [](ParticleRecord& r, const std::int32_t* i) { r.species = *i; });
+    read_column<std::uint8_t>(group, "alive", particles, mine.begin, 1, [](ParticleRecord& r, const std::uint8_t* i) { r.alive = *i; });
+    read_column<double>(group, "t0", particles, mine.begin, 1, [](ParticleRecord& r, const double* i) { r.t0 = *i; });
+    read_column<double>(group, "u0", particles, mine.begin, 3, [](ParticleRecord& r, const double* i) { std::copy(i, i + 3, r.u0); });
+    read_column<double>(group, "v", particles, mine.begin, 3, [](ParticleRecord& r, const double* i) { std::copy(i, i + 3, r.v); });
+    read_column<std::uint32_t>(group, "counter", particles, mine.begin, 1, [](ParticleRecord& r, const std::uint32_t* i) { r.counter = *i; });
+    read_column<std::int32_t>(group, "sector", particles, mine.begin, 3, [](ParticleRecord& r, const std::int32_t* i) { std::copy(i, i + 3, r.sector); });
+    read_column<std::uint64_t>(group, "ri_index", particles, mine.begin, 1, [](ParticleRecord& r, const std::uint64_t* i) { r.ri_index = *i; });
+    read_column<double>(group, "ri_time", particles, mine.begin, 1, [](ParticleRecord& r, const double* i) { r.ri_time = *i; });
+    content += sum_hashes(particles);
+    for (const ParticleRecord& r : particles) {
+      engine::ParticleSnapshot p;
+      p.id = r.id;
+      p.species = static_cast<SpeciesIndex>(r.species);
+      p.alive = r.alive;
+      p.t0 = r.t0;
+      p.u0 = Vec3(r.u0[0], r.u0[1], r.u0[2]);
+      p.v = Vec3(r.v[0], r.v[1], r.v[2]);
+      p.counter = r.counter;
+      p.sector = {r.sector[0], r.sector[1], r.sector[2]};
+      p.ri_index = r.ri_index;
+      p.ri_time = r.ri_time;
+      s.particles.push_back(p);
+    }
+    if (exists(group, "reaction_times")) {
+      H5Id set = open_dataset(group, "reaction_times");
+      const hsize_t reactions = dataset_shape(set)[0];
+      for (hsize_t reaction = 0; reaction < reactions; ++reaction) {
+        std::vector<double> values(mine.size());
+        read_rows(set, H5T_NATIVE_DOUBLE, {reaction}, mine.begin, mine.size(), values.data());
+        std::vector<PhiRecord> records;
+        for (std::size_t k = 0; k < values.size(); ++k) records.push_back({mine.begin + k, reaction, values[k]});
+        content += sum_hashes(records);
+        s.reaction_times.push_back(std::move(values));
+      }
+    }
+    {
+      H5Id set = open_dataset(top, "tethers");
+      const SlotRange rows = slice(dataset_shape(set)[0]);
+      std::vector<std::uint64_t> pairs(2 * rows.size());
+      read_rows(set, H5T_NATIVE_UINT64, {}, rows.begin, rows.size(), pairs.data());
+      std::vector<TetherRecord> records;
+      for (std::size_t k = 0; k < rows.size(); ++k) {
+        records.push_back({0, pairs[2 * k], pairs[2 * k + 1]});
+        s.tethers.push_back({pairs[2 * k], pairs[2 * k + 1]});
+      }
+      content += sum_hashes(records);
+    }
+    {
+      H5Id edge_group = open_group(top, "loaded_edges");
+      const SlotRange rows = slice(dataset_shape(open_dataset(edge_group, "time"))[0]);
+      std::vector<EdgeRecord> records(rows.size());
+      read_column<std::uint64_t>(edge_group, "pair", records, rows.begin, 2, [](EdgeRecord& r, const std::uint64_t* i) { r.a = i[0]; r.b = i[1]; });
+      read_column<double>(edge_group, "impulse", records, rows.begin, 3, [](EdgeRecord& r, const double* i) { std::copy(i, i + 3, r.impulse); });
+      read_column<double>(edge_group, "time", records, rows.begin, 1, [](EdgeRecord& r, const double* i) { r.time = *i; });
+      read_column<std::uint64_t>(edge_group, "sequence", records, rows.begin, 1, [](EdgeRecord& r, const std::uint64_t* i) { r.sequence = *i; });
+      content += sum_hashes(records);
+      for (const EdgeRecord& r : records) {
+        s.loaded_edges.push_back({r.a, r.b, Vec3(r.impulse[0], r.impulse[1], r.impulse[2]), r.time, r.sequence});
+      }
+    }
+    {
+      H5Id set = open_dataset(top, "periodic_ticks");
+      s.periodic_ticks.resize(dataset_shape(set)[0]);
+      read_rows(set, H5T_NATIVE_UINT64, {}, 0, s.periodic_ticks.size(), s.periodic_ticks.data());
+    }
+    if (root) {
+      H5Id escape_group = open_group(top, "escapes");
+      std::vector<EscapeRecord> records(dataset_shape(open_dataset(escape_group, "time"))[0]);
+      read_column<std::uint64_t>(escape_group, "id", records, 0, 1, [](EscapeRecord& r, const std::uint64_t* i) { r.id = *i; });
+      read_column<std::int32_t>(escape_group, "species", records, 0, 1, [](EscapeRecord& r, const std::int32_t* i) { r.species = *i; });
+      read_column<double>(escape_group, "time", records, 0, 1, [](EscapeRecord& r, const double* i) { r.time = *i; });
+      read_column<double>(escape_group, "position", records, 0, 3, [](EscapeRecord& r, const double* i) { std::copy(i, i + 3, r.position); });
+      read_column<double>(escape_group, "velocity", records, 0, 3, [](EscapeRecord& r, const double* i) { std::copy(i, i + 3, r.velocity); });
+      content += sum_hashes(records);
+      for (const EscapeRecord& r : records) {
+        s.escapes.push_back({r.id, static_cast<SpeciesIndex>(r.species), r.time,
+                             Vec3(r.position[0], r.position[1], r.position[2]),
+                             Vec3(r.velocity[0], r.velocity[1], r.velocity[2])});
+      }
+      H5Id release_group = open_group(top, "releases");
+      std::vector<ReleaseRecord> releases(dataset_shape(open_dataset(release_group, "time"))[0]);
+      read_column<std::uint64_t>(release_group, "id", releases, 0, 1, [](ReleaseRecord& r, const std::uint64_t* i) { r.id = *i; });
+      read_column<double>(release_group, "time", releases, 0, 1, [](ReleaseRecord& r, const double* i) { r.time = *i; });
+      content += sum_hashes(releases);
+      for (const ReleaseRecord& r : releases) s.releases.push_back({r.id, r.time});
+      H5Id stats_set = open_dataset(top, "statistics");
+      std::vector<std::uint64_t> counters(dataset_shape(stats_set)[0]);
+      read_rows(stats_set, H5T_NATIVE_UINT64, {}, 0, counters.size(), counters.data());
+      if (counters.size() != statistics_counters(s.statistics).size() + 1) {
+        throw Hdf5Error("unexpected statistics layout");
+      }
+      std::string overrides;
+      for (const std::string& o : header.overrides) overrides += o + "\n";
+      content += global_part_hash(header.time, s.active_window, s.periodic_ticks, counters,
+                                  header.model_text, overrides);
+      s.statistics.largest_group = counters.back();
+      counters.pop_back();
+      set_statistics_counters(s.statistics, counters);
+    }
+    if (global_sum(content, comm) != expected) {
+      throw Hdf5Error("content hash mismatch: the data were changed or damaged");
+    }
+  } catch (const Hdf5Error& e) {
+    throw InputError({path, 0}, "", std::string("damaged checkpoint: ") + e.what());
+  }
+  return s;
+}
+
+}  // namespace tethersim

@@ -1,0 +1,279 @@
+#include "hdf5_support.hpp"
+
+#include <algorithm>
+
+namespace tethersim::io_detail {
+
+H5Id& H5Id::operator=(H5Id&& other) noexcept {
+  if (this != &other) {
+    reset();
+    id_ = other.id_;
+    other.id_ = H5I_INVALID_HID;
+  }
+  return *this;
+}
+
+void H5Id::reset() {
+  if (id_ < 0) return;
+  switch (H5Iget_type(id_)) {
+    case H5I_FILE: H5Fclose(id_); break;
+    case H5I_GROUP: H5Gclose(id_); break;
+    case H5I_DATASET: H5Dclose(id_); break;
+    case H5I_DATASPACE: H5Sclose(id_); break;
+    case H5I_DATATYPE: H5Tclose(id_); break;
+    case H5I_ATTR: H5Aclose(id_); break;
+    case H5I_GENPROP_LST: H5Pclose(id_); break;
+    default: break;
+  }
+  id_ = H5I_INVALID_HID;
+}
+
+void silence_hdf5_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+
+hid_t checked(hid_t id, const std::string& what) {
+  if (id < 0) throw Hdf5Error(what);
+  return id;
+}
+
+void checked(herr_t status, const std::string& what) {
+  if (status < 0) throw Hdf5Error(what);
+}
+
+H5Id mpio_file_access(MPI_Comm comm) {
+  H5Id fapl(checked(H5Pcreate(H5P_FILE_ACCESS), "creating a file access list"));
+  checked(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), "selecting MPI-IO");
+  // Metadata is written collectively too: every rank makes the same calls.
+  checked(H5Pset_all_coll_metadata_ops(fapl, true), "collective metadata reads");
+  checked(H5Pset_coll_metadata_write(fapl, true), "collective metadata writes");
+  return fapl;
+}
+
+H5Id collective_transfer() {
+  H5Id dxpl(checked(H5Pcreate(H5P_DATASET_XFER), "creating a transfer list"));
+  checked(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), "selecting collective transfers");
+  return dxpl;
+}
+
+H5Id create_group(hid_t parent, const std::string& name) {
+  return H5Id(checked(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                      "creating group " + name));
+}
+
+H5Id open_group(hid_t parent, const std::string& name) {
+  return H5Id(checked(H5Gopen2(parent, name.c_str(), H5P_DEFAULT), "missing group " + name));
+}
+
+H5Id open_dataset(hid_t parent, const std::string& name) {
+  return H5Id(checked(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), "missing dataset " + name));
+}
+
+bool exists(hid_t parent, const std::string& path) {
+  // Check each component: H5Lexists fails on a missing intermediate group.
+  std::string partial;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    const std::size_t slash = path.find('/', start);
+    partial = path.substr(0, slash == std::string::npos ? path.size() : slash);
+    if (!partial.empty() && H5Lexists(parent, partial.c_str(), H5P_DEFAULT) <= 0) return false;
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  return true;
+}
+
+namespace {
+
+H5Id string_type(std::size_t length) {
+  H5Id type(checked(H5Tcopy(H5T_C_S1), "string type"));
+  checked(H5Tset_size(type, std::max<std::size_t>(length, 1)), "string size");
+  checked(H5Tset_strpad(type, H5T_STR_NULLTERM), "string padding");
+  return type;
+}
+
+void write_raw_attribute(hid_t object, const std::string& name, hid_t type, hid_t space,
+                         const void* data) {
+  if (H5Aexists(object, name.c_str()) > 0) H5Adelete(object, name.c_str());
+  H5Id attribute(checked(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT),
+                         "creating attribute " + name));
+  checked(H5Awrite(attribute, type, data), "writing attribute " + name);
+}
+
+}  // namespace
+
+void write_attribute(hid_t object, const std::string& name, const std::string& value) {
+  H5Id type = string_type(value.size() + 1);
+  H5Id space(checked(H5Screate(H5S_SCALAR), "scalar space"));
+  write_raw_attribute(object, name, type, space, value.c_str());
+}
+
+void write_attribute(hid_t object, const std::string& name, std::int64_t value) {
+  H5Id space(checked(H5Screate(H5S_SCALAR), "scalar space"));
+  write_raw_attribute(object, name, H5T_NATIVE_INT64, space, &value);
+}
+
+void write_attribute(hid_t object, const std::string& name, double value) {
+  H5Id space(checked(H5Screate(H5S_SCALAR), "scalar space"));
+  write_raw_attribute(object, name, H5T_NATIVE_DOUBLE, space, &value);
+}
+
+void write_attribute(hid_t object, const std::string& name, const std::vector<std::int32_t>& values) {
+  const hsize_t n = values.size();
+  H5Id space(checked(H5Screate_simple(1, &n, nullptr), "attribute space"));
+  write_raw_attribute(object, name, H5T_NATIVE_INT32, space, values.data());
+}
+
+void write_attribute(hid_t object, const std::string& name, const std::vector<std::string>& values) {
+  std::size_t width = 1;
+  for (const std::string& v : values) width = std::max(width, v.size() + 1);
+  std::vector<char> packed(width * values.size(), '\0');
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    std::copy(values[i].begin(), values[i].end(), packed.begin() + static_cast<long>(i * width));
+  }
+  H5Id type = string_type(width);
+  const hsize_t n = values.size();
+  H5Id space(checked(H5Screate_simple(1, &n, nullptr), "attribute space"));
+  write_raw_attribute(object, name, type, space, packed.data());
+}
+
+bool has_attribute(hid_t object, const std::string& name) {
+  return H5Aexists(object, name.c_str()) > 0;
+}
+
+std::string read_string_attribute(hid_t object, const std::string& name) {
+  H5Id attribute(checked(H5Aopen(object, name.c_str(), H5P_DEFAULT), "missing attribute " + name));
+  H5Id file_type(checked(H5Aget_type(attribute), "attribute type"));
+  if (H5Tget_class(file_type) != H5T_STRING) throw Hdf5Error("attribute " + name + " is not a string");
+  const std::size_t size = H5Tget_size(file_type);
+  std::vector<char> buffer(size + 1, '\0');
+  H5Id memory_type = string_type(size);
+  checked(H5Aread(attribute, memory_type, buffer.data()), "reading attribute " + name);
+  return std::string(buffer.data());
+}
+
+std::int64_t read_integer_attribute(hid_t object, const std::string& name) {
+  H5Id attribute(checked(H5Aopen(object, name.c_str(), H5P_DEFAULT), "missing attribute " + name));
+  std::int64_t value = 0;
+  checked(H5Aread(attribute, H5T_NATIVE_INT64, &value), "reading attribute " + name);
+  return value;
+}
+
+double read_double_attribute(hid_t object, const std::string& name) {
+  H5Id attribute(checked(H5Aopen(object, name.c_str(), H5P_DEFAULT), "missing attribute " + name));
+  double value = 0;
+  checked(H5Aread(attribute, H5T_NATIVE_DOUBLE, &value), "reading attribute " + name);
+  return value;
+}
+
+template <>
+hid_t native_type<double>() { return H5T_NATIVE_DOUBLE; }
+template <>
+hid_t native_type<std::int64_t>() { return H5T_NATIVE_INT64; }
+template <>
+hid_t native_type<std::uint64_t>() { return H5T_NATIVE_UINT64; }
+template <>
+hid_t native_type<std::int32_t>() { return H5T_NATIVE_INT32; }
+template <>
+hid_t native_type<std::uint32_t>() { return H5T_NATIVE_UINT32; }
+template <>
+hid_t native_type<std::uint8_t>() { return H5T_NATIVE_UINT8; }
+
+H5Id create_dataset(hid_t parent, const std::string& name, hid_t type,
+                    const std::vector<hsize_t>& shape) {
+  H5Id space(checked(H5Screate_simple(static_cast<int>(shape.size()), shape.data(), nullptr),
+                     "dataspace for " + name));
+  return H5Id(checked(H5Dcreate2(parent, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT,
+                                 H5P_DEFAULT),
+                      "creating dataset " + name));
+}
+
+H5Id create_extensible_dataset(hid_t parent, const std::string& name, hid_t type,
+                               const std::vector<hsize_t>& inner_shape,
+                               const std::vector<hsize_t>& chunk, const void* fill) {
+  std::vector<hsize_t> shape{0}, maxshape{H5S_UNLIMITED};
+  shape.insert(shape.end(), inner_shape.begin(), inner_shape.end());
+  maxshape.insert(maxshape.end(), inner_shape.begin(), inner_shape.end());
+  H5Id space(checked(H5Screate_simple(static_cast<int>(shape.size()), shape.data(), maxshape.data()),
+                     "dataspace for " + name));
+  H5Id dcpl(checked(H5Pcreate(H5P_DATASET_CREATE), "dataset creation list"));
+  checked(H5Pset_chunk(dcpl, static_cast<int>(chunk.size()), chunk.data()), "chunking " + name);
+  if (fill != nullptr) checked(H5Pset_fill_value(dcpl, type, fill), "fill value of " + name);
+  // Parallel writes need chunks allocated up front (no filters are used).
+  checked(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), "allocation of " + name);
+  return H5Id(checked(H5Dcreate2(parent, name.c_str(), type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
+                      "creating dataset " + name));
+}
+
+std::vector<hsize_t> dataset_shape(hid_t dataset) {
+  H5Id space(checked(H5Dget_space(dataset), "dataset space"));
+  const int rank = H5Sget_simple_extent_ndims(space);
+  std::vector<hsize_t> shape(static_cast<std::size_t>(std::max(rank, 0)));
+  H5Sget_simple_extent_dims(space, shape.data(), nullptr);
+  return shape;
+}
+
+namespace {
+
+std::string object_name(hid_t object) {
+  char name[256] = {0};
+  H5Iget_name(object, name, sizeof name);
+  return name;
+}
+
+// The file and memory spaces selecting rows [first, first + count) after
+// the leading indices.
+void row_selection(hid_t dataset, const std::vector<hsize_t>& leading, hsize_t first,
+                   hsize_t count, H5Id& file_space, H5Id& memory_space) {
+  const std::vector<hsize_t> shape = dataset_shape(dataset);
+  const std::size_t rank = shape.size();
+  std::vector<hsize_t> start(rank, 0), extent(rank, 1);
+  for (std::size_t k = 0; k < leading.size(); ++k) start[k] = leading[k];
+  start[leading.size()] = first;
+  extent[leading.size()] = count;
+  hsize_t elements = count;
+  for (std::size_t k = leading.size() + 1; k < rank; ++k) {
+    extent[k] = shape[k];
+    elements *= shape[k];
+  }
+  file_space = H5Id(checked(H5Dget_space(dataset), "dataset space"));
+  if (count == 0) {
+    H5Sselect_none(file_space);
+  } else {
+    checked(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start.data(), nullptr, extent.data(),
+                                nullptr),
+            "selecting rows");
+  }
+  const hsize_t memory_elements = std::max<hsize_t>(elements, 1);
+  memory_space = H5Id(checked(H5Screate_simple(1, &memory_elements, nullptr), "memory space"));
+  if (count == 0) H5Sselect_none(memory_space);
+}
+
+}  // namespace
+
+void write_rows(hid_t dataset, hid_t type, const std::vector<hsize_t>& leading, hsize_t first,
+                hsize_t count, const void* data, hid_t transfer) {
+  // An empty dataset has no storage to write to (and every rank sees it
+  // empty, so all skip the collective call together).
+  const std::vector<hsize_t> shape = dataset_shape(dataset);
+  for (hsize_t extent : shape) {
+    if (extent == 0) return;
+  }
+  H5Id file_space, memory_space;
+  row_selection(dataset, leading, first, count, file_space, memory_space);
+  static const double dummy = 0.0;
+  checked(H5Dwrite(dataset, type, memory_space, file_space, transfer, count ? data : &dummy),
+          "writing " + object_name(dataset));
+}
+
+void read_rows(hid_t dataset, hid_t type, const std::vector<hsize_t>& leading, hsize_t first,
+               hsize_t count, void* data) {
+  for (hsize_t extent : dataset_shape(dataset)) {
+    if (extent == 0) return;
+  }
+  H5Id file_space, memory_space;
+  row_selection(dataset, leading, first, count, file_space, memory_space);
+  static double dummy = 0.0;
+  checked(H5Dread(dataset, type, memory_space, file_space, H5P_DEFAULT, count ? data : &dummy),
+          "reading " + object_name(dataset));
+}
+
+}  // namespace tethersim::io_detail

@@ -1,0 +1,102 @@
+#pragma once
+// Redistributing records so that each rank holds one contiguous range of
+// slots, sorted (private to io/): the two-phase pattern that lets every
+// rank write a single contiguous hyperslab collectively.
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "tethersim/io/slot_map.hpp"
+
+namespace tethersim::io_detail {
+
+// Record: trivially copyable with a `std::uint64_t slot` member (the row it
+// belongs to). Returns this rank's records, sorted by slot (stable for
+// equal slots, in rank order).
+template <typename Record>
+std::vector<Record> exchange_by_slot(std::vector<Record> local, std::uint64_t total_slots,
+                                     MPI_Comm comm) {
+  static_assert(std::is_trivially_copyable_v<Record>);
+  int ranks = 1, rank = 0;
+  MPI_Comm_size(comm, &ranks);
+  MPI_Comm_rank(comm, &rank);
+  auto owner = [&](std::uint64_t slot) {
+    // The rank whose slot_range holds `slot`.
+    int lo = 0, hi = ranks - 1;
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (slot_range(total_slots, ranks, mid).begin <= slot) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  };
+  auto by_slot = [](const Record& a, const Record& b) { return a.slot < b.slot; };
+  // Sorted runs go out, so what comes in from each rank is a sorted run and
+  // merging them replaces a full sort (records usually come in id order).
+  if (!std::is_sorted(local.begin(), local.end(), by_slot)) {
+    std::stable_sort(local.begin(), local.end(), by_slot);
+  }
+  // Alone, there is nothing to exchange.
+  if (ranks == 1) return local;
+  const std::vector<Record>* source = &local;
+  std::vector<int> send_counts(static_cast<std::size_t>(ranks), 0);
+  for (const Record& r : *source) send_counts[static_cast<std::size_t>(owner(r.slot))] += static_cast<int>(sizeof(Record));
+  std::vector<int> send_offsets(static_cast<std::size_t>(ranks), 0);
+  for (int k = 1; k < ranks; ++k) {
+    send_offsets[static_cast<std::size_t>(k)] = send_offsets[static_cast<std::size_t>(k - 1)] + send_counts[static_cast<std::size_t>(k - 1)];
+  }
+  std::vector<Record> send(source->size());
+  std::vector<int> fill = send_offsets;
+  for (const Record& r : *source) {
+    const auto k = static_cast<std::size_t>(owner(r.slot));
+    send[static_cast<std::size_t>(fill[k]) / sizeof(Record)] = r;
+    fill[k] += static_cast<int>(sizeof(Record));
+  }
+  std::vector<int> receive_counts(static_cast<std::size_t>(ranks), 0);
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm);
+  std::vector<int> receive_offsets(static_cast<std::size_t>(ranks), 0);
+  for (int k = 1; k < ranks; ++k) {
+    receive_offsets[static_cast<std::size_t>(k)] = receive_offsets[static_cast<std::size_t>(k - 1)] + receive_counts[static_cast<std::size_t>(k - 1)];
+  }
+  const int received_bytes = receive_offsets.back() + receive_counts.back();
+  std::vector<Record> received(static_cast<std::size_t>(received_bytes) / sizeof(Record));
+  MPI_Alltoallv(send.data(), send_counts.data(), send_offsets.data(), MPI_BYTE, received.data(),
+                receive_counts.data(), receive_offsets.data(), MPI_BYTE, comm);
+  // Merge the runs pairwise (stable: equal slots keep rank order).
+  std::vector<std::size_t> bounds;
+  for (int k = 0; k < ranks; ++k) bounds.push_back(static_cast<std::size_t>(receive_offsets[static_cast<std::size_t>(k)]) / sizeof(Record));
+  bounds.push_back(received.size());
+  for (std::size_t width = 1; width < static_cast<std::size_t>(ranks); width *= 2) {
+    for (std::size_t k = 0; k + width < static_cast<std::size_t>(ranks); k += 2 * width) {
+      const auto first = received.begin() + static_cast<long>(bounds[k]);
+      const auto middle = received.begin() + static_cast<long>(bounds[k + width]);
+      const auto last = received.begin() + static_cast<long>(bounds[std::min(k + 2 * width, static_cast<std::size_t>(ranks))]);
+      std::inplace_merge(first, middle, last, by_slot);
+    }
+  }
+  return received;
+}
+
+// The exclusive prefix sum of `count` over ranks, and the total.
+struct GlobalOffset {
+  std::uint64_t offset = 0;
+  std::uint64_t total = 0;
+};
+inline GlobalOffset global_offset(std::uint64_t count, MPI_Comm comm) {
+  GlobalOffset g;
+  MPI_Exscan(&count, &g.offset, 1, MPI_UINT64_T, MPI_SUM, comm);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) g.offset = 0;  // MPI_Exscan leaves rank 0's result undefined
+  MPI_Allreduce(&count, &g.total, 1, MPI_UINT64_T, MPI_SUM, comm);
+  return g;
+}
+
+}  // namespace tethersim::io_detail

@@ -1,0 +1,23 @@
+#include "tethersim/io/slot_map.hpp"
+
+#include <algorithm>
+
+namespace tethersim {
+
+SlotMap::SlotMap(std::vector<ParticleId> ids) : size_(ids.size()) {
+  dense_ = ids.empty() || ids.back() == ids.size() - 1;  // sorted, unique: 0..N-1
+  if (!dense_) ids_ = std::move(ids);
+}
+
+std::uint64_t SlotMap::slot(ParticleId id) const {
+  if (dense_) return id;
+  return static_cast<std::uint64_t>(std::lower_bound(ids_.begin(), ids_.end(), id) - ids_.begin());
+}
+
+SlotRange slot_range(std::uint64_t total, int ranks, int rank) {
+  const auto r = static_cast<std::uint64_t>(rank);
+  const auto p = static_cast<std::uint64_t>(ranks);
+  return {total * r / p, total * (r + 1) / p};
+}
+
+}  // namespace tethersim

@@ -1,0 +1,468 @@
+#include "tethersim/io/trajectory_file.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+#include "hdf5_support.hpp"
+#include "slot_exchange.hpp"
+#include "tethersim/io/input_error.hpp"
+#include "tethersim/version.hpp"
+
+namespace tethersim {
+
+using namespace io_detail;
+
+namespace {
+
+constexpr const char* kPosition = "/particles/all/position";
+constexpr const char* kVelocity = "/particles/all/velocity";
+constexpr const char* kId = "/particles/all/id";
+constexpr const char* kTethers = "/connectivity/tethers";
+constexpr const char* kObservables = "/observables";
+constexpr const char* kParameters = "/parameters/tethersim";
+
+struct ParticleRecord {
+  std::uint64_t slot;
+  std::int64_t id;
+  double position[3];
+  double velocity[3];
+};
+
+struct TetherRecord {
+  std::uint64_t slot;  // of the lower-id particle: the row order
+  std::uint64_t other;
+};
+
+std::string hex(std::uint64_t x) {
+  char buffer[24];
+  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(x));
+  return buffer;
+}
+
+std::string user_name() {
+  const char* user = std::getenv("USER");
+  return user != nullptr && *user != '\0' ? user : "unknown";
+}
+
+// The observables of a model, in file order: (name, columns).
+std::vector<std::pair<std::string, hsize_t>> observable_layout(const Model& model) {
+  std::vector<std::pair<std::string, hsize_t>> layout = {
+      {"kinetic_energy", 0}, {"momentum", 3}, {"particles", 0}, {"escapes", 0}, {"tethers", 0},
+      {"event_counts", 9}};
+  for (const std::string& s : model.output().cluster_species) layout.push_back({"clusters_" + s, 0});
+  for (const auto& p : model.output().tethered_pairs) {
+    layout.push_back({"tethered_" + p[0] + "_" + p[1], 0});
+  }
+  return layout;
+}
+
+void extend_frames(hid_t dataset, hsize_t frames) {
+  std::vector<hsize_t> shape = dataset_shape(dataset);
+  shape[0] = frames;
+  checked(H5Dset_extent(dataset, shape.data()), "extending a dataset");
+}
+
+}  // namespace
+
+struct TrajectoryFile::State {
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rank = 0;
+  int ranks = 1;
+  std::string path;
+  SlotMap slots;
+  int dimensions = 3;
+  bool write_velocity = true;
+  bool write_tethers = true;
+  std::vector<std::pair<std::string, hsize_t>> observables;
+  H5Id file;
+  H5Id transfer;
+  std::vector<double> frame_times;
+  std::vector<std::uint64_t> tether_counts;
+  std::uint64_t observable_samples = 0;
+  hsize_t tether_rows = 0;  // second extent of the tethers dataset
+
+  bool root() const { return rank == 0; }
+  // Writes one value (on rank 0) into row `row` of a growing 1-D/2-D dataset.
+  void write_scalar_row(hid_t dataset, hid_t type, hsize_t row, const void* value) const {
+    write_rows(dataset, type, {}, row, root() ? 1 : 0, value, transfer);
+  }
+};
+
+TrajectoryFile::TrajectoryFile(std::unique_ptr<State> state) : state_(std::move(state)) {}
+TrajectoryFile::TrajectoryFile(TrajectoryFile&&) noexcept = default;
+TrajectoryFile& TrajectoryFile::operator=(TrajectoryFile&&) noexcept = default;
+TrajectoryFile::~TrajectoryFile() {
+  try {
+    close();
+  } catch (...) {
+    // Destructors must not throw; close() reported nothing we can act on.
+  }
+}
+
+TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, const Model& model,
+                                      SlotMap slots, const std::vector<SpeciesIndex>& species,
+                                      std::uint64_t expected_tethers) {
+  silence_hdf5_errors();
+  auto s = std::make_unique<State>();
+  s->comm = comm;
+  MPI_Comm_rank(comm, &s->rank);
+  MPI_Comm_size(comm, &s->ranks);
+  s->path = path;
+  s->slots = std::move(slots);
+  s->dimensions = model.dimensions();
+  const auto& fields = model.output().frame_fields;
+  s->write_velocity = std::find(fields.begin(), fields.end(), "velocity") != fields.end();
+  s->write_tethers = std::find(fields.begin(), fields.end(), "tethers") != fields.end();
+  s->observables = observable_layout(model);
+  s->transfer = collective_transfer();
+  H5Id fapl = mpio_file_access(comm);
+  try {
+    s->file = H5Id(checked(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl),
+                           "cannot create the file"));
+  } catch (const Hdf5Error& e) {
+    throw InputError({path, 0}, "", std::string(e.what()) + " (is the directory writable?)");
+  }
+  const hid_t file = s->file;
+  const hsize_t n = s->slots.size();
+  const auto d = static_cast<hsize_t>(s->dimensions);
+
+  H5Id h5md = create_group(file, "h5md");
+  write_attribute(h5md, "version", std::vector<std::int32_t>{1, 1});
+  write_attribute(create_group(h5md, "author"), "name", user_name());
+  H5Id creator = create_group(h5md, "creator");
+  write_attribute(creator, "name", std::string("tethersim"));
+  write_attribute(creator, "version", std::string(kVersion));
+
+  H5Id all = create_group(create_group(file, "particles"), "all");
+  H5Id box = create_group(all, "box");
+  write_attribute(box, "dimension", static_cast<std::int64_t>(s->dimensions));
+  std::vector<std::string> boundary;
+  std::vector<double> edges;
+  for (int k = 0; k < s->dimensions; ++k) {
+    boundary.push_back(model.domain().boundary[k] == Boundary::periodic ? "periodic" : "none");
+    edges.push_back(model.domain().length()[k]);
+  }
+  write_attribute(box, "boundary", boundary);
+  H5Id edges_set = create_dataset(box, "edges", H5T_NATIVE_DOUBLE, {d});
+  write_rows(edges_set, H5T_NATIVE_DOUBLE, {}, 0, s->root() ? d : 0, edges.data(), s->transfer);
+  // Not part of H5MD: where the box starts (positions are absolute).
+  H5Id offset_set = create_dataset(box, "offset", H5T_NATIVE_DOUBLE, {d});
+  write_rows(offset_set, H5T_NATIVE_DOUBLE, {}, 0, s->root() ? d : 0, model.domain().lo.data(),
+             s->transfer);
+
+  const hsize_t rows_per_chunk = std::max<hsize_t>(1, std::min<hsize_t>(n, 1 << 16));
+  const double nan = std::nan("");
+  const std::int64_t no_id = -1;
+  H5Id position = create_group(all, "position");
+  create_extensible_dataset(position, "step", H5T_NATIVE_INT64, {}, {1024});
+  create_extensible_dataset(position, "time", H5T_NATIVE_DOUBLE, {}, {1024});
+  create_extensible_dataset(position, "value", H5T_NATIVE_DOUBLE, {n, d}, {1, rows_per_chunk, d}, &nan);
+  auto link_step_time = [&](const std::string& group) {
+    checked(H5Lcreate_hard(file, (std::string(kPosition) + "/step").c_str(), file,
+                           (group + "/step").c_str(), H5P_DEFAULT, H5P_DEFAULT),
+            "linking " + group + "/step");
+    checked(H5Lcreate_hard(file, (std::string(kPosition) + "/time").c_str(), file,
+                           (group + "/time").c_str(), H5P_DEFAULT, H5P_DEFAULT),
+            "linking " + group + "/time");
+  };
+  if (s->write_velocity) {
+    H5Id velocity = create_group(all, "velocity");
+    create_extensible_dataset(velocity, "value", H5T_NATIVE_DOUBLE, {n, d}, {1, rows_per_chunk, d}, &nan);
+    link_step_time(kVelocity);
+  }
+  H5Id id = create_group(all, "id");
+  create_extensible_dataset(id, "value", H5T_NATIVE_INT64, {n}, {1, rows_per_chunk}, &no_id);
+  link_step_time(kId);
+
+  // Species never change: one time-independent dataset, names attached.
+  H5Id species_set = create_dataset(all, "species", H5T_NATIVE_INT32, {n});
+  std::vector<std::string> names;
+  for (const Species& sp : model.species()) names.push_back(sp.name);
+  write_attribute(species_set, "names", names);
+  const SlotRange mine = slot_range(n, s->ranks, s->rank);
+  std::vector<std::int32_t> my_species(mine.size());
+  for (std::uint64_t k = 0; k < mine.size(); ++k) my_species[k] = species[mine.begin + k];
+  write_rows(species_set, H5T_NATIVE_INT32, {}, mine.begin, mine.size(), my_species.data(), s->transfer);
+
+  if (s->write_tethers) {
+    H5Id tethers = create_group(create_group(file, "connectivity"), "tethers");
+    // Chunks of about the expected tether count (64 to 65536 rows): small
+    // systems do not pay for big empty chunks every frame.
+    hsize_t rows = 64;
+    while (rows < expected_tethers && rows < 65536) rows *= 2;
+    std::vector<hsize_t> shape{0, 0, 2}, maxshape{H5S_UNLIMITED, H5S_UNLIMITED, 2}, chunk{1, rows, 2};
+    H5Id space(checked(H5Screate_simple(3, shape.data(), maxshape.data()), "tether space"));
+    H5Id dcpl(checked(H5Pcreate(H5P_DATASET_CREATE), "tether creation list"));
+    checked(H5Pset_chunk(dcpl, 3, chunk.data()), "tether chunks");
+    checked(H5Pset_fill_value(dcpl, H5T_NATIVE_INT64, &no_id), "tether fill");
+    checked(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), "tether allocation");
+    H5Id value(checked(H5Dcreate2(tethers, "value", H5T_NATIVE_INT64, space, H5P_DEFAULT, dcpl,
+                                  H5P_DEFAULT),
+                       "creating the tether dataset"));
+    link_step_time(kTethers);
+    hobj_ref_t reference;
+    checked(H5Rcreate(&reference, file, "/particles/all", H5R_OBJECT, -1), "particle group reference");
+    H5Id ref_space(checked(H5Screate(H5S_SCALAR), "reference space"));
+    H5Id attribute(checked(H5Acreate2(tethers, "particles_group", H5T_STD_REF_OBJ, ref_space,
+                                      H5P_DEFAULT, H5P_DEFAULT),
+                           "particles_group attribute"));
+    checked(H5Awrite(attribute, H5T_STD_REF_OBJ, &reference), "writing particles_group");
+  }
+
+  H5Id observables = create_group(file, "observables");
+  bool first = true;
+  for (const auto& [name, columns] : s->observables) {
+    H5Id group = create_group(observables, name);
+    const bool integer = name != "kinetic_energy" && name != "momentum";
+    const hid_t type = integer ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE;
+    if (columns == 0) {
+      create_extensible_dataset(group, "value", type, {}, {1024});
+    } else {
+      create_extensible_dataset(group, "value", type, {columns}, {256, columns});
+    }
+    if (first) {
+      create_extensible_dataset(group, "step", H5T_NATIVE_INT64, {}, {1024});
+      create_extensible_dataset(group, "time", H5T_NATIVE_DOUBLE, {}, {1024});
+      first = false;
+    } else {
+      for (const char* part : {"step", "time"}) {
+        checked(H5Lcreate_hard(observables, ("kinetic_energy/" + std::string(part)).c_str(), group,
+                               part, H5P_DEFAULT, H5P_DEFAULT),
+                "linking observables");
+      }
+    }
+  }
+
+  H5Id parameters = create_group(create_group(file, "parameters"), "tethersim");
+  write_attribute(parameters, "model_name", model.name());
+  write_attribute(parameters, "model_hash", hex(model.hash()));
+  write_attribute(parameters, "physics_hash", hex(model.physics_hash()));
+  write_attribute(parameters, "tethersim_version", std::string(kVersion));
+  write_attribute(parameters, "seed", static_cast<std::int64_t>(model.seed()));
+  write_attribute(parameters, "model_path", model.source_path());
+  // The file's text plus these overrides is the model that ran.
+  if (!model.data().overrides.empty()) write_attribute(parameters, "overrides", model.data().overrides);
+  const std::string& text = model.source_text();
+  H5Id text_set = create_dataset(parameters, "model_text", H5T_NATIVE_UINT8,
+                                 {std::max<hsize_t>(text.size(), 1)});
+  write_rows(text_set, H5T_NATIVE_UINT8, {}, 0, s->root() ? text.size() : 0, text.data(), s->transfer);
+  create_extensible_dataset(parameters, "tether_counts", H5T_NATIVE_INT64, {}, {1024});
+  return TrajectoryFile(std::move(s));
+}
+
+TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, const Model& model,
+                                      SlotMap slots, double time) {
+  silence_hdf5_errors();
+  auto s = std::make_unique<State>();
+  s->comm = comm;
+  MPI_Comm_rank(comm, &s->rank);
+  MPI_Comm_size(comm, &s->ranks);
+  s->path = path;
+  s->slots = std::move(slots);
+  s->dimensions = model.dimensions();
+  s->observables = observable_layout(model);
+  s->transfer = collective_transfer();
+  H5Id fapl = mpio_file_access(comm);
+  s->file = H5Id(H5Fopen(path.c_str(), H5F_ACC_RDWR, fapl));
+  if (!s->file.valid()) {
+    throw InputError({path, 0}, "", "cannot open the trajectory to continue it (missing or damaged)");
+  }
+  const hid_t file = s->file;
+  if (!exists(file, kParameters) ||
+      read_string_attribute(open_group(file, kParameters), "physics_hash") !=
+          hex(model.physics_hash())) {
+    throw InputError({path, 0}, "", "this trajectory belongs to another model (physics hash differs)");
+  }
+  s->write_velocity = exists(file, kVelocity);
+  s->write_tethers = exists(file, kTethers);
+  // Everything this run will write must be there before anything changes.
+  for (const auto& [name, columns] : s->observables) {
+    if (!exists(file, std::string(kObservables) + "/" + name + "/value")) {
+      throw InputError({path, 0}, "output",
+                       "this trajectory has no observable '" + name +
+                           "': keep output.cluster_species and output.tethered_pairs as they were, "
+                           "or continue into a new --output directory");
+    }
+  }
+  // Keep the frames up to the restart time; later ones are redone.
+  H5Id times = open_dataset(file, std::string(kPosition) + "/time");
+  const hsize_t stored = dataset_shape(times)[0];
+  std::vector<double> frame_times(stored);
+  read_rows(times, H5T_NATIVE_DOUBLE, {}, 0, stored, frame_times.data());
+  const auto kept = static_cast<hsize_t>(
+      std::upper_bound(frame_times.begin(), frame_times.end(), time) - frame_times.begin());
+  frame_times.resize(kept);
+  s->frame_times = frame_times;
+  std::vector<std::string> frame_sets = {std::string(kPosition) + "/step", std::string(kPosition) + "/time",
+                                         std::string(kPosition) + "/value", std::string(kId) + "/value",
+                                         std::string(kParameters) + "/tether_counts"};
+  if (s->write_velocity) frame_sets.push_back(std::string(kVelocity) + "/value");
+  if (s->write_tethers) frame_sets.push_back(std::string(kTethers) + "/value");
+  for (const std::string& name : frame_sets) extend_frames(open_dataset(file, name), kept);
+  H5Id counts = open_dataset(file, std::string(kParameters) + "/tether_counts");
+  s->tether_counts.resize(kept);
+  std::vector<std::int64_t> raw(kept);
+  read_rows(counts, H5T_NATIVE_INT64, {}, 0, kept, raw.data());
+  for (hsize_t k = 0; k < kept; ++k) s->tether_counts[k] = static_cast<std::uint64_t>(raw[k]);
+  if (s->write_tethers) s->tether_rows = dataset_shape(open_dataset(file, std::string(kTethers) + "/value"))[1];
+
+  H5Id obs_times = open_dataset(file, std::string(kObservables) + "/kinetic_energy/time");
+  const hsize_t samples = dataset_shape(obs_times)[0];
+  std::vector<double> sample_times(samples);
+  read_rows(obs_times, H5T_NATIVE_DOUBLE, {}, 0, samples, sample_times.data());
+  s->observable_samples = static_cast<std::uint64_t>(
+      std::upper_bound(sample_times.begin(), sample_times.end(), time) - sample_times.begin());
+  for (const auto& [name, columns] : s->observables) {
+    const std::string group = std::string(kObservables) + "/" + name;
+    extend_frames(open_dataset(file, group + "/value"), s->observable_samples);
+    if (name == "kinetic_energy") {
+      extend_frames(open_dataset(file, group + "/step"), s->observable_samples);
+      extend_frames(open_dataset(file, group + "/time"), s->observable_samples);
+    }
+  }
+  return TrajectoryFile(std::move(s));
+}
+
+void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& particles,
+                                 const std::vector<FrameTether>& tethers) {
+  State& s = *state_;
+  const hid_t file = s.file;
+  const hsize_t frame = s.frame_times.size();
+  const hsize_t n = s.slots.size();
+  const auto d = static_cast<std::size_t>(s.dimensions);
+
+  std::vector<ParticleRecord> records(particles.size());
+  for (std::size_t k = 0; k < particles.size(); ++k) {
+    ParticleRecord& r = records[k];
+    r.slot = s.slots.slot(particles[k].id);
+    r.id = static_cast<std::int64_t>(particles[k].id);
+    for (int c = 0; c < 3; ++c) {
+      r.position[c] = particles[k].position[c];
+      r.velocity[c] = particles[k].velocity[c];
+    }
+  }
+  const std::vector<ParticleRecord> mine = io_detail::exchange_by_slot(std::move(records), n, s.comm);
+  const SlotRange range = slot_range(n, s.ranks, s.rank);
+  // Slots with no particle (it left) keep the fill values: NaN, id -1.
+  std::vector<double> positions(range.size() * d, std::nan(""));
+  std::vector<double> velocities(range.size() * d, std::nan(""));
+  std::vector<std::int64_t> ids(range.size(), -1);
+  for (const ParticleRecord& r : mine) {
+    const std::uint64_t row = r.slot - range.begin;
+    ids[row] = r.id;
+    for (std::size_t c = 0; c < d; ++c) {
+      positions[row * d + c] = r.position[c];
+      velocities[row * d + c] = r.velocity[c];
+    }
+  }
+
+  const auto step = static_cast<std::int64_t>(frame);
+  for (const char* name : {"step", "time"}) {
+    extend_frames(open_dataset(file, std::string(kPosition) + "/" + name), frame + 1);
+  }
+  s.write_scalar_row(open_dataset(file, std::string(kPosition) + "/step"), H5T_NATIVE_INT64, frame, &step);
+  s.write_scalar_row(open_dataset(file, std::string(kPosition) + "/time"), H5T_NATIVE_DOUBLE, frame, &time);
+  auto write_frame_rows = [&](const std::string& name, hid_t type, const void* data) {
+    H5Id set = open_dataset(file, name);
+    extend_frames(set, frame + 1);
+    write_rows(set, type, {frame}, range.begin, range.size(), data, s.transfer);
+  };
+  write_frame_rows(std::string(kPosition) + "/value", H5T_NATIVE_DOUBLE, positions.data());
+  if (s.write_velocity) write_frame_rows(std::string(kVelocity) + "/value", H5T_NATIVE_DOUBLE, velocities.data());
+  write_frame_rows(std::string(kId) + "/value", H5T_NATIVE_INT64, ids.data());
+
+  // Tethers, in the order of their lower particle, as pairs of rows.
+  std::uint64_t tether_total = 0;
+  if (s.write_tethers) {
+    std::vector<TetherRecord> local(tethers.size());
+    for (std::size_t k = 0; k < tethers.size(); ++k) {
+      local[k] = {s.slots.slot(tethers[k].a), s.slots.slot(tethers[k].b)};
+    }
+    std::vector<TetherRecord> own = io_detail::exchange_by_slot(std::move(local), n, s.comm);
+    std::sort(own.begin(), own.end(), [](const TetherRecord& a, const TetherRecord& b) {
+      return a.slot != b.slot ? a.slot < b.slot : a.other < b.other;
+    });
+    const io_detail::GlobalOffset where = io_detail::global_offset(own.size(), s.comm);
+    tether_total = where.total;
+    H5Id set = open_dataset(file, std::string(kTethers) + "/value");
+    s.tether_rows = std::max<hsize_t>(s.tether_rows, where.total);
+    std::vector<hsize_t> shape{frame + 1, s.tether_rows, 2};
+    checked(H5Dset_extent(set, shape.data()), "extending the tether dataset");
+    std::vector<std::int64_t> pairs(2 * own.size());
+    for (std::size_t k = 0; k < own.size(); ++k) {
+      pairs[2 * k] = static_cast<std::int64_t>(own[k].slot);
+      pairs[2 * k + 1] = static_cast<std::int64_t>(own[k].other);
+    }
+    write_rows(set, H5T_NATIVE_INT64, {frame}, where.offset, own.size(), pairs.data(), s.transfer);
+  }
+  H5Id counts = open_dataset(file, std::string(kParameters) + "/tether_counts");
+  extend_frames(counts, frame + 1);
+  const auto count = static_cast<std::int64_t>(tether_total);
+  s.write_scalar_row(counts, H5T_NATIVE_INT64, frame, &count);
+  s.frame_times.push_back(time);
+  s.tether_counts.push_back(tether_total);
+  // The frame is on disk before the run goes on (a killed run keeps it).
+  checked(H5Fflush(s.file, H5F_SCOPE_GLOBAL), "flushing the trajectory");
+}
+
+void TrajectoryFile::write_observables(double time, const FrameObservables& o) {
+  State& s = *state_;
+  const hid_t file = s.file;
+  const hsize_t row = s.observable_samples;
+  const std::string base = std::string(kObservables) + "/";
+  auto grow = [&](const std::string& name) {
+    H5Id set = open_dataset(file, base + name);
+    extend_frames(set, row + 1);
+    return set;
+  };
+  const auto step = static_cast<std::int64_t>(row);
+  s.write_scalar_row(grow("kinetic_energy/step"), H5T_NATIVE_INT64, row, &step);
+  s.write_scalar_row(grow("kinetic_energy/time"), H5T_NATIVE_DOUBLE, row, &time);
+  s.write_scalar_row(grow("kinetic_energy/value"), H5T_NATIVE_DOUBLE, row, &o.kinetic_energy);
+  s.write_scalar_row(grow("momentum/value"), H5T_NATIVE_DOUBLE, row, o.momentum.data());
+  auto integer = [&](const std::string& name, std::uint64_t value) {
+    const auto v = static_cast<std::int64_t>(value);
+    s.write_scalar_row(grow(name + "/value"), H5T_NATIVE_INT64, row, &v);
+  };
+  integer("particles", o.particles);
+  integer("escapes", o.escapes);
+  integer("tethers", o.tethers);
+  std::vector<std::int64_t> events(9, 0);
+  for (std::size_t k = 0; k < o.event_counts.size() && k < 9; ++k) {
+    events[k] = static_cast<std::int64_t>(o.event_counts[k]);
+  }
+  s.write_scalar_row(grow("event_counts/value"), H5T_NATIVE_INT64, row, events.data());
+  std::size_t extra = 6;
+  for (std::uint64_t c : o.clusters) integer(s.observables[extra++].first, c);
+  for (std::uint64_t c : o.tethered) integer(s.observables[extra++].first, c);
+  ++s.observable_samples;
+}
+
+std::uint64_t TrajectoryFile::frames() const { return state_->frame_times.size(); }
+
+double TrajectoryFile::last_frame_time() const {
+  return state_->frame_times.empty() ? -kInfinity : state_->frame_times.back();
+}
+
+void TrajectoryFile::flush() {
+  State& s = *state_;
+  if (s.root()) {
+    const std::filesystem::path h5(s.path);
+    std::filesystem::path xdmf = h5;
+    xdmf.replace_extension(".xdmf");
+    write_xdmf(xdmf.string(), h5.filename().string(), s.slots.size(), s.dimensions, s.frame_times,
+               s.tether_counts, s.tether_rows, s.write_velocity, s.write_tethers);
+  }
+}
+
+void TrajectoryFile::close() {
+  if (!state_ || !state_->file.valid()) return;
+  flush();
+  state_->file.reset();
+}
+
+}  // namespace tethersim

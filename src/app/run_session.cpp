@@ -1,0 +1,394 @@
+#include "run_session.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include "exit_codes.hpp"
+#include "model_description.hpp"
+#include "progress.hpp"
+#include "resource_usage.hpp"
+#include "run_summary.hpp"
+#include "serial_simulation.hpp"
+#include "stop_signals.hpp"
+#include "tethersim/io/checkpoint_file.hpp"
+#include "tethersim/io/input_error.hpp"
+#include "tethersim/io/model_file.hpp"
+#include "tethersim/io/trajectory_file.hpp"
+
+namespace tethersim::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kRunFiles[] = {"summary.json", "trajectory.h5", "trajectory.xdmf", "checkpoint.h5",
+                                 "checkpoint.prev.h5"};
+
+bool holds_a_run(const fs::path& directory) {
+  std::error_code ec;
+  for (const char* name : kRunFiles) {
+    if (fs::exists(directory / name, ec)) return true;
+  }
+  return false;
+}
+
+// A fresh run refuses a directory holding another run's files, unless told
+// to replace them; it creates the directory when missing.
+void prepare_fresh_directory(const fs::path& directory, bool overwrite) {
+  std::error_code ec;
+  if (fs::exists(directory, ec) && !fs::is_directory(directory, ec)) {
+    throw InputError({directory.string(), 0}, "output.directory", "exists and is not a directory");
+  }
+  if (holds_a_run(directory)) {
+    if (!overwrite) {
+      throw InputError({directory.string(), 0}, "output.directory",
+                       "already holds a run (summary.json, trajectory or checkpoint); choose "
+                       "another --output, pass --overwrite, or continue it with --restart");
+    }
+    for (const char* name : kRunFiles) fs::remove(directory / name, ec);
+  }
+  fs::create_directories(directory, ec);
+  if (ec || !fs::is_directory(directory)) {
+    throw InputError({directory.string(), 0}, "output.directory", "cannot be created: " + ec.message());
+  }
+  // Fail now, not after hours, when nothing can be written here.
+  const fs::path probe = directory / ".tethersim-write-test";
+  std::FILE* f = std::fopen(probe.string().c_str(), "w");
+  if (f == nullptr) {
+    throw InputError({directory.string(), 0}, "output.directory", "is not writable");
+  }
+  std::fclose(f);
+  fs::remove(probe, ec);
+}
+
+// The k-th multiple of an interval: exact, no accumulated rounding.
+struct Schedule {
+  double interval = kInfinity;
+  std::uint64_t next = 0;  // index of the next time
+  double time() const { return is_infinite(interval) ? kInfinity : static_cast<double>(next) * interval; }
+  // The first multiple strictly after t (restarts) or at or after t.
+  void start_after(double t, bool inclusive) {
+    if (is_infinite(interval)) return;
+    next = static_cast<std::uint64_t>(std::floor(t / interval));
+    while (static_cast<double>(next) * interval < t || (!inclusive && static_cast<double>(next) * interval <= t)) ++next;
+  }
+};
+
+struct LoadedRun {
+  std::optional<Model> model;
+  std::unique_ptr<Simulation> simulation;
+  SlotMap slots;
+  std::vector<SpeciesIndex> species_by_slot;
+  ParticleCounts counts;
+  fs::path directory;
+  bool restarted = false;
+  double start_time = 0.0;
+};
+
+LoadedRun load_fresh(const RunRequest& request) {
+  LoadedRun run;
+  scenario::InitialParticles initial;
+  run.model.emplace(load_model_file(request.model_path, ModelFileOptions{request.overrides, false}, &initial));
+  run.counts = count_particles(initial);
+  std::vector<ParticleId> ids;
+  ids.reserve(initial.particles.size());
+  for (const ParticleSpec& p : initial.particles) {
+    ids.push_back(p.id);
+    run.species_by_slot.push_back(p.species);
+  }
+  run.slots = SlotMap(std::move(ids));
+  run.directory = run.model->output().directory;
+  run.simulation = std::make_unique<SerialSimulation>(*run.model, std::move(initial));
+  return run;
+}
+
+// The checkpoints to try, newest first: a directory offers its newest and
+// previous one (a damaged newest falls back to the previous), a file itself.
+std::vector<std::string> checkpoint_candidates(const std::string& given) {
+  std::error_code ec;
+  if (!fs::is_directory(given, ec)) return {fs::absolute(given).string()};
+  const fs::path dir = fs::absolute(given);
+  std::vector<std::string> candidates;
+  for (const char* name : {"checkpoint.h5", "checkpoint.prev.h5"}) {
+    if (fs::exists(dir / name, ec)) candidates.push_back((dir / name).string());
+  }
+  if (candidates.empty()) {
+    throw InputError({given, 0}, "", "holds no checkpoint (checkpoint.h5 or checkpoint.prev.h5)");
+  }
+  return candidates;
+}
+
+LoadedRun load_restart(const RunRequest& request) {
+  LoadedRun run;
+  const std::vector<std::string> candidates = checkpoint_candidates(request.restart);
+  std::string path;
+  CheckpointHeader header;
+  engine::EngineSnapshot snapshot;
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    try {
+      header = read_checkpoint_header(candidates[k]);
+      snapshot = read_checkpoint(candidates[k], MPI_COMM_SELF, true);
+      path = candidates[k];
+      break;
+    } catch (const InputError& e) {
+      if (k + 1 == candidates.size()) throw;
+      std::fprintf(stderr, "tethersim run: %s; using %s\n", e.what(), candidates[k + 1].c_str());
+    }
+  }
+  // The run continues in the checkpoint's directory unless told otherwise;
+  // a later override of a key replaces an earlier one.
+  std::vector<std::string> overrides;
+  auto add = [&](const std::string& assignment) {
+    const std::string key = assignment.substr(0, assignment.find('='));
+    overrides.erase(std::remove_if(overrides.begin(), overrides.end(),
+                                   [&](const std::string& o) { return o.substr(0, o.find('=')) == key; }),
+                    overrides.end());
+    overrides.push_back(assignment);
+  };
+  for (const std::string& o : header.overrides) add(o);
+  add("output.directory=\"" + fs::path(path).parent_path().string() + "\"");
+  for (const std::string& o : request.overrides) add(o);
+  run.model.emplace(load_model_text(header.model_text, header.model_path, ModelFileOptions{overrides, true}));
+  if (run.model->physics_hash() != header.physics_hash) {
+    throw InputError({path, 0}, "--set",
+                     "the overrides change the physics of the checkpointed run; on a restart only "
+                     "run.end_time and output settings may change");
+  }
+  if (!(run.model->end_time() > header.time)) {
+    throw InputError({path, 0}, "run.end_time",
+                     "the end time " + std::to_string(run.model->end_time()) +
+                         " is not after the checkpoint time " + std::to_string(header.time) +
+                         "; pass a later --end-time");
+  }
+  std::vector<ParticleId> ids;
+  for (const auto& p : snapshot.particles) {
+    ids.push_back(p.id);
+    run.species_by_slot.push_back(p.species);
+  }
+  run.slots = SlotMap(std::move(ids));
+  run.counts.tethers = snapshot.tethers.size();
+  run.directory = run.model->output().directory;
+  run.restarted = true;
+  run.start_time = header.time;
+  run.simulation = std::make_unique<SerialSimulation>(*run.model, snapshot);
+  return run;
+}
+
+class RunLoop {
+ public:
+  RunLoop(LoadedRun& run, const RunRequest& request)
+      : run_(run), model_(*run.model), sim_(*run.simulation), request_(request),
+        progress_(model_, run.start_time, model_.end_time(), stdout) {}
+
+  int execute() {
+    const fs::path trajectory_path = run_.directory / "trajectory.h5";
+    std::error_code ec;
+    if (run_.restarted && fs::exists(trajectory_path, ec)) {
+      trajectory_.emplace(TrajectoryFile::append(trajectory_path.string(), sim_.io_comm(), model_,
+                                                 run_.slots, run_.start_time));
+    } else {
+      trajectory_.emplace(TrajectoryFile::create(trajectory_path.string(), sim_.io_comm(), model_,
+                                                 run_.slots, run_.species_by_slot, run_.counts.tethers));
+    }
+    const OutputSettings& out = model_.output();
+    frames_.interval = out.frame_interval;
+    samples_.interval = is_infinite(out.observables_interval) ? out.frame_interval : out.observables_interval;
+    checkpoints_.interval = out.checkpoint_interval;
+    const bool inclusive = !run_.restarted;
+    frames_.start_after(run_.start_time, inclusive);
+    samples_.start_after(run_.start_time, inclusive);
+    checkpoints_.start_after(run_.start_time, false);
+    if (!run_.restarted && is_infinite(samples_.interval)) {
+      trajectory_->write_observables(0.0, sim_.observables(0.0));
+    }
+    totals_.initial = sim_.observables(sim_.time());
+    totals_.events_before = sim_.statistics().total_events();
+    totals_.collisions_before = sim_.statistics().collisions();
+    install_stop_signals();
+    if (!request_.quiet) progress_.header();
+    last_progress_ = clock_.seconds();
+    last_wall_checkpoint_ = clock_.seconds();
+
+    const double end = model_.end_time();
+    double now = run_.start_time;
+    for (;;) {
+      const double stop = std::min({frames_.time(), samples_.time(), checkpoints_.time(), end});
+      if (!advance_to(stop)) {
+        // Stop at the first consistent time, but never past the pending
+        // scheduled one: when no event comes before it, that is the stop
+        // (its frame is written first, as in an uninterrupted run).
+        const double t = sim_.consistent_stop_time();
+        if (t < stop) return finish_early(t);
+        sim_.advance(stop, UINT64_MAX);
+        scheduled_outputs(stop);
+        return finish_early(stop);
+      }
+      now = stop;
+      scheduled_outputs(now);
+      if (now >= end) break;
+      if (checkpoints_.time() == now) {
+        checkpoint(now);
+        ++checkpoints_.next;
+      }
+    }
+    if (is_infinite(samples_.interval)) trajectory_->write_observables(end, sim_.observables(end));
+    const std::string written = checkpoint(end);
+    trajectory_->close();
+    finish(end, false);
+    if (!request_.quiet) std::printf("  checkpoint         %s\n", written.c_str());
+    return kExitOk;
+  }
+
+ private:
+  // Runs to `stop` in chunks, looking after progress lines, wall-clock
+  // checkpoints, stop signals and the wall-time limit after every chunk
+  // and at every stop. False when the run must end early.
+  bool advance_to(double stop) {
+    const std::uint64_t chunk = 100000;
+    for (;;) {
+      const bool reached = sim_.advance(stop, chunk);
+      if (!keep_going(stop)) return false;
+      if (reached) return true;
+    }
+  }
+
+  // Progress, wall-clock checkpoints; false when a stop signal or the
+  // wall-time limit says to end now.
+  bool keep_going(double stop) {
+    const double wall = clock_.seconds();
+    if (!request_.quiet && wall - last_progress_ >= model_.output().progress_seconds) {
+      progress_.line(sim_.time(), sim_.observables(sim_.time()), sim_.statistics().total_events(), wall);
+      last_progress_ = wall;
+    }
+    const bool out_of_time =
+        request_.max_walltime_hours > 0 && wall >= 0.99 * 3600.0 * request_.max_walltime_hours;
+    if (stop_signal() != 0 || out_of_time) {
+      stopped_by_ = stop_signal() != 0 ? signal_name(stop_signal()) : "--max-walltime";
+      return false;
+    }
+    const double wall_minutes = model_.output().checkpoint_wall_minutes;
+    if (wall_minutes > 0 && wall - last_wall_checkpoint_ >= 60.0 * wall_minutes) {
+      const double t = sim_.consistent_stop_time();
+      if (t < stop) checkpoint(t);
+      last_wall_checkpoint_ = clock_.seconds();
+    }
+    return true;
+  }
+
+  // Frames and observable samples due at `now`.
+  void scheduled_outputs(double now) {
+    if (frames_.time() == now) {
+      write_frame(now);
+      ++frames_.next;
+    }
+    if (samples_.time() == now) {
+      trajectory_->write_observables(now, sim_.observables(now));
+      ++samples_.next;
+    }
+  }
+
+  int finish_early(double t) {
+    const std::string written = checkpoint(t);
+    trajectory_->close();
+    finish(t, true);
+    std::fprintf(stderr,
+                 "tethersim run: stopped by %s at t = %.10g: checkpoint written to %s; continue with "
+                 "'tethersim run --restart %s'\n",
+                 stopped_by_.c_str(), t, written.c_str(), run_.directory.string().c_str());
+    return kExitOk;
+  }
+
+  void write_frame(double t) {
+    std::vector<FrameParticle> particles;
+    std::vector<FrameTether> tethers;
+    sim_.local_frame(t, particles, tethers);
+    trajectory_->write_frame(t, particles, tethers);
+  }
+
+  std::string checkpoint(double t) {
+    const double started = clock_.seconds();
+    const std::string path = write_checkpoint(run_.directory.string(), sim_.io_comm(), model_,
+                                              run_.slots, sim_.local_snapshot(t));
+    totals_.checkpoint_seconds += clock_.seconds() - started;
+    ++totals_.checkpoints;
+    std::error_code ec;
+    totals_.checkpoint_bytes += fs::file_size(path, ec);
+    trajectory_->flush();  // the sidecar matches what a restart would keep
+    return path;
+  }
+
+  void finish(double t, bool interrupted) {
+    totals_.start_time = run_.start_time;
+    totals_.end_time = t;
+    totals_.wall_seconds = clock_.seconds();
+    totals_.final = sim_.observables(t);
+    totals_.peak_resident_bytes = peak_resident_bytes();
+    totals_.baseline_resident_bytes = baseline_;
+    totals_.interrupted = interrupted;
+    totals_.restarted = run_.restarted;
+    totals_.state_hash = sim_.state_hash();
+    totals_.memory_bytes = sim_.memory_bytes();
+    totals_.frames = trajectory_ ? trajectory_->frames() : 0;
+    const engine::EngineStatistics stats = sim_.statistics();
+    if (!request_.quiet && !interrupted) {
+      progress_.line(t, totals_.final, stats.total_events(), totals_.wall_seconds);
+    }
+    write_file_atomically((run_.directory / "summary.json").string(), summary_json(model_, stats, totals_));
+    if (!request_.quiet) {
+      print_summary(stdout, model_, stats, totals_);
+      std::printf("  output             %s (trajectory.h5, trajectory.xdmf, summary.json)\n",
+                  run_.directory.string().c_str());
+    }
+  }
+
+  LoadedRun& run_;
+  const Model& model_;
+  Simulation& sim_;
+  const RunRequest& request_;
+  ProgressPrinter progress_;
+  std::optional<TrajectoryFile> trajectory_;
+  Schedule frames_, samples_, checkpoints_;
+  Stopwatch clock_;
+  std::size_t baseline_ = current_resident_bytes();
+  double last_progress_ = 0.0;
+  double last_wall_checkpoint_ = 0.0;
+  std::string stopped_by_;
+  RunTotals totals_;
+};
+
+}  // namespace
+
+int run_simulation(const RunRequest& request, const decomposition::MpiSession& mpi) {
+  LoadedRun run = request.restart.empty() ? load_fresh(request) : load_restart(request);
+  if (mpi.size() > 1) {
+    // The distributed engine is not part of this build: rank 0 runs the
+    // whole system and the other ranks wait.
+    if (!mpi.is_root()) return kExitOk;
+    std::fprintf(stderr,
+                 "tethersim run: %d MPI ranks started, but this build has no distributed engine "
+                 "yet: rank 0 runs the whole system, the other %d ranks wait\n",
+                 mpi.size(), mpi.size() - 1);
+  }
+  if (!run.restarted) {
+    prepare_fresh_directory(run.directory, request.overwrite);
+  } else {
+    std::error_code ec;
+    fs::create_directories(run.directory, ec);
+  }
+  if (!request.quiet) {
+    if (run.restarted) {
+      std::printf("continuing model '%s' from its checkpoint at t = %.10g to t = %.10g\n",
+                  run.model->name().c_str(), run.start_time, run.model->end_time());
+    } else {
+      std::fputs(describe_model(*run.model, run.counts).c_str(), stdout);
+    }
+  }
+  RunLoop loop(run, request);
+  return loop.execute();
+}
+
+}  // namespace tethersim::app

@@ -1,0 +1,36 @@
+#pragma once
+// The whole system in one engine on one process.
+
+#include <memory>
+
+#include "simulation.hpp"
+#include "tethersim/engine/engine.hpp"
+
+namespace tethersim::app {
+
+class SerialSimulation final : public Simulation {
+ public:
+  SerialSimulation(const Model& model, scenario::InitialParticles initial);
+  SerialSimulation(const Model& model, const engine::EngineSnapshot& snapshot);
+
+  MPI_Comm io_comm() const override { return MPI_COMM_SELF; }
+  double time() const override { return time_; }
+  bool advance(double end, std::uint64_t max_events) override;
+  double consistent_stop_time() override;
+  void local_frame(double t, std::vector<FrameParticle>& particles,
+                   std::vector<FrameTether>& tethers) const override;
+  FrameObservables observables(double t) const override;
+  engine::EngineStatistics statistics() const override { return engine_.statistics(); }
+  engine::EngineSnapshot local_snapshot(double t) const override { return engine_.snapshot(t); }
+  std::uint64_t state_hash() const override { return engine_.state_hash(); }
+  std::size_t memory_bytes() const override { return engine_.memory_bytes(); }
+
+  const engine::Engine& engine() const { return engine_; }
+
+ private:
+  const Model& model_;
+  engine::Engine engine_;
+  double time_;
+};
+
+}  // namespace tethersim::app

@@ -1,0 +1,43 @@
+#pragma once
+// What the run loop needs from a simulation, whether it runs on one process
+// or is distributed over many: advancing, stopping consistently, and the
+// local pieces of frames and snapshots (gathered collectively by the
+// writers in io/).
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "tethersim/engine/snapshot.hpp"
+#include "tethersim/engine/statistics.hpp"
+#include "tethersim/io/trajectory_file.hpp"
+
+namespace tethersim::app {
+
+class Simulation {
+ public:
+  virtual ~Simulation() = default;
+  // Collective over io_comm(): every rank makes the same calls.
+  virtual MPI_Comm io_comm() const = 0;
+  virtual double time() const = 0;
+  // Processes events before `end` (at most about `max_events` of them);
+  // true when `end` was reached (all ranks agree).
+  virtual bool advance(double end, std::uint64_t max_events) = 0;
+  // A time at which stopping leaves a consistent state (no event before it
+  // unprocessed), at or after time(): used for unscheduled checkpoints.
+  virtual double consistent_stop_time() = 0;
+  // This rank's particles and the tethers whose lower id it owns, at `t`.
+  virtual void local_frame(double t, std::vector<FrameParticle>& particles,
+                           std::vector<FrameTether>& tethers) const = 0;
+  // Global values, equal on every rank.
+  virtual FrameObservables observables(double t) const = 0;
+  virtual engine::EngineStatistics statistics() const = 0;
+  // This rank's part of the state at a consistent stop time `t`.
+  virtual engine::EngineSnapshot local_snapshot(double t) const = 0;
+  // Bit-level fingerprint of the whole state (equal on every rank).
+  virtual std::uint64_t state_hash() const = 0;
+  virtual std::size_t memory_bytes() const = 0;  // this rank
+};
+
+}  // namespace tethersim::app
