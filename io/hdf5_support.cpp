@@ -135,6 +135,12 @@ void write_attribute(hid_t object, const std::string& name, const std::vector<st
   write_raw_attribute(object, name, type, space, packed.data());
 }
 
+void write_attribute(hid_t object, const std::string& name, const std::vector<double>& values) {
+  const hsize_t n = values.size();
+  H5Id space(checked(H5Screate_simple(1, &n, nullptr), "attribute space"));
+  write_raw_attribute(object, name, H5T_NATIVE_DOUBLE, space, values.data());
+}
+
 bool has_attribute(hid_t object, const std::string& name) {
   return H5Aexists(object, name.c_str()) > 0;
 }

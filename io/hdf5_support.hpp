@@ -61,6 +61,7 @@ void write_attribute(hid_t object, const std::string& name, std::int64_t value);
 void write_attribute(hid_t object, const std::string& name, double value);
 void write_attribute(hid_t object, const std::string& name, const std::vector<std::int32_t>& values);
 void write_attribute(hid_t object, const std::string& name, const std::vector<std::string>& values);
+void write_attribute(hid_t object, const std::string& name, const std::vector<double>& values);
 std::string read_string_attribute(hid_t object, const std::string& name);
 std::int64_t read_integer_attribute(hid_t object, const std::string& name);
 double read_double_attribute(hid_t object, const std::string& name);

@@ -147,6 +147,10 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
     edges.push_back(model.domain().length()[k]);
   }
   write_attribute(box, "boundary", boundary);
+  // H5MD knows only periodic and none; the exact kinds (open, reflective).
+  std::vector<std::string> kinds;
+  for (int k = 0; k < s->dimensions; ++k) kinds.push_back(to_string(model.domain().boundary[k]));
+  write_attribute(box, "tethersim_boundary", kinds);
   H5Id edges_set = create_dataset(box, "edges", H5T_NATIVE_DOUBLE, {d});
   write_rows(edges_set, H5T_NATIVE_DOUBLE, {}, 0, s->root() ? d : 0, edges.data(), s->transfer);
   // Not part of H5MD: where the box starts (positions are absolute).
@@ -181,8 +185,15 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
   // Species never change: one time-independent dataset, names attached.
   H5Id species_set = create_dataset(all, "species", H5T_NATIVE_INT32, {n});
   std::vector<std::string> names;
-  for (const Species& sp : model.species()) names.push_back(sp.name);
+  std::vector<double> radii, masses;
+  for (const Species& sp : model.species()) {
+    names.push_back(sp.name);
+    radii.push_back(sp.radius);
+    masses.push_back(sp.mass);
+  }
   write_attribute(species_set, "names", names);
+  write_attribute(species_set, "radii", radii);
+  write_attribute(species_set, "masses", masses);  // inf for infinite masses
   const SlotRange mine = slot_range(n, s->ranks, s->rank);
   std::vector<std::int32_t> my_species(mine.size());
   for (std::uint64_t k = 0; k < mine.size(); ++k) my_species[k] = species[mine.begin + k];
@@ -222,7 +233,13 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
     if (columns == 0) {
       create_extensible_dataset(group, "value", type, {}, {1024});
     } else {
-      create_extensible_dataset(group, "value", type, {columns}, {256, columns});
+      H5Id value = create_extensible_dataset(group, "value", type, {columns}, {256, columns});
+      if (name == "event_counts") {
+        std::vector<std::string> event_kinds = {"action_potential", "restitution", "periodic_impulse",
+                                          "random_impulse", "blocking", "tethering", "wall",
+                                          "escape", "sector_crossing"};
+        write_attribute(value, "columns", event_kinds);
+      }
     }
     if (first) {
       create_extensible_dataset(group, "step", H5T_NATIVE_INT64, {}, {1024});

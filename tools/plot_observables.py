@@ -130,7 +130,10 @@ def draw_rate_panel(ax, series):
         return
     for label, rate in rates.items():
         ax.stairs(rate, edges, label=label, baseline=None, lw=2.0 if label.startswith("total") else 1.2)
-    ax.legend(fontsize=8, loc="best")
+    top = np.nanmax(rates["total (all kinds)"]) if np.isfinite(rates["total (all kinds)"]).any() else 0
+    if top > 0:
+        ax.set_ylim(0, 1.4 * top)  # room for the legend above the curves
+    ax.legend(fontsize=8, loc="upper left", ncol=3)
 
 
 def summary_line(summary):
@@ -141,10 +144,17 @@ def summary_line(summary):
     ranks = summary.get("ranks")
     if ranks is not None:
         parts.append(f"{ranks} rank{'s' if ranks != 1 else ''}")
-    if "events" in summary and "wall_seconds" in summary:
-        parts.append(f"{summary['events']:,} events in {summary['wall_seconds']:.3g} s wall")
+    events, wall = summary.get("events"), summary.get("wall_seconds")
     if summary.get("restarted"):
-        parts.append("restarted")
+        # Counters are cumulative over all legs, the wall time is this leg's.
+        this_run = summary.get("events_this_run")
+        parts.append(f"restarted at t = {summary.get('start_time', '?'):g}")
+        if events is not None:
+            parts.append(f"{events:,} events in all")
+        if this_run is not None and wall is not None:
+            parts.append(f"{this_run:,} in the last leg's {wall:.3g} s wall")
+    elif events is not None and wall is not None:
+        parts.append(f"{events:,} events in {wall:.3g} s wall")
     if summary.get("interrupted"):
         parts.append("stopped early")
     return ", ".join(parts)

@@ -10,7 +10,7 @@ last one unless --frame K (an index; negative counts from the end) or
 
 Particles are coloured by species, with the species names in the legend,
 and sized by the species radius taken from the model text stored in the
-trajectory (with any species.X.radius override recorded in checkpoint.h5).
+trajectory (with any species.X.radius override recorded for the run).
 Species whose particles are large next to the box (membrane shells, active
 zones) are drawn as outlines, and tethers to them are left out unless
 --all-tethers is given. Absent particles (escaped: NaN rows, id -1) are
@@ -296,9 +296,10 @@ def render(f, frame, directory, args):
     handles = draw_particles(ax, frame, rows, y, names, colours, diameters, outlines, radii)
     set_limits(ax, frame.dimensions, lo, hi, len(y))
     if handles:
-        ax.legend(handles=handles, title="species", loc="upper left", fontsize=8, title_fontsize=9)
+        ax.legend(handles=handles, title="species", loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                  fontsize=8, title_fontsize=9)
     frames = len(f["particles/all/position/time"])
-    title = (f"{out.model_name(f)}: t = {frame.time:g} (frame {frame.index} of {frames - 1}), "
+    title = (f"{out.model_name(f)}: t = {frame.time:g} (frame {frame.index} of 0-{frames - 1}), "
              f"{np.count_nonzero(frame.present):,} particles, {len(frame.tethers):,} tethers")
     if radii is None:
         notes.append("sizes by species (radii unknown)")

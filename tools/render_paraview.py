@@ -19,9 +19,11 @@ points. As in render_frame.py, species that are large next to the box
 spheres, and the tethers to them are hidden unless --all-tethers is given.
 Without h5py species are numbered and all points have one size.
 
-ParaView's XDMF 2 reader does not accept the "X" geometry of 1-D runs (it
-crashes), so 1-D trajectories are refused. Exit codes: 0 written, 2 bad
-input (missing file, not a tethersim XDMF file, 1-D data).
+1-D and 2-D runs are viewed straight down the z axis. Sidecars that give
+1-D runs the geometry type "X" (which ParaView's XDMF 2 reader rejects,
+then crashes) are refused; current ones use X_Y_Z. Exit codes: 0 written,
+2 bad input (missing file, not a tethersim XDMF file, frameless or "X"
+geometry).
 
 Note on -noreset: Xvfb resets itself when its last client disconnects, and
 a connection attempted during the reset fails ("bad X server connection",
@@ -76,6 +78,7 @@ class Details:
         self.names = None
         self.radii = None
         self.extent = None
+        self.dimensions = None
         self.outlines = []  # (species index, centre, radius) of large particles
         self.hub_rows = []  # their particle rows
         self.h5_path = h5_path
@@ -92,7 +95,8 @@ class Details:
                 edges = f["particles/all/box/edges"][:]
                 self.extent = float(edges.max())
                 self.radii = out.species_radii(f, self.h5_path)
-                if out.dimensions(f) < 2:
+                self.dimensions = out.dimensions(f)
+                if self.dimensions < 2:
                     return
                 k = int(np.argmin(np.abs(out.frame_times(f) - time)))
                 positions = f["particles/all/position/value"][k]
@@ -130,7 +134,8 @@ def check_xdmf(path):
     if "<Xdmf" not in text or 'Grid Name="particles"' not in text:
         raise UsageError(f"{path}: not a tethersim XDMF file (no particles grid)")
     if 'GeometryType="X"' in text:
-        raise UsageError(f"{path}: 1-D trajectory (GeometryType X), which ParaView's XDMF reader cannot read")
+        raise UsageError(f"{path}: 1-D geometry type X, which ParaView's XDMF reader cannot read "
+                         "(sidecars of newer tethersim versions use X_Y_Z)")
     if "<Time " not in text:
         raise UsageError(f"{path}: the trajectory has no frames (frame_interval = inf?)")
     match = re.search(r'Format="HDF">([^:<]+):/particles', text)
@@ -281,7 +286,8 @@ def render(xdmf, output, wanted_time, all_tethers):
             hidden = "   (tethers to {} hidden)".format(
                 ", ".join(sorted({details.names[s] for s, _, _ in details.outlines})))
     add_title(view, f"{details.model}   t = {time:g}{hidden}")
-    place_camera(view, 'GeometryType="XY"' in text)
+    flat = details.dimensions in (1, 2) or 'GeometryType="XY"' in text
+    place_camera(view, flat)
     Render(view)
     SaveScreenshot(output, view, ImageResolution=IMAGE_SIZE, TransparentBackground=0)
     if not os.path.isfile(output):

@@ -1,9 +1,10 @@
 """Shared reading helpers for the tethersim output tools.
 
 Not a command of its own: plot_observables.py and render_frame.py import it
-to open an output directory, check that trajectory.h5 really is a tethersim
-trajectory and read the small things every tool needs (species names and
-radii, model name, frame times, summary.json).
+(and render_paraview.py when h5py is available) to open an output
+directory, check that trajectory.h5 really is a tethersim trajectory and
+read the small things every tool needs (species names and radii, model
+name, frame times, summary.json).
 
 Errors meant for the user are raised as UsageError; `run_main` turns them
 into one line on stderr and exit code 2.
@@ -14,8 +15,8 @@ import os
 import sys
 import tomllib
 
-# A running simulation keeps trajectory.h5 open; without this the HDF5
-# library refuses to open it for reading.
+# So that the trajectory of a running simulation (file still open for
+# writing) can be read where HDF5 file locking is enforced.
 os.environ.setdefault("HDF5_USE_FILE_LOCKING", "FALSE")
 
 TRAJECTORY_NAME = "trajectory.h5"
@@ -47,6 +48,13 @@ def run_main(main):
         sys.exit(main())
     except UsageError as error:
         print(f"{program}: error: {error}", file=sys.stderr)
+        sys.exit(2)
+    except KeyError as error:  # h5py: a dataset or group the layout promises is missing
+        print(f"{program}: error: incomplete tethersim trajectory: {error.args[0] if error.args else error}",
+              file=sys.stderr)
+        sys.exit(2)
+    except OSError as error:  # h5py: damaged file (e.g. a crash during a write)
+        print(f"{program}: error: cannot read the trajectory: {error}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:
         sys.exit(130)
@@ -154,8 +162,17 @@ def model_document(f):
         return None
 
 
-def read_overrides(directory):
-    """The --set overrides of the run, from DIR/checkpoint.h5 (not stored in the trajectory)."""
+def read_overrides(f, directory=None):
+    """The --set overrides of the run, KEY=VALUE strings.
+
+    Newer trajectories hold them in the "overrides" attribute of
+    /parameters/tethersim; otherwise they are taken from DIR/checkpoint.h5.
+    """
+    stored = f["parameters/tethersim"].attrs.get("overrides")
+    if stored is not None:
+        return [decode(o) for o in stored]
+    if directory is None:
+        return []
     path = os.path.join(output_directory(directory), CHECKPOINT_NAME)
     if not os.path.isfile(path):
         return []
@@ -174,7 +191,7 @@ def species_radii(f, directory=None):
     """Radius of each species by index, from the stored model text, or None.
 
     Overrides of the form species.NAME.radius=R (or species.INDEX.radius=R)
-    found in the run's checkpoint are applied.
+    recorded for the run (see read_overrides) are applied.
     """
     document = model_document(f)
     names = species_names(f)
@@ -185,7 +202,7 @@ def species_radii(f, directory=None):
         if isinstance(table, dict) and "radius" in table:
             radii[str(table.get("name", index))] = table["radius"]
             radii[str(index)] = table["radius"]
-    for line in read_overrides(directory) if directory else []:
+    for line in read_overrides(f, directory):
         key, value = line.split("=", 1)
         parts = key.strip().split(".")
         if len(parts) == 3 and parts[0] == "species" and parts[2] == "radius":

@@ -11,6 +11,9 @@ packages=(
   libeigen3-dev libboost-program-options-dev libgtest-dev
   librandom123-dev libtoml11-dev
   python3 python3-numpy python3-h5py python3-matplotlib
+  # Rendering a trajectory headless through its XDMF sidecar (a test and
+  # tools/render_paraview.py).
+  paraview python3-paraview xvfb xauth
 )
 
 missing=()
