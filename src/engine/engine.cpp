@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 #include "tethersim/physics/random_impulse.hpp"
 
@@ -56,6 +58,7 @@ void Engine::add_particles(scenario::InitialParticles& initial) {
   place_particles(std::move(particles));
   for (const TetherSpec& t : initial.tethers) {
     const Index a = particles_.index_of(t.a), b = particles_.index_of(t.b);
+    if (a == kNoIndex || b == kNoIndex) continue;  // a partial view holds one end only
     tethers_.add(a, b);
     tethers_.add(b, a);
   }
@@ -80,8 +83,10 @@ void Engine::place_particles(std::vector<ParticleSnapshot> particles) {
   particles_.id.resize(n);
   particles_.counter.resize(n);
   coords_.resize(n);
-  const bool random_impulses = any_random_impulses(model_);
-  if (random_impulses) {
+  has_random_impulses_ = any_random_impulses(model_);
+  has_tethers_ = any_tetherable_pair(model_);
+  has_loaded_edges_ = model_.dynamics().restitution_delay > 0.0;
+  if (has_random_impulses_) {
     ri_index_.assign(n, 0);
     ri_time_.assign(n, kInfinity);
   }
@@ -98,7 +103,7 @@ void Engine::place_particles(std::vector<ParticleSnapshot> particles) {
     particles_.id[i] = p.id;
     particles_.counter[i] = p.counter;
     coords_[i] = p.sector;
-    if (random_impulses) {
+    if (has_random_impulses_) {
       ri_index_[i] = p.ri_index;
       ri_time_[i] = p.ri_time;
     }
@@ -113,10 +118,12 @@ void Engine::place_particles(std::vector<ParticleSnapshot> particles) {
   keys = {};
   particles_.build_id_index();
   // Lists a model can never use are not allocated.
-  if (any_tetherable_pair(model_)) tethers_.resize_particles(n);
-  if (model_.dynamics().restitution_delay > 0.0) loaded_.resize_particles(n);
+  if (has_tethers_) tethers_.resize_particles(n);
+  if (has_loaded_edges_) loaded_.resize_particles(n);
   touched_mark_.assign(n, 0);
   visit_mark_.assign(n, 0);
+  role_.assign(n, kActive | kOwned);
+  changed_mark_.assign(n, 0);
   // Hubs a species can block with: tested directly, not through sectors.
   hubs_for_.assign(model_.species().size(), {});
   for (Index h : hubs_) {
@@ -131,7 +138,7 @@ void Engine::place_particles(std::vector<ParticleSnapshot> particles) {
 void Engine::schedule_initial_events() {
   for (Index i = 0; i < particles_.size(); ++i) {
     const auto& spec = model_.species(particles_.state[i].species).random_impulse;
-    if (!ri_time_.empty() && spec.enabled() && particles_.state[i].mobile) {
+    if (has_random_impulses_ && spec.enabled() && particles_.state[i].mobile) {
       ri_time_[i] = physics::draw_random_gap(seed_, particles_.id[i], 0, spec);
     }
   }
@@ -166,7 +173,7 @@ void Engine::predict_all() {
     return event_precedes(a, calendar_.event_at(a, time), b, calendar_.event_at(b, time));
   });
   for (Index i = 0; i < particles_.size(); ++i) {
-    if (particles_.state[i].alive && particles_.state[i].mobile) repredict(i);
+    if (particles_.state[i].alive && particles_.state[i].mobile && is_active(i)) repredict(i);
   }
 }
 
@@ -219,8 +226,30 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
   return false;
 }
 
+bool Engine::counted_here(Index a, Index b) const {
+  Index attributed = a;
+  if (b != kNoIndex && !is_hub(b) && (is_hub(a) || particles_.id[b] < particles_.id[a])) {
+    attributed = b;
+  }
+  // Between hubs alone (which no process owns): the global-events process.
+  return is_hub(attributed) ? counts_global_events_ : is_owned(attributed);
+}
+
 void Engine::execute_particle_event(Index i, const ParticleEvent& e) {
-  ++stats_.events[static_cast<int>(e.kind)];
+  if (e.partner != kNoIndex && !is_active(e.partner)) {
+    // The distributed engine froze the partner because its certification
+    // proved this pair cannot meet in the window: running it would be
+    // wrong, so stop loudly.
+    throw std::logic_error("synchronization error: particle " + std::to_string(particles_.id[i]) +
+                           " meets frozen particle " + std::to_string(particles_.id[e.partner]) +
+                           " at t = " + std::to_string(e.time));
+  }
+  counting_ = counted_here(i, e.partner);
+  if (counting_) {
+    ++stats_.events[static_cast<int>(e.kind)];
+  } else {
+    ++uncounted_events_;
+  }
   const int axis = e.detail & 3;
   const bool upward = (e.detail & 4) != 0;
   mark_for_prediction(i);
@@ -237,7 +266,13 @@ void Engine::execute_particle_event(Index i, const ParticleEvent& e) {
 }
 
 void Engine::execute_global_event(const GlobalEvent& g) {
-  ++stats_.events[static_cast<int>(g.kind)];
+  if (g.kind == EventKind::restitution) {
+    counting_ = counted_here(loaded_[g.payload].a, loaded_[g.payload].b);
+    if (!counting_) ++uncounted_events_;
+  } else {
+    counting_ = counts_global_events_;
+  }
+  count(stats_.events[static_cast<int>(g.kind)]);
   switch (g.kind) {
     case EventKind::restitution: restitute(g.payload, g.time); break;
     case EventKind::periodic_impulse: periodic_impulse(g.payload, g.time); break;
@@ -250,7 +285,7 @@ void Engine::execute_global_event(const GlobalEvent& g) {
 void Engine::repredict_touched() {
   for (Index i : touched_) {
     touched_mark_[i] = 0;
-    if (particles_.state[i].alive && particles_.state[i].mobile) repredict(i);
+    if (particles_.state[i].alive && particles_.state[i].mobile && is_active(i)) repredict(i);
   }
   touched_.clear();
 }

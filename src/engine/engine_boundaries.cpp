@@ -5,6 +5,7 @@ namespace tethersim::engine {
 
 void Engine::cross_sector(Index i, int axis, bool upward, double) {
   ParticleState& s = particles_.state[i];
+  note_change(i);
   SectorCoords& c = coords_[i];
   std::int32_t next = c[axis] + (upward ? 1 : -1);
   const std::int32_t shape = grid_.shape()[axis];
@@ -34,9 +35,11 @@ void Engine::reflect(Index i, int axis, double t) {
 void Engine::escape(Index i, double t) {
   force_restitute_all(i, t);
   ParticleState& s = particles_.state[i];
-  escapes_.push_back({particles_.id[i], s.species, t, s.position(t), s.v});
-  ++stats_.escapes;
+  note_change(i);
+  if (counting_) escapes_.push_back({particles_.id[i], s.species, t, s.position(t), s.v});
+  count(stats_.escapes);
   tethers_.for_each(i, [&](Index partner, std::uint32_t) {
+    note_change(partner);
     tethers_.remove(partner, i);
     mark_for_prediction(partner);
   });
@@ -45,7 +48,7 @@ void Engine::escape(Index i, double t) {
   s.alive = 0;
   ++particles_.counter[i];  // every event predicted with it is now stale
   calendar_.remove(i);
-  if (!ri_time_.empty()) ri_time_[i] = kInfinity;
+  if (has_random_impulses_) ri_time_[i] = kInfinity;
 }
 
 }  // namespace tethersim::engine

@@ -12,6 +12,7 @@ void Engine::set_velocity(Index i, const Vec3& v, double t) {
   ParticleState& s = particles_.state[i];
   s.u0 = s.position(t);
   s.t0 = t;
+  note_change(i);
   s.v = v;
   ++particles_.counter[i];
   mark_for_prediction(i);
@@ -78,9 +79,11 @@ void Engine::collide(Index i, Index j, EventKind kind, double t) {
       return;
     }
   } else if (!tethered && should_attach(a, b, t)) {
+    note_change(a);
+    note_change(b);
     tethers_.add(a, b);
     tethers_.add(b, a);
-    ++stats_.attachments;
+    count(stats_.attachments);
   }
 
   Group& ga = scratch_a_;
@@ -94,15 +97,15 @@ void Engine::collide(Index i, Index j, EventKind kind, double t) {
           ? physics::rebound_impulse(pair, pp.c_rebound)
           : physics::tether_impulse(pair, pp.c_retract, pp.c_revolve,
                                     model_.dynamics().theta_revolve);
-  ++stats_.responses[static_cast<int>(impulse.response)];
+  count(stats_.responses[static_cast<int>(impulse.response)]);
   if (impulse.response == physics::CollisionResponse::none) return;
 
   const Dynamics& dyn = model_.dynamics();
   const bool capped =
       dyn.max_group_size > 0 && ga.members.size() + gb.members.size() > dyn.max_group_size;
   if (dyn.restitution_delay == 0.0 || capped) {
-    ++stats_.instantaneous;
-    if (capped) ++stats_.capped_loadings;
+    count(stats_.instantaneous);
+    if (capped) count(stats_.capped_loadings);
     if (ga.mass != kInfinity) {
       set_group_velocity(ga, physics::velocity_after_impulse_a(ga.velocity, impulse.dp, ga.mass), t);
     }
@@ -115,7 +118,9 @@ void Engine::collide(Index i, Index j, EventKind kind, double t) {
 }
 
 void Engine::load(Index a, Index b, const Group& ga, const Group& gb, const Vec3& dp, double t) {
-  ++stats_.loadings;
+  count(stats_.loadings);
+  note_change(a);
+  note_change(b);
   const Vec3 v_load = physics::load_velocity(ga.velocity, gb.velocity, ga.mass, gb.mass);
   const Vec3 p_ab = physics::restitution_impulse(dp, ga.velocity, gb.velocity, ga.mass, gb.mass);
 
@@ -147,6 +152,8 @@ void Engine::load(Index a, Index b, const Group& ga, const Group& gb, const Vec3
     // delay from now (last in, first out by sequence at equal times).
     const double time = physics::restitution_time_min_schedule(t, dyn.restitution_delay);
     for (EdgeIndex e : group_edges) {
+      note_change(loaded_[e].a);
+      note_change(loaded_[e].b);
       loaded_[e].time = time;
       ++loaded_[e].version;
       schedule_restitution(e);
@@ -173,12 +180,20 @@ void Engine::schedule_restitution(EdgeIndex e) {
   g.payload = e;
   g.version = edge.version;
   global_.push(g);
+  loaded_[e].scheduled = true;
+}
+
+bool Engine::can_restitute(const LoadedEdge& edge) const {
+  auto ready = [&](Index i) { return is_active(i) || !particles_.state[i].mobile; };
+  return ready(edge.a) && ready(edge.b);
 }
 
 void Engine::restitute(EdgeIndex e, double t) {
   const LoadedEdge edge = loaded_[e];
   const Index a = edge.a, b = edge.b;
   const Vec3 v_group = particles_.state[a].mobile ? particles_.state[a].v : particles_.state[b].v;
+  note_change(a);
+  note_change(b);
   loaded_.remove(e);
   Group& ga = scratch_a_;
   Group& gb = scratch_b_;
@@ -201,7 +216,7 @@ void Engine::force_restitute_all(Index i, double t) {
       if (latest == kNoIndex || loaded_[e].sequence > loaded_[latest].sequence) latest = e;
     });
     if (latest == kNoIndex) return;
-    ++stats_.events[static_cast<int>(EventKind::restitution)];
+    count(stats_.events[static_cast<int>(EventKind::restitution)]);
     restitute(latest, t);
   }
 }

@@ -21,6 +21,7 @@ void Engine::random_impulse(Index i, double t) {
   const auto& spec = model_.species(particles_.state[i].species).random_impulse;
   const ParticleId id = particles_.id[i];
   const std::uint64_t n = ri_index_[i];
+  note_change(i);
   apply_impulse(i, physics::draw_random_impulse(seed_, id, n, spec, model_.dimensions()).dp, t);
   ri_index_[i] = n + 1;
   ri_time_[i] += physics::draw_random_gap(seed_, id, n + 1, spec);
@@ -55,7 +56,9 @@ void Engine::periodic_impulse(std::uint32_t which, double t) {
   std::vector<Index> order;
   for (Index i = 0; i < particles_.size(); ++i) {
     const ParticleState& s = particles_.state[i];
-    if (!s.alive || !s.mobile || !p.applies_to[s.species] || visit_mark_[i] == 2) continue;
+    if (!s.alive || !s.mobile || !is_active(i) || !p.applies_to[s.species] || visit_mark_[i] == 2) {
+      continue;
+    }
     if (loaded_.adjacency().empty(i)) {
       set_velocity(i, s.v + impulse_on(i, s.v) / mass_[s.species], t);
       continue;

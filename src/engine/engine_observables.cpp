@@ -9,28 +9,45 @@
 
 namespace tethersim::engine {
 
+// Observables sum the particles this process accounts for: all of them in
+// a serial engine; in a distributed one its own (and the hubs on the rank
+// that counts global events), so that sums over ranks are the totals.
+bool Engine::accounted_here(Index i) const {
+  if (is_removed(i)) return false;
+  return is_hub(i) ? counts_global_events_ : is_owned(i);
+}
+
 std::size_t Engine::alive_count() const {
   std::size_t n = 0;
-  for (const ParticleState& s : particles_.state) n += s.alive;
+  for (Index i = 0; i < particles_.size(); ++i) n += particles_.state[i].alive && accounted_here(i);
   return n;
 }
 
-double Engine::kinetic_energy() const {
-  double e = 0.0;
-  particles_.for_each_in_id_order([&](Index i) {
+physics::ExactSum Engine::kinetic_energy_sum() const {
+  physics::ExactSum e;
+  for (Index i = 0; i < particles_.size(); ++i) {
     const ParticleState& s = particles_.state[i];
-    if (s.alive && s.mobile) e += 0.5 * mass_[s.species] * s.v.squaredNorm();
-  });
+    if (s.alive && s.mobile && accounted_here(i)) e.add(0.5 * mass_[s.species] * s.v.squaredNorm());
+  }
   return e;
 }
 
-Vec3 Engine::momentum() const {
-  Vec3 p = Vec3::Zero();
-  particles_.for_each_in_id_order([&](Index i) {
+std::array<physics::ExactSum, 3> Engine::momentum_sum() const {
+  std::array<physics::ExactSum, 3> p;
+  for (Index i = 0; i < particles_.size(); ++i) {
     const ParticleState& s = particles_.state[i];
-    if (s.alive && s.mobile) p += mass_[s.species] * s.v;
-  });
+    if (!s.alive || !s.mobile || !accounted_here(i)) continue;
+    const Vec3 pi = mass_[s.species] * s.v;
+    for (int k = 0; k < 3; ++k) p[k].add(pi[k]);
+  }
   return p;
+}
+
+double Engine::kinetic_energy() const { return kinetic_energy_sum().value(); }
+
+Vec3 Engine::momentum() const {
+  const auto p = momentum_sum();
+  return {p[0].value(), p[1].value(), p[2].value()};
 }
 
 std::size_t Engine::cluster_count(SpeciesIndex species) const {
@@ -66,7 +83,7 @@ std::size_t Engine::tethered_count(SpeciesIndex species, SpeciesIndex partner) c
   std::size_t n = 0;
   for (Index i = 0; i < particles_.size(); ++i) {
     const ParticleState& s = particles_.state[i];
-    if (s.alive && s.species == species && partners_of_species(i, partner) > 0) ++n;
+    if (s.alive && s.species == species && accounted_here(i) && partners_of_species(i, partner) > 0) ++n;
   }
   return n;
 }
@@ -91,26 +108,33 @@ std::uint64_t vector_bits(const Vec3& v) {
 }
 }  // namespace
 
+// A sum of independent terms (each particle, each tether, each loaded edge),
+// so that it does not depend on storage order, and the parts that several
+// processes hold add up to the hash of the whole state.
 std::uint64_t Engine::state_hash() const {
   std::uint64_t total = 0;
   for (Index i = 0; i < particles_.size(); ++i) {
+    if (!accounted_here(i)) continue;
     const ParticleState& s = particles_.state[i];
     const ParticleId id = particles_.id[i];
     std::uint64_t h = physics::mix_hash(id, s.alive, bits(s.t0), vector_bits(s.u0), vector_bits(s.v),
                                         particles_.counter[i]);
-    if (!ri_index_.empty()) h = physics::mix_hash(h, ri_index_[i], bits(ri_time_[i]));
-    // Each tether and loaded edge once, from its lower id, summed: a set,
-    // whatever the order of the lists.
+    if (has_random_impulses_) h = physics::mix_hash(h, ri_index_[i], bits(ri_time_[i]));
+    total += physics::mix_hash(h, id);
+  }
+  // Each tether and loaded edge once, by the process that counts its events.
+  for (Index i = 0; i < particles_.size(); ++i) {
+    if (is_removed(i)) continue;
+    const ParticleId id = particles_.id[i];
     tethers_.for_each(i, [&](Index j, std::uint32_t) {
-      if (id < particles_.id[j]) h += physics::mix_hash(1, id, particles_.id[j]);
+      if (id < particles_.id[j] && counted_here(i, j)) total += physics::mix_hash(1, id, particles_.id[j]);
     });
     loaded_.adjacency().for_each(i, [&](Index j, std::uint32_t e) {
-      if (id >= particles_.id[j]) return;
+      if (id >= particles_.id[j] || !counted_here(i, j)) return;
       const LoadedEdge& edge = loaded_[e];
-      h += physics::mix_hash(2, id, particles_.id[j], vector_bits(edge.impulse), bits(edge.time),
-                             edge.sequence);
+      total += physics::mix_hash(2, id, particles_.id[j], vector_bits(edge.impulse), bits(edge.time),
+                                 edge.sequence);
     });
-    total += physics::mix_hash(h, id);
   }
   return total;
 }
@@ -122,12 +146,13 @@ std::size_t Engine::memory_bytes() const {
                       particles_.dense_index.capacity() * sizeof(Index) +
                       particles_.sparse_index.size() * (sizeof(ParticleId) + sizeof(Index) + 16) +
                       coords_.capacity() * sizeof(SectorCoords) +
-                      particles_.sparse_order.capacity() * sizeof(Index) + grid_.memory_bytes() +
+                      grid_.memory_bytes() +
                       tethers_.memory_bytes() + loaded_.memory_bytes() +
                       calendar_.memory_bytes() + global_.size() * sizeof(GlobalEvent) +
                       ri_index_.capacity() * sizeof(std::uint64_t) +
                       ri_time_.capacity() * sizeof(double) +
-                      touched_mark_.capacity() + visit_mark_.capacity();
+                      touched_mark_.capacity() + visit_mark_.capacity() + role_.capacity() +
+                      changed_mark_.capacity();
   for (const auto& phi : phi_) bytes += phi.capacity() * sizeof(double);
   return bytes;
 }

@@ -150,7 +150,7 @@ ParticleEvent Engine::predict(Index i) const {
   };
   const ParticleState& s = particles_.state[i];
 
-  if (!ri_time_.empty() && ri_time_[i] != kInfinity) {
+  if (has_random_impulses_ && ri_time_[i] != kInfinity) {
     ParticleEvent e;
     e.time = ri_time_[i];
     e.kind = EventKind::random_impulse;

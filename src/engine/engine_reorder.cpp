@@ -31,17 +31,31 @@ void permute(Vector& values, const std::vector<Index>& new_index, std::vector<bo
 
 void Engine::reorder() {
   const std::size_t n = particles_.size();
-  // Grid particles by sector, then hubs, then removed particles.
+  // Grid particles by sector, then hubs, then particles that left the
+  // simulation; slots of particles removed from this view go last and are
+  // dropped.
   std::vector<Index> order(n);
   std::iota(order.begin(), order.end(), 0);
   auto rank = [&](Index i) -> std::uint64_t {
-    if (!particles_.state[i].alive) return UINT64_MAX;
-    return in_grid(i) ? sector_of(i) : UINT64_MAX - 1;
+    if (is_removed(i)) return UINT64_MAX;
+    if (!particles_.state[i].alive) return UINT64_MAX - 1;
+    return in_grid(i) ? sector_of(i) : UINT64_MAX - 2;
   };
   std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) { return rank(a) < rank(b); });
+  std::size_t kept = n;
+  while (kept > 0 && is_removed(order[kept - 1])) --kept;
   std::vector<Index> new_index(n);
   for (std::size_t k = 0; k < n; ++k) new_index[order[k]] = static_cast<Index>(k);
   order = {};
+  // Pending events that name a dropped partner are predicted afresh.
+  std::vector<Index> repredict_after;
+  for (Index i = 0; i < n; ++i) {
+    if (is_removed(i)) continue;
+    const Index partner = calendar_.event(i).partner;
+    if (partner != kNoIndex && is_removed(partner) && calendar_.event(i).time != kInfinity) {
+      repredict_after.push_back(new_index[i]);
+    }
+  }
 
   std::vector<bool> done;
   permute(particles_.state, new_index, done);
@@ -51,20 +65,44 @@ void Engine::reorder() {
   permute(ri_index_, new_index, done);
   permute(ri_time_, new_index, done);
   for (auto& phi : phi_) permute(phi, new_index, done);
+  permute(role_, new_index, done);
+  permute(changed_mark_, new_index, done);
+  if (kept < n) {
+    particles_.state.resize(kept);
+    particles_.id.resize(kept);
+    particles_.counter.resize(kept);
+    coords_.resize(kept);
+    if (has_random_impulses_) {
+      ri_index_.resize(kept);
+      ri_time_.resize(kept);
+    }
+    for (auto& phi : phi_) phi.resize(kept);
+    role_.resize(kept);
+    changed_mark_.resize(kept);
+    touched_mark_.resize(kept);
+    visit_mark_.resize(kept);
+  }
   particles_.build_id_index();
 
   grid_.clear();
   // Insert in reverse so each sector's list runs in ascending index order.
-  for (Index i = static_cast<Index>(n); i-- > 0;) {
+  for (Index i = static_cast<Index>(kept); i-- > 0;) {
     if (in_grid(i)) grid_.insert(particles_.state, i, sector_of(i));
   }
   tethers_.renumber(new_index);
   loaded_.renumber(new_index);
   calendar_.renumber(new_index);
+  if (kept < n) {
+    if (has_tethers_) tethers_.resize_particles(kept);
+    if (has_loaded_edges_) loaded_.resize_particles(kept);
+    calendar_.resize(kept);
+  }
+  for (Change& c : changes_) c.particle = new_index[c.particle];
   for (Index& h : hubs_) h = new_index[h];
   for (auto& hubs : hubs_for_) {
     for (Index& h : hubs) h = new_index[h];
   }
+  for (Index i : repredict_after) repredict(i);
 }
 
 }  // namespace tethersim::engine

@@ -94,7 +94,9 @@ bool Engine::should_detach(Index a, Index b, double t, int& fired_rule) const {
 }
 
 void Engine::detach(Index a, Index b, int rule_index, double t) {
-  ++stats_.detachments;
+  count(stats_.detachments);
+  note_change(a);
+  note_change(b);
   tethers_.remove(a, b);
   tethers_.remove(b, a);
   const DetachRule& rule = model_.rules().detach[static_cast<std::size_t>(rule_index)];
@@ -111,12 +113,13 @@ void Engine::detach(Index a, Index b, int rule_index, double t) {
     }
   });
   for (Index p : released) {
+    note_change(p);
     tethers_.remove(subject, p);
     tethers_.remove(p, subject);
     mark_for_prediction(p);
   }
-  ++stats_.releases;
-  releases_.push_back({particles_.id[subject], t});
+  count(stats_.releases);
+  if (counting_) releases_.push_back({particles_.id[subject], t});
 }
 
 }  // namespace tethersim::engine

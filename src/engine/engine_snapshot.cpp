@@ -17,11 +17,15 @@ Engine::Engine(const Model& model, const EngineSnapshot& snapshot)
 void Engine::restore(const EngineSnapshot& snapshot) {
   place_particles(snapshot.particles);
   auto index = [&](ParticleId id) { return particles_.index_of(id); };
+  // A partial view (a rank's particles and halo) holds some pairs by one
+  // end only: those are not represented.
   for (const TetherSnapshot& t : snapshot.tethers) {
+    if (index(t.a) == kNoIndex || index(t.b) == kNoIndex) continue;
     tethers_.add(index(t.a), index(t.b));
     tethers_.add(index(t.b), index(t.a));
   }
   for (const LoadedEdgeSnapshot& e : snapshot.loaded_edges) {
+    if (index(e.a) == kNoIndex || index(e.b) == kNoIndex) continue;
     const EdgeIndex edge = loaded_.add(index(e.a), index(e.b), e.impulse, e.sequence);
     loaded_[edge].time = e.time;
     schedule_restitution(edge);
@@ -49,38 +53,30 @@ void Engine::restore(const EngineSnapshot& snapshot) {
   predict_all();
 }
 
+// The particles this process accounts for (all of them in a serial engine),
+// and the tethers and loaded edges whose events it counts.
 EngineSnapshot Engine::snapshot(double at) const {
   EngineSnapshot s;
   s.time = at;
-  std::vector<Index> order;
-  order.reserve(particles_.size());
-  particles_.for_each_in_id_order([&](Index i) { order.push_back(i); });
+  std::vector<Index> order = particles_.indices_in_id_order();
+  order.erase(std::remove_if(order.begin(), order.end(), [&](Index i) { return !accounted_here(i); }),
+              order.end());
   s.particles.reserve(order.size());
-  for (Index i : order) {
-    const ParticleState& st = particles_.state[i];
-    ParticleSnapshot p;
-    p.id = particles_.id[i];
-    p.species = st.species;
-    p.alive = st.alive;
-    p.t0 = st.t0;
-    p.u0 = st.u0;
-    p.v = st.v;
-    p.counter = particles_.counter[i];
-    p.sector = coords_[i];
-    if (!ri_index_.empty()) {
-      p.ri_index = ri_index_[i];
-      p.ri_time = ri_time_[i];
-    }
-    s.particles.push_back(p);
+  for (Index i : order) s.particles.push_back(particle_snapshot(i));
+  for (Index i = 0; i < particles_.size(); ++i) {
+    if (is_removed(i)) continue;
+    const ParticleId id = particles_.id[i];
     tethers_.for_each(i, [&](Index j, std::uint32_t) {
-      if (p.id < particles_.id[j]) s.tethers.push_back({p.id, particles_.id[j]});
+      if (id < particles_.id[j] && counted_here(i, j)) s.tethers.push_back({id, particles_.id[j]});
+    });
+    loaded_.adjacency().for_each(i, [&](Index j, std::uint32_t e) {
+      if (id >= particles_.id[j] || !counted_here(i, j)) return;
+      const LoadedEdge& edge = loaded_[e];
+      s.loaded_edges.push_back({id, particles_.id[j], edge.impulse, edge.time, edge.sequence});
     });
   }
   std::sort(s.tethers.begin(), s.tethers.end(), [](const TetherSnapshot& x, const TetherSnapshot& y) {
     return x.a != y.a ? x.a < y.a : x.b < y.b;
-  });
-  loaded_.for_each_open([&](EdgeIndex, const LoadedEdge& e) {
-    s.loaded_edges.push_back({particles_.id[e.a], particles_.id[e.b], e.impulse, e.time, e.sequence});
   });
   std::sort(s.loaded_edges.begin(), s.loaded_edges.end(),
             [](const LoadedEdgeSnapshot& x, const LoadedEdgeSnapshot& y) {

@@ -14,6 +14,11 @@ void ParticleCalendar::reset(std::size_t particles, TieBreak tie_break) {
   tie_break_ = std::move(tie_break);
 }
 
+void ParticleCalendar::resize(std::size_t particles) {
+  events_.resize(particles, Stored{});
+  position_.resize(particles, kNoIndex);
+}
+
 void ParticleCalendar::set(Index particle, const ParticleEvent& event) {
   events_[particle] = {event.partner, event.partner_counter, event.kind, event.detail};
   if (event.time == kInfinity) {

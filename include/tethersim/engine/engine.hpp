@@ -12,6 +12,7 @@
 // run_until(T) processes every event before T and stops without touching
 // the state: stopping and continuing gives exactly the straight run.
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -23,6 +24,7 @@
 #include "tethersim/engine/snapshot.hpp"
 #include "tethersim/engine/statistics.hpp"
 #include "tethersim/model/model.hpp"
+#include "tethersim/physics/exact_sum.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
 
 namespace tethersim::engine {
@@ -77,11 +79,30 @@ class Engine {
   const std::vector<EscapeRecord>& escapes() const { return escapes_; }
   const std::vector<ReleaseRecord>& releases() const { return releases_; }
   bool action_potential_active() const { return active_window_ >= 0; }
+  int active_window() const { return active_window_; }
+  const SectorCoords& sector(Index i) const { return coords_[i]; }
+  // The number and time of a particle's next random impulse (kInfinity:
+  // none).
+  std::uint64_t random_impulse_index(Index i) const { return has_random_impulses_ ? ri_index_[i] : 0; }
+  double next_random_impulse(Index i) const { return has_random_impulses_ ? ri_time_[i] : kInfinity; }
+  // The number of the next tick of each periodic impulse.
+  const std::vector<std::uint64_t>& periodic_ticks() const { return periodic_tick_; }
 
-  // Observables, summed in particle-id order (bit-reproducible).
+  // Observables of the particles this process accounts for (all of them in
+  // a serial engine); sums are exact, so independent of order and of how
+  // the particles are split among processes.
   std::size_t alive_count() const;
   double kinetic_energy() const;
   Vec3 momentum() const;
+  physics::ExactSum kinetic_energy_sum() const;
+  std::array<physics::ExactSum, 3> momentum_sum() const;
+  // True for the particles whose state this process accounts for in
+  // observables, hashes and snapshots.
+  bool accounted_here(Index i) const;
+  // True when this process counts events with these participants, and
+  // accounts for the tether or loaded edge between them: the owner of the
+  // lower id of those in the sector grid (b = kNoIndex for one particle).
+  bool counted_here(Index a, Index b) const;
   // Connected components of the tether graph (hubs excluded) that hold at
   // least one particle of `species`.
   std::size_t cluster_count(SpeciesIndex species) const;
@@ -102,6 +123,52 @@ class Engine {
   // Checks internal consistency (sector lists, groups share velocities,
   // tether symmetry, calendar entries); throws std::logic_error. For tests.
   void check_invariants() const;
+
+  // --- a partial view of the system, for distributed runs
+  // (engine_membership.cpp). A serial engine holds every particle, all of
+  // them active and owned; the distributed engine (decomposition/) holds a
+  // rank's own particles and its halo, and says which of them have events
+  // in the current window (active: the others are frozen, with no events,
+  // no restitutions and no periodic impulses) and whose events are counted
+  // here (owned: an event is counted by the owner of its lowest-id
+  // participant in the sector grid, so totals over ranks equal a serial
+  // run's).
+  void set_active(Index i, bool active);
+  void set_owned(Index i, bool owned);
+  bool is_active(Index i) const { return (role_[i] & kActive) != 0; }
+  bool is_owned(Index i) const { return (role_[i] & kOwned) != 0; }
+  bool is_hub(Index i) const { return hub_species_[particles_.state[i].species] != 0; }
+  bool is_removed(Index i) const { return (role_[i] & kRemoved) != 0; }
+  // Periodic impulses and action-potential transitions happen on every
+  // process; exactly one counts them.
+  void set_counts_global_events(bool counts) { counts_global_events_ = counts; }
+  // Events executed here but counted by another process (the duplicated
+  // work of components that straddle ranks).
+  std::uint64_t uncounted_events() const { return uncounted_events_; }
+
+  // Particles changed since clear_changes() (trajectory, sector, tethers,
+  // loaded edges, random-impulse state), each once, with the sector it was
+  // in before its first change. Off unless track_changes(true).
+  struct Change {
+    Index particle;
+    SectorCoords sector_before;
+  };
+  void track_changes(bool on) { track_changes_ = on; }
+  const std::vector<Change>& changes() const { return changes_; }
+  void clear_changes();
+
+  // Everything about one particle, with its tethers and loaded edges.
+  ParticleRecord record(Index i) const;
+  // Inserts a particle, or replaces everything about it with the record:
+  // its trajectory and sector, counters, reaction times, and its tethers and
+  // loaded edges with the particles held here (others are not represented).
+  // A new particle is frozen and not owned. Returns its index.
+  Index upsert(const ParticleRecord& record);
+  // Forgets a particle (it left this process's view). Its slot is reused
+  // only after the next renumbering.
+  void remove(Index i);
+  // The records of every particle held (hubs included), in id order.
+  std::vector<ParticleRecord> records() const;
 
  private:
   // --- construction (engine.cpp, engine_snapshot.cpp)
@@ -140,6 +207,26 @@ class Engine {
   bool in_grid(Index i) const {
     return particles_.state[i].alive && !hub_species_[particles_.state[i].species];
   }
+  // Counts an occurrence when the current event is counted here.
+  void count(std::uint64_t& counter) const {
+    if (counting_) ++counter;
+  }
+  // Notes that a particle is about to change (track_changes).
+  void note_change(Index i) {
+    if (track_changes_ && !changed_mark_[i]) {
+      changed_mark_[i] = 1;
+      changes_.push_back({i, coords_[i]});
+    }
+  }
+  // A new slot at the end of every per-particle array.
+  Index append_slot();
+  ParticleSnapshot particle_snapshot(Index i) const;
+  // Makes the particle's tethers and loaded edges with the particles held
+  // here those of the record.
+  void sync_tethers(Index i, const std::vector<ParticleId>& partners);
+  void sync_loaded_edges(Index i, const std::vector<LoadedEdgeSnapshot>& edges);
+  // Restitution of an edge is scheduled while both ends can have events.
+  bool can_restitute(const LoadedEdge& edge) const;
   std::uint32_t sector_of(Index i) const { return grid_.linear(coords_[i]); }
   // Queues a particle for re-prediction after the current event.
   void mark_for_prediction(Index i) {
@@ -201,6 +288,12 @@ class Engine {
   std::vector<std::vector<Index>> hubs_for_;    // by species: hubs it can block with
   std::vector<Index> hubs_;                     // infinite-mass particles outside the grid
 
+  // Which per-particle structures the model can use (they are not
+  // allocated otherwise).
+  bool has_random_impulses_ = false;
+  bool has_tethers_ = false;
+  bool has_loaded_edges_ = false;
+
   // Random impulses: the number of the next impulse and its time.
   BigVector<std::uint64_t> ri_index_;
   BigVector<double> ri_time_;
@@ -211,6 +304,18 @@ class Engine {
   // Action potentials: the active window (-1: none) and Phi[reaction][particle].
   int active_window_ = -1;
   std::vector<std::vector<double>> phi_;
+
+  // Roles (bit flags, engine_membership.cpp).
+  static constexpr std::uint8_t kActive = 1;
+  static constexpr std::uint8_t kOwned = 2;
+  static constexpr std::uint8_t kRemoved = 4;
+  BigVector<std::uint8_t> role_;
+  bool counts_global_events_ = true;
+  bool counting_ = true;  // the event being processed is counted here
+  std::uint64_t uncounted_events_ = 0;
+  bool track_changes_ = false;
+  BigVector<std::uint8_t> changed_mark_;
+  std::vector<Change> changes_;
 
   double clock_ = 0.0;
   std::uint64_t events_at_reorder_ = 0;

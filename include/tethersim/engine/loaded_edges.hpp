@@ -23,6 +23,7 @@ struct LoadedEdge {
   std::uint64_t sequence = 0;
   std::uint32_t version = 0;  // changes when rescheduled or removed
   bool alive = false;
+  bool scheduled = false;     // its restitution is in the calendar
 };
 
 class LoadedEdges {

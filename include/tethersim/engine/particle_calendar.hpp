@@ -30,6 +30,9 @@ class ParticleCalendar {
   using TieBreak = std::function<bool(Index, Index, double)>;
 
   void reset(std::size_t particles, TieBreak tie_break);
+  // Grows or shrinks the per-particle tables (particles beyond the new size
+  // must not be in the heap).
+  void resize(std::size_t particles);
   // Sets (or replaces) a particle's event; kInfinity time removes it.
   void set(Index particle, const ParticleEvent& event);
   void remove(Index particle);

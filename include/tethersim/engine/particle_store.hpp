@@ -45,25 +45,18 @@ struct ParticleStore {
   std::size_t size() const { return state.size(); }
   Index index_of(ParticleId particle_id) const;  // kNoIndex when absent
   void build_id_index();
+  // Keeps the index up to date as particles come and go (distributed runs).
+  void add_id(ParticleId particle_id, Index index);
+  void remove_id(ParticleId particle_id);
 
-  // Visits every particle index in increasing id order (sums over
-  // particles are taken in this order, whatever the storage order).
-  template <typename F>
-  void for_each_in_id_order(F&& f) const {
-    if (sparse_index.empty()) {
-      for (Index i : dense_index) {
-        if (i != kNoIndex) f(i);
-      }
-    } else {
-      for (Index i : sparse_order) f(i);
-    }
-  }
+  // Every particle index (removed slots excluded) in increasing id order:
+  // sums and snapshots are taken in this order, whatever the storage order.
+  std::vector<Index> indices_in_id_order() const;
 
   // Dense ids (the usual case) use a vector indexed by id; sparse ones a
-  // hash map and an id-sorted list.
+  // hash map.
   BigVector<Index> dense_index;
   std::unordered_map<ParticleId, Index> sparse_index;
-  std::vector<Index> sparse_order;
 };
 
 }  // namespace tethersim::engine

@@ -57,6 +57,15 @@ struct ReleaseSnapshot {
   double time = 0.0;
 };
 
+// One particle with everything attached to it: what ranks send each other
+// (halos, migration, rebalancing) and what a partial engine is built from.
+struct ParticleRecord {
+  ParticleSnapshot particle;
+  std::vector<double> reaction_times;            // Phi per reaction (empty: none)
+  std::vector<ParticleId> tethers;               // partner ids, ascending
+  std::vector<LoadedEdgeSnapshot> loaded_edges;  // incident edges, by partner id
+};
+
 struct EngineSnapshot {
   double time = 0.0;  // every event before it processed, none at or after it
   std::vector<ParticleSnapshot> particles;      // sorted by id (dead ones included)

@@ -1,0 +1,222 @@
+// Partial views of the system for distributed runs: which particles have
+// events here, whose events are counted here, records of particles, and
+// particles coming into and leaving this process's view.
+#include <algorithm>
+
+#include "tethersim/engine/engine.hpp"
+
+namespace tethersim::engine {
+
+void Engine::set_owned(Index i, bool owned) {
+  role_[i] = static_cast<std::uint8_t>(owned ? (role_[i] | kOwned) : (role_[i] & ~kOwned));
+}
+
+void Engine::set_active(Index i, bool active) {
+  if (is_active(i) == active) return;
+  role_[i] ^= kActive;
+  if (!particles_.state[i].alive) return;
+  if (active) {
+    if (particles_.state[i].mobile) repredict(i);
+    loaded_.adjacency().for_each(i, [&](Index, std::uint32_t e) {
+      if (!loaded_[e].scheduled && can_restitute(loaded_[e])) schedule_restitution(e);
+    });
+  } else {
+    calendar_.remove(i);
+    // Its restitutions wait until it is active again (the calendar skips
+    // the entries of an older version).
+    loaded_.adjacency().for_each(i, [&](Index, std::uint32_t e) {
+      if (loaded_[e].scheduled) {
+        ++loaded_[e].version;
+        loaded_[e].scheduled = false;
+      }
+    });
+  }
+}
+
+void Engine::clear_changes() {
+  for (const Change& c : changes_) changed_mark_[c.particle] = 0;
+  changes_.clear();
+}
+
+ParticleSnapshot Engine::particle_snapshot(Index i) const {
+  const ParticleState& st = particles_.state[i];
+  ParticleSnapshot p;
+  p.id = particles_.id[i];
+  p.species = st.species;
+  p.alive = st.alive;
+  p.t0 = st.t0;
+  p.u0 = st.u0;
+  p.v = st.v;
+  p.counter = particles_.counter[i];
+  p.sector = coords_[i];
+  if (has_random_impulses_) {
+    p.ri_index = ri_index_[i];
+    p.ri_time = ri_time_[i];
+  }
+  return p;
+}
+
+ParticleRecord Engine::record(Index i) const {
+  ParticleRecord r;
+  r.particle = particle_snapshot(i);
+  for (const auto& phi : phi_) r.reaction_times.push_back(phi[i]);
+  tethers_.for_each(i, [&](Index j, std::uint32_t) { r.tethers.push_back(particles_.id[j]); });
+  std::sort(r.tethers.begin(), r.tethers.end());
+  loaded_.adjacency().for_each(i, [&](Index, std::uint32_t e) {
+    const LoadedEdge& edge = loaded_[e];
+    r.loaded_edges.push_back(
+        {particles_.id[edge.a], particles_.id[edge.b], edge.impulse, edge.time, edge.sequence});
+  });
+  std::sort(r.loaded_edges.begin(), r.loaded_edges.end(),
+            [](const LoadedEdgeSnapshot& x, const LoadedEdgeSnapshot& y) {
+              return x.a != y.a ? x.a < y.a : x.b < y.b;
+            });
+  return r;
+}
+
+std::vector<ParticleRecord> Engine::records() const {
+  std::vector<ParticleRecord> out;
+  for (Index i : particles_.indices_in_id_order()) out.push_back(record(i));
+  return out;
+}
+
+Index Engine::append_slot() {
+  const auto i = static_cast<Index>(particles_.size());
+  const std::size_t n = particles_.size() + 1;
+  particles_.state.emplace_back();
+  particles_.id.push_back(0);
+  particles_.counter.push_back(0);
+  coords_.push_back({0, 0, 0});
+  if (has_random_impulses_) {
+    ri_index_.push_back(0);
+    ri_time_.push_back(kInfinity);
+  }
+  for (auto& phi : phi_) phi.push_back(kInfinity);
+  touched_mark_.push_back(0);
+  visit_mark_.push_back(0);
+  role_.push_back(0);  // frozen, not owned
+  changed_mark_.push_back(0);
+  if (has_tethers_) tethers_.resize_particles(n);
+  if (has_loaded_edges_) loaded_.resize_particles(n);
+  calendar_.resize(n);
+  return i;
+}
+
+Index Engine::upsert(const ParticleRecord& record) {
+  const ParticleSnapshot& p = record.particle;
+  Index i = particles_.index_of(p.id);
+  if (i == kNoIndex) {
+    i = append_slot();
+    particles_.id[i] = p.id;
+    particles_.add_id(p.id, i);
+  } else if (in_grid(i)) {
+    grid_.remove(particles_.state, i, sector_of(i));
+  }
+  ParticleState& s = particles_.state[i];
+  s.u0 = p.u0;
+  s.v = p.v;
+  s.t0 = p.t0;
+  s.species = p.species;
+  s.alive = p.alive;
+  s.mobile = !model_.species(p.species).infinite_mass();
+  particles_.counter[i] = p.counter;
+  coords_[i] = p.sector;
+  if (has_random_impulses_) {
+    ri_index_[i] = p.ri_index;
+    ri_time_[i] = p.ri_time;
+  }
+  for (std::size_t r = 0; r < phi_.size(); ++r) {
+    phi_[r][i] = r < record.reaction_times.size() ? record.reaction_times[r] : kInfinity;
+  }
+  role_[i] = static_cast<std::uint8_t>(role_[i] & ~kRemoved);
+  if (in_grid(i)) grid_.insert(particles_.state, i, sector_of(i));
+  sync_tethers(i, s.alive ? record.tethers : std::vector<ParticleId>{});
+  sync_loaded_edges(i, s.alive ? record.loaded_edges : std::vector<LoadedEdgeSnapshot>{});
+  if (is_active(i)) {
+    if (s.alive && s.mobile) {
+      repredict(i);
+    } else {
+      calendar_.remove(i);
+    }
+  }
+  return i;
+}
+
+void Engine::sync_tethers(Index i, const std::vector<ParticleId>& partners) {
+  if (!has_tethers_) return;
+  std::vector<Index> want;
+  for (ParticleId id : partners) {
+    const Index j = particles_.index_of(id);
+    if (j != kNoIndex && particles_.state[j].alive) want.push_back(j);
+  }
+  std::vector<Index> have;
+  tethers_.for_each(i, [&](Index j, std::uint32_t) { have.push_back(j); });
+  auto changed_partner = [&](Index j) {
+    if (is_active(j) && particles_.state[j].mobile) repredict(j);
+  };
+  for (Index j : have) {
+    if (std::find(want.begin(), want.end(), j) != want.end()) continue;
+    tethers_.remove(i, j);
+    tethers_.remove(j, i);
+    changed_partner(j);
+  }
+  for (Index j : want) {
+    if (std::find(have.begin(), have.end(), j) != have.end()) continue;
+    tethers_.add(i, j);
+    tethers_.add(j, i);
+    changed_partner(j);
+  }
+}
+
+void Engine::sync_loaded_edges(Index i, const std::vector<LoadedEdgeSnapshot>& edges) {
+  if (!has_loaded_edges_) return;
+  const ParticleId self = particles_.id[i];
+  auto partner_of = [&](const LoadedEdgeSnapshot& e) { return e.a == self ? e.b : e.a; };
+  std::vector<EdgeIndex> gone;
+  loaded_.adjacency().for_each(i, [&](Index j, std::uint32_t e) {
+    const ParticleId other = particles_.id[j];
+    const bool kept = std::any_of(edges.begin(), edges.end(),
+                                  [&](const LoadedEdgeSnapshot& x) { return partner_of(x) == other; });
+    if (!kept) gone.push_back(e);
+  });
+  for (EdgeIndex e : gone) loaded_.remove(e);
+  for (const LoadedEdgeSnapshot& x : edges) {
+    const Index j = particles_.index_of(partner_of(x));
+    if (j == kNoIndex || !particles_.state[j].alive) continue;
+    EdgeIndex e = loaded_.adjacency().payload(i, j);
+    if (e == kNoIndex) {
+      e = loaded_.add(particles_.index_of(x.a), particles_.index_of(x.b), x.impulse, x.sequence);
+      loaded_[e].time = x.time;
+    } else if (!(loaded_[e].impulse == x.impulse) || loaded_[e].time != x.time ||
+               loaded_[e].sequence != x.sequence) {
+      loaded_[e].impulse = x.impulse;
+      loaded_[e].time = x.time;
+      loaded_[e].sequence = x.sequence;
+      ++loaded_[e].version;
+      loaded_[e].scheduled = false;
+    }
+    if (!loaded_[e].scheduled && can_restitute(loaded_[e])) schedule_restitution(e);
+  }
+}
+
+void Engine::remove(Index i) {
+  ParticleState& s = particles_.state[i];
+  if (in_grid(i)) grid_.remove(particles_.state, i, sector_of(i));
+  calendar_.remove(i);
+  if (has_tethers_) {
+    tethers_.for_each(i, [&](Index j, std::uint32_t) { tethers_.remove(j, i); });
+    tethers_.clear(i);
+  }
+  if (has_loaded_edges_) {
+    std::vector<EdgeIndex> edges;
+    loaded_.adjacency().for_each(i, [&](Index, std::uint32_t e) { edges.push_back(e); });
+    for (EdgeIndex e : edges) loaded_.remove(e);
+  }
+  s.alive = 0;
+  ++particles_.counter[i];  // predictions made with it are stale
+  if (has_random_impulses_) ri_time_[i] = kInfinity;
+  role_[i] = kRemoved;
+  particles_.remove_id(particles_.id[i]);
+}
+
+}  // namespace tethersim::engine
