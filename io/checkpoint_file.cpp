@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -201,12 +203,19 @@ void set_statistics_counters(engine::EngineStatistics& s, const std::vector<std:
   }
 }
 
-void sync_to_disk(const std::string& path) {
+// 0 once the file is on disk, or the errno (a delayed write failing now).
+int sync_to_disk(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd >= 0) {
-    ::fsync(fd);
-    ::close(fd);
-  }
+  if (fd < 0) return errno;
+  const int error = ::fsync(fd) == 0 ? 0 : errno;
+  ::close(fd);
+  return error == EINVAL || error == EROFS ? 0 : error;  // a filesystem without fsync
+}
+
+std::string time_text(double t) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.10g", t);
+  return buffer;
 }
 
 }  // namespace
@@ -295,106 +304,148 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
   const std::uint64_t content = global_sum(
       sum_hashes(particles) + sum_hashes(phi) + sum_hashes(tethers) + sum_hashes(edges) + rank0_part, comm);
 
-  // Write the temporary file.
+  // The sizes of everything, known to every rank before anything is written.
+  const SlotRange mine = slot_range(n, ranks, rank);
+  const GlobalOffset tether_place = global_offset(tethers.size(), comm);
+  const GlobalOffset edge_place = global_offset(edges.size(), comm);
+  const std::uint64_t escape_count = global_sum(escapes.size(), comm);
+  const std::uint64_t release_count = global_sum(releases.size(), comm);
+  // The room the file needs (hdf5_support.hpp: HDF5 must never meet a full
+  // disk half-way): the data, and generously the metadata.
+  const std::uint64_t room = n * (101 + 8 * local.reaction_times.size()) + 16 * tether_place.total +
+                             56 * edge_place.total + 68 * escape_count + 16 * release_count +
+                             8 * (local.periodic_ticks.size() + counter_totals.size()) +
+                             model.source_text().size() + overrides.size() + (std::uint64_t{1} << 17);
+  const std::string what = "the checkpoint at t = " + time_text(local.time);
+
+  // Write the temporary file. On any failure it is removed, and the
+  // checkpoints already there are not touched.
+  ensure_room_for_new_file(temporary, room, comm, what);
   H5Id fapl = mpio_file_access(comm);
   H5Id file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl));
   if (!file.valid()) {
-    throw std::runtime_error("cannot create " + temporary + " (is the directory writable, the disk not full?)");
+    throw OutputError("cannot create " + temporary + " (is the directory writable?)");
   }
-  H5Id transfer = collective_transfer();
-  H5Id top = create_group(file, "checkpoint");
-  write_attribute(top, "format", std::string(kFormat));
-  write_attribute(top, "format_version", static_cast<std::int64_t>(kCheckpointFormatVersion));
-  write_attribute(top, "tethersim_version", std::string(kVersion));
-  write_attribute(top, "time", local.time);
-  write_attribute(top, "particles", static_cast<std::int64_t>(n));
-  write_attribute(top, "seed", static_cast<std::int64_t>(model.seed()));
-  write_attribute(top, "model_name", model.name());
-  write_attribute(top, "model_hash", hex(model.hash()));
-  write_attribute(top, "physics_hash", hex(model.physics_hash()));
-  write_attribute(top, "model_path", model.source_path());
-  write_attribute(top, "active_window", static_cast<std::int64_t>(local.active_window));
-  write_attribute(top, "content_hash", hex(content));
-  write_text(top, "model_text", model.source_text(), root, transfer);
-  write_text(top, "model_overrides", overrides, root, transfer);
+  auto discard = [&] {
+    file.reset();
+    if (root) std::remove(temporary.c_str());
+  };
+  try {
+    // H5Fcreate truncated the file, releasing the room reserved above.
+    ensure_room(temporary, room, comm, what);
+    H5Id transfer = collective_transfer();
+    H5Id top = create_group(file, "checkpoint");
+    write_attribute(top, "format", std::string(kFormat));
+    write_attribute(top, "format_version", static_cast<std::int64_t>(kCheckpointFormatVersion));
+    write_attribute(top, "tethersim_version", std::string(kVersion));
+    write_attribute(top, "time", local.time);
+    write_attribute(top, "particles", static_cast<std::int64_t>(n));
+    write_attribute(top, "seed", static_cast<std::int64_t>(model.seed()));
+    write_attribute(top, "model_name", model.name());
+    write_attribute(top, "model_hash", hex(model.hash()));
+    write_attribute(top, "physics_hash", hex(model.physics_hash()));
+    write_attribute(top, "model_path", model.source_path());
+    write_attribute(top, "active_window", static_cast<std::int64_t>(local.active_window));
+    write_attribute(top, "content_hash", hex(content));
+    write_text(top, "model_text", model.source_text(), root, transfer);
+    write_text(top, "model_overrides", overrides, root, transfer);
 
-  const SlotRange mine = slot_range(n, ranks, rank);
-  H5Id group = create_group(top, "particles");
-  write_column<std::uint64_t>(group, "id", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::uint64_t* o) { *o = r.id; }, transfer);
-  write_column<std::int32_t>(group, "species", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::int32_t* o) { *o = r.species; }, transfer);
-  write_column<std::uint8_t>(group, "alive", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::uint8_t* o) { *o = r.alive; }, transfer);
-  write_column<double>(group, "t0", particles, mine.begin, n, 1, [](const ParticleRecord& r, double* o) { *o = r.t0; }, transfer);
-  write_column<double>(group, "u0", particles, mine.begin, n, 3, [](const ParticleRecord& r, double* o) { std::copy(r.u0, r.u0 + 3, o); }, transfer);
-  write_column<double>(group, "v", particles, mine.begin, n, 3, [](const ParticleRecord& r, double* o) { std::copy(r.v, r.v + 3, o); }, transfer);
-  write_column<std::uint32_t>(group, "counter", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::uint32_t* o) { *o = r.counter; }, transfer);
-  write_column<std::int32_t>(group, "sector", particles, mine.begin, n, 3, [](const ParticleRecord& r, std::int32_t* o) { std::copy(r.sector, r.sector + 3, o); }, transfer);
-  write_column<std::uint64_t>(group, "ri_index", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::uint64_t* o) { *o = r.ri_index; }, transfer);
-  write_column<double>(group, "ri_time", particles, mine.begin, n, 1, [](const ParticleRecord& r, double* o) { *o = r.ri_time; }, transfer);
-  const std::size_t reactions = local.reaction_times.size();
-  if (reactions > 0) {
-    // [reactions, N]: one row per reaction.
-    H5Id set = create_dataset(group, "reaction_times", H5T_NATIVE_DOUBLE, {reactions, n});
-    for (std::size_t reaction = 0; reaction < reactions; ++reaction) {
-      std::vector<double> values(mine.size(), kInfinity);
-      for (const PhiRecord& p : phi) {
-        if (p.reaction == reaction) values[p.slot - mine.begin] = p.value;
+    H5Id group = create_group(top, "particles");
+    write_column<std::uint64_t>(group, "id", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::uint64_t* o) { *o = r.id; }, transfer);
+    write_column<std::int32_t>(group, "species", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::int32_t* o) { *o = r.species; }, transfer);
+    write_column<std::uint8_t>(group, "alive", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::uint8_t* o) { *o = r.alive; }, transfer);
+    write_column<double>(group, "t0", particles, mine.begin, n, 1, [](const ParticleRecord& r, double* o) { *o = r.t0; }, transfer);
+    write_column<double>(group, "u0", particles, mine.begin, n, 3, [](const ParticleRecord& r, double* o) { std::copy(r.u0, r.u0 + 3, o); }, transfer);
+    write_column<double>(group, "v", particles, mine.begin, n, 3, [](const ParticleRecord& r, double* o) { std::copy(r.v, r.v + 3, o); }, transfer);
+    write_column<std::uint32_t>(group, "counter", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::uint32_t* o) { *o = r.counter; }, transfer);
+    write_column<std::int32_t>(group, "sector", particles, mine.begin, n, 3, [](const ParticleRecord& r, std::int32_t* o) { std::copy(r.sector, r.sector + 3, o); }, transfer);
+    write_column<std::uint64_t>(group, "ri_index", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::uint64_t* o) { *o = r.ri_index; }, transfer);
+    write_column<double>(group, "ri_time", particles, mine.begin, n, 1, [](const ParticleRecord& r, double* o) { *o = r.ri_time; }, transfer);
+    const std::size_t reactions = local.reaction_times.size();
+    if (reactions > 0) {
+      // [reactions, N]: one row per reaction.
+      H5Id set = create_dataset(group, "reaction_times", H5T_NATIVE_DOUBLE, {reactions, n});
+      for (std::size_t reaction = 0; reaction < reactions; ++reaction) {
+        std::vector<double> values(mine.size(), kInfinity);
+        for (const PhiRecord& p : phi) {
+          if (p.reaction == reaction) values[p.slot - mine.begin] = p.value;
+        }
+        write_rows(set, H5T_NATIVE_DOUBLE, {reaction}, mine.begin, mine.size(), values.data(), transfer);
       }
-      write_rows(set, H5T_NATIVE_DOUBLE, {reaction}, mine.begin, mine.size(), values.data(), transfer);
     }
+
+    write_column<std::uint64_t>(top, "tethers", tethers, tether_place.offset, tether_place.total, 2,
+                                [](const TetherRecord& r, std::uint64_t* o) { o[0] = r.a; o[1] = r.b; }, transfer);
+    H5Id edge_group = create_group(top, "loaded_edges");
+    write_column<std::uint64_t>(edge_group, "pair", edges, edge_place.offset, edge_place.total, 2, [](const EdgeRecord& r, std::uint64_t* o) { o[0] = r.a; o[1] = r.b; }, transfer);
+    write_column<double>(edge_group, "impulse", edges, edge_place.offset, edge_place.total, 3, [](const EdgeRecord& r, double* o) { std::copy(r.impulse, r.impulse + 3, o); }, transfer);
+    write_column<double>(edge_group, "time", edges, edge_place.offset, edge_place.total, 1, [](const EdgeRecord& r, double* o) { *o = r.time; }, transfer);
+    write_column<std::uint64_t>(edge_group, "sequence", edges, edge_place.offset, edge_place.total, 1, [](const EdgeRecord& r, std::uint64_t* o) { *o = r.sequence; }, transfer);
+
+    // Global and gathered data: rank 0 writes.
+    auto root_rows = [&](const auto& rows) { return root ? rows : std::decay_t<decltype(rows)>{}; };
+    H5Id escape_group = create_group(top, "escapes");
+    write_column<std::uint64_t>(escape_group, "id", escapes, 0, escape_count, 1, [](const EscapeRecord& r, std::uint64_t* o) { *o = r.id; }, transfer);
+    write_column<std::int32_t>(escape_group, "species", escapes, 0, escape_count, 1, [](const EscapeRecord& r, std::int32_t* o) { *o = r.species; }, transfer);
+    write_column<double>(escape_group, "time", escapes, 0, escape_count, 1, [](const EscapeRecord& r, double* o) { *o = r.time; }, transfer);
+    write_column<double>(escape_group, "position", escapes, 0, escape_count, 3, [](const EscapeRecord& r, double* o) { std::copy(r.position, r.position + 3, o); }, transfer);
+    write_column<double>(escape_group, "velocity", escapes, 0, escape_count, 3, [](const EscapeRecord& r, double* o) { std::copy(r.velocity, r.velocity + 3, o); }, transfer);
+    H5Id release_group = create_group(top, "releases");
+    write_column<std::uint64_t>(release_group, "id", releases, 0, release_count, 1, [](const ReleaseRecord& r, std::uint64_t* o) { *o = r.id; }, transfer);
+    write_column<double>(release_group, "time", releases, 0, release_count, 1, [](const ReleaseRecord& r, double* o) { *o = r.time; }, transfer);
+    const std::vector<std::uint64_t> ticks = root_rows(local.periodic_ticks);
+    H5Id tick_set = create_dataset(top, "periodic_ticks", H5T_NATIVE_UINT64, {local.periodic_ticks.size()});
+    write_rows(tick_set, H5T_NATIVE_UINT64, {}, 0, ticks.size(), ticks.data(), transfer);
+    const std::vector<std::uint64_t> stats = root_rows(counter_totals);
+    H5Id stats_set = create_dataset(top, "statistics", H5T_NATIVE_UINT64, {counter_totals.size()});
+    write_rows(stats_set, H5T_NATIVE_UINT64, {}, 0, stats.size(), stats.data(), transfer);
+
+    // Complete: mark it, flush, close, and only then replace the old one.
+    write_attribute(top, "complete", static_cast<std::int64_t>(1));
+    top.reset();
+    edge_group.reset();
+    escape_group.reset();
+    release_group.reset();
+    group.reset();
+    tick_set.reset();
+    stats_set.reset();
+    checked(H5Fflush(file, H5F_SCOPE_GLOBAL), "flushing");
+    checked(H5Fclose(file.release()), "closing");
+  } catch (const Hdf5Error& e) {
+    discard();
+    throw OutputError(temporary + ": cannot write " + what + ": " + e.what() + " (disk full?)");
+  } catch (const OutputError&) {
+    discard();
+    throw;
   }
-
-  const GlobalOffset tether_place = global_offset(tethers.size(), comm);
-  write_column<std::uint64_t>(top, "tethers", tethers, tether_place.offset, tether_place.total, 2,
-                              [](const TetherRecord& r, std::uint64_t* o) { o[0] = r.a; o[1] = r.b; }, transfer);
-  const GlobalOffset edge_place = global_offset(edges.size(), comm);
-  H5Id edge_group = create_group(top, "loaded_edges");
-  write_column<std::uint64_t>(edge_group, "pair", edges, edge_place.offset, edge_place.total, 2, [](const EdgeRecord& r, std::uint64_t* o) { o[0] = r.a; o[1] = r.b; }, transfer);
-  write_column<double>(edge_group, "impulse", edges, edge_place.offset, edge_place.total, 3, [](const EdgeRecord& r, double* o) { std::copy(r.impulse, r.impulse + 3, o); }, transfer);
-  write_column<double>(edge_group, "time", edges, edge_place.offset, edge_place.total, 1, [](const EdgeRecord& r, double* o) { *o = r.time; }, transfer);
-  write_column<std::uint64_t>(edge_group, "sequence", edges, edge_place.offset, edge_place.total, 1, [](const EdgeRecord& r, std::uint64_t* o) { *o = r.sequence; }, transfer);
-
-  // Global and gathered data: rank 0 writes.
-  auto root_rows = [&](const auto& rows) { return root ? rows : std::decay_t<decltype(rows)>{}; };
-  const std::uint64_t escape_count = global_sum(escapes.size(), comm);
-  H5Id escape_group = create_group(top, "escapes");
-  write_column<std::uint64_t>(escape_group, "id", escapes, 0, escape_count, 1, [](const EscapeRecord& r, std::uint64_t* o) { *o = r.id; }, transfer);
-  write_column<std::int32_t>(escape_group, "species", escapes, 0, escape_count, 1, [](const EscapeRecord& r, std::int32_t* o) { *o = r.species; }, transfer);
-  write_column<double>(escape_group, "time", escapes, 0, escape_count, 1, [](const EscapeRecord& r, double* o) { *o = r.time; }, transfer);
-  write_column<double>(escape_group, "position", escapes, 0, escape_count, 3, [](const EscapeRecord& r, double* o) { std::copy(r.position, r.position + 3, o); }, transfer);
-  write_column<double>(escape_group, "velocity", escapes, 0, escape_count, 3, [](const EscapeRecord& r, double* o) { std::copy(r.velocity, r.velocity + 3, o); }, transfer);
-  const std::uint64_t release_count = global_sum(releases.size(), comm);
-  H5Id release_group = create_group(top, "releases");
-  write_column<std::uint64_t>(release_group, "id", releases, 0, release_count, 1, [](const ReleaseRecord& r, std::uint64_t* o) { *o = r.id; }, transfer);
-  write_column<double>(release_group, "time", releases, 0, release_count, 1, [](const ReleaseRecord& r, double* o) { *o = r.time; }, transfer);
-  const std::vector<std::uint64_t> ticks = root_rows(local.periodic_ticks);
-  H5Id tick_set = create_dataset(top, "periodic_ticks", H5T_NATIVE_UINT64, {local.periodic_ticks.size()});
-  write_rows(tick_set, H5T_NATIVE_UINT64, {}, 0, ticks.size(), ticks.data(), transfer);
-  const std::vector<std::uint64_t> stats = root_rows(counter_totals);
-  H5Id stats_set = create_dataset(top, "statistics", H5T_NATIVE_UINT64, {counter_totals.size()});
-  write_rows(stats_set, H5T_NATIVE_UINT64, {}, 0, stats.size(), stats.data(), transfer);
-
-  // Complete: mark it, flush, close, and only then replace the old one.
-  write_attribute(top, "complete", static_cast<std::int64_t>(1));
-  top.reset();
-  edge_group.reset();
-  escape_group.reset();
-  release_group.reset();
-  group.reset();
-  tick_set.reset();
-  stats_set.reset();
-  checked(H5Fflush(file, H5F_SCOPE_GLOBAL), "flushing " + temporary);
-  file.reset();
   MPI_Barrier(comm);
-  int failed = 0;
+  // On disk before it replaces anything; then the newest becomes the
+  // previous one, and the new one the newest.
+  int error = 0, moving = 0;
   if (root) {
-    sync_to_disk(temporary);
-    std::error_code ec;
-    if (std::filesystem::exists(final_path, ec)) std::filesystem::rename(final_path, previous, ec);
-    if (!ec) std::filesystem::rename(temporary, final_path, ec);
-    failed = ec ? 1 : 0;
+    release_room(temporary);
+    error = sync_to_disk(temporary);
+    if (error == 0) {
+      moving = 1;
+      std::error_code ec;
+      const bool had_one = std::filesystem::exists(final_path, ec);
+      if (had_one) std::filesystem::rename(final_path, previous, ec);
+      if (!ec) {
+        std::filesystem::rename(temporary, final_path, ec);
+        std::error_code ignored;
+        if (ec && had_one) std::filesystem::rename(previous, final_path, ignored);
+      }
+      if (ec) error = ec.value() != 0 ? ec.value() : EIO;
+    }
+    if (error != 0) std::remove(temporary.c_str());
   }
-  MPI_Bcast(&failed, 1, MPI_INT, 0, comm);
-  if (failed) throw std::runtime_error("cannot move " + temporary + " to " + final_path);
+  int status[2] = {error, moving};
+  MPI_Bcast(status, 2, MPI_INT, 0, comm);
+  if (status[0] != 0) {
+    throw OutputError(status[1] != 0 ? "cannot move " + temporary + " to " + final_path + ": " +
+                                           std::strerror(status[0])
+                                     : temporary + ": cannot write " + what + ": " + room_problem(status[0]));
+  }
   return final_path;
 }
 

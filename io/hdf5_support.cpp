@@ -1,6 +1,14 @@
 #include "hdf5_support.hpp"
 
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 
 namespace tethersim::io_detail {
 
@@ -215,6 +223,119 @@ std::vector<hsize_t> dataset_shape(hid_t dataset) {
   std::vector<hsize_t> shape(static_cast<std::size_t>(std::max(rank, 0)));
   H5Sget_simple_extent_dims(space, shape.data(), nullptr);
   return shape;
+}
+
+namespace {
+
+bool is_room_error(int error) { return error == ENOSPC || error == EDQUOT || error == EFBIG; }
+
+}  // namespace
+
+int reserve_room(const std::string& path, std::uint64_t extra) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  int error = 0;
+  struct stat status {};
+  if (::fstat(fd, &status) != 0) {
+    error = errno;
+  } else {
+    const auto size = static_cast<std::uint64_t>(status.st_size);
+    // Writes at or past the limit fail (EFBIG), even inside the file.
+    struct rlimit limit {};
+    if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+        size + extra > static_cast<std::uint64_t>(limit.rlim_cur)) {
+      error = EFBIG;
+    }
+    // HDF5 leaves gaps just before the end (space allocated, written later).
+    const std::uint64_t lookback = std::min<std::uint64_t>(size, std::uint64_t{1} << 20);
+    const auto offset = static_cast<off_t>(size - lookback);
+    const auto length = static_cast<off_t>(lookback + extra);
+#ifdef __linux__
+    while (error == 0 && length > 0 && ::fallocate(fd, FALLOC_FL_KEEP_SIZE, offset, length) != 0) {
+      if (errno == EINTR) continue;
+      error = errno;
+    }
+#else
+    error = error == 0 ? EOPNOTSUPP : error;
+#endif
+    if (error != 0 && !is_room_error(error)) {
+      // The filesystem cannot reserve: check its free space instead.
+      struct statvfs fs {};
+      error = ::fstatvfs(fd, &fs) == 0 && static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize < extra
+                  ? ENOSPC
+                  : 0;
+    }
+  }
+  ::close(fd);
+  return error;
+}
+
+void release_room(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat status {};
+  // Truncating to the same size drops the blocks allocated past the end.
+  if (::fstat(fd, &status) == 0) (void)!::ftruncate(fd, status.st_size);
+  ::close(fd);
+}
+
+std::string room_problem(int error) {
+  std::string text = std::strerror(error);
+  if (error == EFBIG) return text + " (disk full, or a file size limit such as ulimit -f?)";
+  if (is_room_error(error)) return text + " (disk full?)";
+  return text;
+}
+
+void ensure_room(const std::string& path, std::uint64_t extra, MPI_Comm comm,
+                 const std::string& what) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int error = rank == 0 ? reserve_room(path, extra) : 0;
+  MPI_Bcast(&error, 1, MPI_INT, 0, comm);
+  if (error != 0) throw OutputError(path + ": cannot write " + what + ": " + room_problem(error));
+}
+
+void ensure_room_for_new_file(const std::string& path, std::uint64_t bytes, MPI_Comm comm,
+                              const std::string& what) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int error = 0;
+  if (rank == 0) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      ::close(fd);
+      error = reserve_room(path, bytes);
+      if (!is_room_error(error)) error = 0;
+      if (error != 0) ::unlink(path.c_str());
+    }
+  }
+  MPI_Bcast(&error, 1, MPI_INT, 0, comm);
+  if (error != 0) throw OutputError(path + ": cannot write " + what + ": " + room_problem(error));
+}
+
+ChunkGrowth chunk_growth(hid_t dataset, const std::vector<hsize_t>& new_shape) {
+  const std::vector<hsize_t> old_shape = dataset_shape(dataset);
+  H5Id dcpl(checked(H5Dget_create_plist(dataset), "dataset creation list"));
+  std::vector<hsize_t> chunk(old_shape.size(), 1);
+  ChunkGrowth growth;
+  if (H5Pget_layout(dcpl) != H5D_CHUNKED ||
+      H5Pget_chunk(dcpl, static_cast<int>(chunk.size()), chunk.data()) != static_cast<int>(chunk.size()) ||
+      new_shape.size() != old_shape.size()) {
+    return growth;  // not growing: fixed datasets allocate nothing
+  }
+  auto covering = [&](const std::vector<hsize_t>& shape) {
+    std::uint64_t chunks = 1;
+    for (std::size_t k = 0; k < shape.size(); ++k) chunks *= (shape[k] + chunk[k] - 1) / chunk[k];
+    return chunks;
+  };
+  const std::uint64_t before = covering(old_shape), after = covering(new_shape);
+  if (after <= before) return growth;
+  H5Id type(checked(H5Dget_type(dataset), "dataset type"));
+  std::uint64_t chunk_bytes = H5Tget_size(type);
+  for (hsize_t c : chunk) chunk_bytes *= c;
+  growth.chunks = after - before;
+  growth.bytes = growth.chunks * chunk_bytes;
+  return growth;
 }
 
 namespace {

@@ -34,9 +34,22 @@ class H5Id {
   operator hid_t() const { return id_; }  // NOLINT: used like the raw id
   bool valid() const { return id_ >= 0; }
   void reset();
+  // Gives up ownership (to close the id oneself and see whether it worked).
+  hid_t release() {
+    const hid_t id = id_;
+    id_ = H5I_INVALID_HID;
+    return id;
+  }
 
  private:
   hid_t id_ = H5I_INVALID_HID;
+};
+
+// A file could not be written (disk full, file size limit, I/O error): a
+// runtime failure, not bad input. One line naming the file.
+class OutputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // Turns HDF5's automatic error printing off (once per process).
@@ -81,6 +94,66 @@ H5Id create_extensible_dataset(hid_t parent, const std::string& name, hid_t type
                                const std::vector<hsize_t>& chunk, const void* fill = nullptr);
 
 std::vector<hsize_t> dataset_shape(hid_t dataset);
+
+// Room on disk. HDF5 (1.10) cannot recover from a write that fails
+// half-way (a full disk, ulimit -f). The file can then not be closed: its
+// close flushes the metadata and extends the file to its allocated end,
+// which fails again, and a failed close frees the file's structures while
+// its id stays registered. HDF5's own clean-up, run by MPI_Finalize, then
+// closes that id again and crashes (a segfault), whether the program closed
+// the file itself or not. And the superblock may already have been written
+// with an end of file the file never reached ("truncated file"). So nothing
+// is written to an HDF5 file before the room for it is secured: every
+// operation that makes a file grow first reserves the bytes it can allocate,
+// and fails, with HDF5 not involved, when they do not fit. The file is then
+// as consistent as after its last flush, and closes normally.
+
+// Makes sure the file at `path` can grow by `extra` bytes past its end: the
+// file size limit (RLIMIT_FSIZE) allows it, and the disk blocks are
+// allocated now (fallocate, keeping the file's size; where a filesystem
+// cannot, its free space is checked instead). The last MiB before the end
+// is allocated too (HDF5 leaves gaps there that it fills later). Returns 0,
+// or the errno: ENOSPC, EDQUOT, EFBIG, or why the file cannot be opened.
+int reserve_room(const std::string& path, std::uint64_t extra);
+
+// Frees the blocks reserved past the end of the file at `path` and not used
+// (after closing it). Problems are ignored: the blocks only cost space.
+void release_room(const std::string& path);
+
+// "No space left on device (disk full?)": strerror and a hint.
+std::string room_problem(int error);
+
+// Collective: rank 0 reserves `extra` bytes after the end of `path`; every
+// rank throws the same OutputError "PATH: cannot write WHAT: PROBLEM" when
+// there is no room.
+void ensure_room(const std::string& path, std::uint64_t extra, MPI_Comm comm,
+                 const std::string& what);
+
+// Collective, before H5Fcreate of a new file at `path`: rank 0 creates the
+// file (empty) and reserves `bytes` in it, so that a disk without the room
+// is found before HDF5 writes anything. Throws OutputError (and removes the
+// file) when there is no room; other problems (an unwritable directory) are
+// left for H5Fcreate to report. Reserve again after H5Fcreate, which
+// truncates the file and so releases the blocks.
+void ensure_room_for_new_file(const std::string& path, std::uint64_t bytes, MPI_Comm comm,
+                              const std::string& what);
+
+// What H5Dset_extent(dataset, new_shape) allocates: every dataset here
+// allocates its chunks early, so growing it allocates the chunks that cover
+// the new shape and not the old one.
+struct ChunkGrowth {
+  std::uint64_t chunks = 0;
+  std::uint64_t bytes = 0;
+  ChunkGrowth& operator+=(const ChunkGrowth& other) {
+    chunks += other.chunks;
+    bytes += other.bytes;
+    return *this;
+  }
+  // The room to reserve: the chunks, the index nodes they may add, and
+  // metadata blocks (generous: an underestimate would be a crash).
+  std::uint64_t room() const { return bytes + chunks * 8192 + 65536; }
+};
+ChunkGrowth chunk_growth(hid_t dataset, const std::vector<hsize_t>& new_shape);
 
 // Collective write of rows [first, first + count) of a dataset whose row is
 // `row_size` elements (every rank calls it; count may be 0). `leading` is a

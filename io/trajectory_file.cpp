@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 
 #include "hdf5_support.hpp"
@@ -60,6 +62,12 @@ std::vector<std::pair<std::string, hsize_t>> observable_layout(const Model& mode
   return layout;
 }
 
+std::string time_text(double t) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.10g", t);
+  return buffer;
+}
+
 void extend_frames(hid_t dataset, hsize_t frames) {
   std::vector<hsize_t> shape = dataset_shape(dataset);
   shape[0] = frames;
@@ -86,6 +94,16 @@ struct TrajectoryFile::State {
   hsize_t tether_rows = 0;  // second extent of the tethers dataset
 
   bool root() const { return rank == 0; }
+  // Secures the room on disk for what an operation allocates, before HDF5
+  // writes any of it (hdf5_support.hpp: a write failing half-way cannot be
+  // recovered from). Throws OutputError, with the file unchanged.
+  void make_room(const ChunkGrowth& growth, const std::string& what) const {
+    if (growth.chunks > 0) ensure_room(path, growth.room(), comm, what);
+  }
+  // An HDF5 failure while writing, as one line naming the file.
+  OutputError failure(const std::string& what, const std::exception& e) const {
+    return OutputError(path + ": cannot write " + what + ": " + e.what() + " (disk full?)");
+  }
   // Writes one value (on rank 0) into row `row` of a growing 1-D/2-D dataset.
   void write_scalar_row(hid_t dataset, hid_t type, hsize_t row, const void* value) const {
     write_rows(dataset, type, {}, row, root() ? 1 : 0, value, transfer);
@@ -119,6 +137,12 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
   s->write_tethers = std::find(fields.begin(), fields.end(), "tethers") != fields.end();
   s->observables = observable_layout(model);
   s->transfer = collective_transfer();
+  // The room for everything written here (frames and samples reserve their
+  // own): species, model text, and generously the groups, attributes and
+  // chunk indexes (about 80 kB with the six standard observables).
+  const std::uint64_t room = 4 * s->slots.size() + model.source_text().size() + (256 << 10) +
+                             (16 << 10) * s->observables.size();
+  ensure_room_for_new_file(path, room, comm, "the trajectory");
   H5Id fapl = mpio_file_access(comm);
   try {
     s->file = H5Id(checked(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl),
@@ -126,148 +150,165 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
   } catch (const Hdf5Error& e) {
     throw InputError({path, 0}, "", std::string(e.what()) + " (is the directory writable?)");
   }
-  const hid_t file = s->file;
-  const hsize_t n = s->slots.size();
-  const auto d = static_cast<hsize_t>(s->dimensions);
-
-  H5Id h5md = create_group(file, "h5md");
-  write_attribute(h5md, "version", std::vector<std::int32_t>{1, 1});
-  write_attribute(create_group(h5md, "author"), "name", user_name());
-  H5Id creator = create_group(h5md, "creator");
-  write_attribute(creator, "name", std::string("tethersim"));
-  write_attribute(creator, "version", std::string(kVersion));
-
-  H5Id all = create_group(create_group(file, "particles"), "all");
-  H5Id box = create_group(all, "box");
-  write_attribute(box, "dimension", static_cast<std::int64_t>(s->dimensions));
-  std::vector<std::string> boundary;
-  std::vector<double> edges;
-  for (int k = 0; k < s->dimensions; ++k) {
-    boundary.push_back(model.domain().boundary[k] == Boundary::periodic ? "periodic" : "none");
-    edges.push_back(model.domain().length()[k]);
-  }
-  write_attribute(box, "boundary", boundary);
-  // H5MD knows only periodic and none; the exact kinds (open, reflective).
-  std::vector<std::string> kinds;
-  for (int k = 0; k < s->dimensions; ++k) kinds.push_back(to_string(model.domain().boundary[k]));
-  write_attribute(box, "tethersim_boundary", kinds);
-  H5Id edges_set = create_dataset(box, "edges", H5T_NATIVE_DOUBLE, {d});
-  write_rows(edges_set, H5T_NATIVE_DOUBLE, {}, 0, s->root() ? d : 0, edges.data(), s->transfer);
-  // Not part of H5MD: where the box starts (positions are absolute).
-  H5Id offset_set = create_dataset(box, "offset", H5T_NATIVE_DOUBLE, {d});
-  write_rows(offset_set, H5T_NATIVE_DOUBLE, {}, 0, s->root() ? d : 0, model.domain().lo.data(),
-             s->transfer);
-
-  const hsize_t rows_per_chunk = std::max<hsize_t>(1, std::min<hsize_t>(n, 1 << 16));
-  const double nan = std::nan("");
-  const std::int64_t no_id = -1;
-  H5Id position = create_group(all, "position");
-  create_extensible_dataset(position, "step", H5T_NATIVE_INT64, {}, {1024});
-  create_extensible_dataset(position, "time", H5T_NATIVE_DOUBLE, {}, {1024});
-  create_extensible_dataset(position, "value", H5T_NATIVE_DOUBLE, {n, d}, {1, rows_per_chunk, d}, &nan);
-  auto link_step_time = [&](const std::string& group) {
-    checked(H5Lcreate_hard(file, (std::string(kPosition) + "/step").c_str(), file,
-                           (group + "/step").c_str(), H5P_DEFAULT, H5P_DEFAULT),
-            "linking " + group + "/step");
-    checked(H5Lcreate_hard(file, (std::string(kPosition) + "/time").c_str(), file,
-                           (group + "/time").c_str(), H5P_DEFAULT, H5P_DEFAULT),
-            "linking " + group + "/time");
+  // A trajectory that could not be made whole is removed: it would only
+  // make the directory look like it holds a run.
+  auto discard = [&] {
+    s->file.reset();
+    if (s->root()) std::remove(path.c_str());
   };
-  if (s->write_velocity) {
-    H5Id velocity = create_group(all, "velocity");
-    create_extensible_dataset(velocity, "value", H5T_NATIVE_DOUBLE, {n, d}, {1, rows_per_chunk, d}, &nan);
-    link_step_time(kVelocity);
-  }
-  H5Id id = create_group(all, "id");
-  create_extensible_dataset(id, "value", H5T_NATIVE_INT64, {n}, {1, rows_per_chunk}, &no_id);
-  link_step_time(kId);
+  try {
+    // H5Fcreate truncated the file, releasing the room reserved above.
+    ensure_room(path, room, comm, "the trajectory");
+    const hid_t file = s->file;
+    const hsize_t n = s->slots.size();
+    const auto d = static_cast<hsize_t>(s->dimensions);
 
-  // Species never change: one time-independent dataset, names attached.
-  H5Id species_set = create_dataset(all, "species", H5T_NATIVE_INT32, {n});
-  std::vector<std::string> names;
-  std::vector<double> radii, masses;
-  for (const Species& sp : model.species()) {
-    names.push_back(sp.name);
-    radii.push_back(sp.radius);
-    masses.push_back(sp.mass);
-  }
-  write_attribute(species_set, "names", names);
-  write_attribute(species_set, "radii", radii);
-  write_attribute(species_set, "masses", masses);  // inf for infinite masses
-  const SlotRange mine = slot_range(n, s->ranks, s->rank);
-  std::vector<std::int32_t> my_species(mine.size());
-  for (std::uint64_t k = 0; k < mine.size(); ++k) my_species[k] = species[mine.begin + k];
-  write_rows(species_set, H5T_NATIVE_INT32, {}, mine.begin, mine.size(), my_species.data(), s->transfer);
+    H5Id h5md = create_group(file, "h5md");
+    write_attribute(h5md, "version", std::vector<std::int32_t>{1, 1});
+    write_attribute(create_group(h5md, "author"), "name", user_name());
+    H5Id creator = create_group(h5md, "creator");
+    write_attribute(creator, "name", std::string("tethersim"));
+    write_attribute(creator, "version", std::string(kVersion));
 
-  if (s->write_tethers) {
-    H5Id tethers = create_group(create_group(file, "connectivity"), "tethers");
-    // Chunks of about the expected tether count (64 to 65536 rows): small
-    // systems do not pay for big empty chunks every frame.
-    hsize_t rows = 64;
-    while (rows < expected_tethers && rows < 65536) rows *= 2;
-    std::vector<hsize_t> shape{0, 0, 2}, maxshape{H5S_UNLIMITED, H5S_UNLIMITED, 2}, chunk{1, rows, 2};
-    H5Id space(checked(H5Screate_simple(3, shape.data(), maxshape.data()), "tether space"));
-    H5Id dcpl(checked(H5Pcreate(H5P_DATASET_CREATE), "tether creation list"));
-    checked(H5Pset_chunk(dcpl, 3, chunk.data()), "tether chunks");
-    checked(H5Pset_fill_value(dcpl, H5T_NATIVE_INT64, &no_id), "tether fill");
-    checked(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), "tether allocation");
-    H5Id value(checked(H5Dcreate2(tethers, "value", H5T_NATIVE_INT64, space, H5P_DEFAULT, dcpl,
-                                  H5P_DEFAULT),
-                       "creating the tether dataset"));
-    link_step_time(kTethers);
-    hobj_ref_t reference;
-    checked(H5Rcreate(&reference, file, "/particles/all", H5R_OBJECT, -1), "particle group reference");
-    H5Id ref_space(checked(H5Screate(H5S_SCALAR), "reference space"));
-    H5Id attribute(checked(H5Acreate2(tethers, "particles_group", H5T_STD_REF_OBJ, ref_space,
-                                      H5P_DEFAULT, H5P_DEFAULT),
-                           "particles_group attribute"));
-    checked(H5Awrite(attribute, H5T_STD_REF_OBJ, &reference), "writing particles_group");
-  }
+    H5Id all = create_group(create_group(file, "particles"), "all");
+    H5Id box = create_group(all, "box");
+    write_attribute(box, "dimension", static_cast<std::int64_t>(s->dimensions));
+    std::vector<std::string> boundary;
+    std::vector<double> edges;
+    for (int k = 0; k < s->dimensions; ++k) {
+      boundary.push_back(model.domain().boundary[k] == Boundary::periodic ? "periodic" : "none");
+      edges.push_back(model.domain().length()[k]);
+    }
+    write_attribute(box, "boundary", boundary);
+    // H5MD knows only periodic and none; the exact kinds (open, reflective).
+    std::vector<std::string> kinds;
+    for (int k = 0; k < s->dimensions; ++k) kinds.push_back(to_string(model.domain().boundary[k]));
+    write_attribute(box, "tethersim_boundary", kinds);
+    H5Id edges_set = create_dataset(box, "edges", H5T_NATIVE_DOUBLE, {d});
+    write_rows(edges_set, H5T_NATIVE_DOUBLE, {}, 0, s->root() ? d : 0, edges.data(), s->transfer);
+    // Not part of H5MD: where the box starts (positions are absolute).
+    H5Id offset_set = create_dataset(box, "offset", H5T_NATIVE_DOUBLE, {d});
+    write_rows(offset_set, H5T_NATIVE_DOUBLE, {}, 0, s->root() ? d : 0, model.domain().lo.data(),
+               s->transfer);
 
-  H5Id observables = create_group(file, "observables");
-  bool first = true;
-  for (const auto& [name, columns] : s->observables) {
-    H5Id group = create_group(observables, name);
-    const bool integer = name != "kinetic_energy" && name != "momentum";
-    const hid_t type = integer ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE;
-    if (columns == 0) {
-      create_extensible_dataset(group, "value", type, {}, {1024});
-    } else {
-      H5Id value = create_extensible_dataset(group, "value", type, {columns}, {256, columns});
-      if (name == "event_counts") {
-        std::vector<std::string> event_kinds = {"action_potential", "restitution", "periodic_impulse",
-                                          "random_impulse", "blocking", "tethering", "wall",
-                                          "escape", "sector_crossing"};
-        write_attribute(value, "columns", event_kinds);
+    const hsize_t rows_per_chunk = std::max<hsize_t>(1, std::min<hsize_t>(n, 1 << 16));
+    const double nan = std::nan("");
+    const std::int64_t no_id = -1;
+    H5Id position = create_group(all, "position");
+    create_extensible_dataset(position, "step", H5T_NATIVE_INT64, {}, {1024});
+    create_extensible_dataset(position, "time", H5T_NATIVE_DOUBLE, {}, {1024});
+    create_extensible_dataset(position, "value", H5T_NATIVE_DOUBLE, {n, d}, {1, rows_per_chunk, d}, &nan);
+    auto link_step_time = [&](const std::string& group) {
+      checked(H5Lcreate_hard(file, (std::string(kPosition) + "/step").c_str(), file,
+                             (group + "/step").c_str(), H5P_DEFAULT, H5P_DEFAULT),
+              "linking " + group + "/step");
+      checked(H5Lcreate_hard(file, (std::string(kPosition) + "/time").c_str(), file,
+                             (group + "/time").c_str(), H5P_DEFAULT, H5P_DEFAULT),
+              "linking " + group + "/time");
+    };
+    if (s->write_velocity) {
+      H5Id velocity = create_group(all, "velocity");
+      create_extensible_dataset(velocity, "value", H5T_NATIVE_DOUBLE, {n, d}, {1, rows_per_chunk, d}, &nan);
+      link_step_time(kVelocity);
+    }
+    H5Id id = create_group(all, "id");
+    create_extensible_dataset(id, "value", H5T_NATIVE_INT64, {n}, {1, rows_per_chunk}, &no_id);
+    link_step_time(kId);
+
+    // Species never change: one time-independent dataset, names attached.
+    H5Id species_set = create_dataset(all, "species", H5T_NATIVE_INT32, {n});
+    std::vector<std::string> names;
+    std::vector<double> radii, masses;
+    for (const Species& sp : model.species()) {
+      names.push_back(sp.name);
+      radii.push_back(sp.radius);
+      masses.push_back(sp.mass);
+    }
+    write_attribute(species_set, "names", names);
+    write_attribute(species_set, "radii", radii);
+    write_attribute(species_set, "masses", masses);  // inf for infinite masses
+    const SlotRange mine = slot_range(n, s->ranks, s->rank);
+    std::vector<std::int32_t> my_species(mine.size());
+    for (std::uint64_t k = 0; k < mine.size(); ++k) my_species[k] = species[mine.begin + k];
+    write_rows(species_set, H5T_NATIVE_INT32, {}, mine.begin, mine.size(), my_species.data(), s->transfer);
+
+    if (s->write_tethers) {
+      H5Id tethers = create_group(create_group(file, "connectivity"), "tethers");
+      // Chunks of about the expected tether count (64 to 65536 rows): small
+      // systems do not pay for big empty chunks every frame.
+      hsize_t rows = 64;
+      while (rows < expected_tethers && rows < 65536) rows *= 2;
+      std::vector<hsize_t> shape{0, 0, 2}, maxshape{H5S_UNLIMITED, H5S_UNLIMITED, 2}, chunk{1, rows, 2};
+      H5Id space(checked(H5Screate_simple(3, shape.data(), maxshape.data()), "tether space"));
+      H5Id dcpl(checked(H5Pcreate(H5P_DATASET_CREATE), "tether creation list"));
+      checked(H5Pset_chunk(dcpl, 3, chunk.data()), "tether chunks");
+      checked(H5Pset_fill_value(dcpl, H5T_NATIVE_INT64, &no_id), "tether fill");
+      checked(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), "tether allocation");
+      H5Id value(checked(H5Dcreate2(tethers, "value", H5T_NATIVE_INT64, space, H5P_DEFAULT, dcpl,
+                                    H5P_DEFAULT),
+                         "creating the tether dataset"));
+      link_step_time(kTethers);
+      hobj_ref_t reference;
+      checked(H5Rcreate(&reference, file, "/particles/all", H5R_OBJECT, -1), "particle group reference");
+      H5Id ref_space(checked(H5Screate(H5S_SCALAR), "reference space"));
+      H5Id attribute(checked(H5Acreate2(tethers, "particles_group", H5T_STD_REF_OBJ, ref_space,
+                                        H5P_DEFAULT, H5P_DEFAULT),
+                             "particles_group attribute"));
+      checked(H5Awrite(attribute, H5T_STD_REF_OBJ, &reference), "writing particles_group");
+    }
+
+    H5Id observables = create_group(file, "observables");
+    bool first = true;
+    for (const auto& [name, columns] : s->observables) {
+      H5Id group = create_group(observables, name);
+      const bool integer = name != "kinetic_energy" && name != "momentum";
+      const hid_t type = integer ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE;
+      if (columns == 0) {
+        create_extensible_dataset(group, "value", type, {}, {1024});
+      } else {
+        H5Id value = create_extensible_dataset(group, "value", type, {columns}, {256, columns});
+        if (name == "event_counts") {
+          std::vector<std::string> event_kinds = {"action_potential", "restitution", "periodic_impulse",
+                                            "random_impulse", "blocking", "tethering", "wall",
+                                            "escape", "sector_crossing"};
+          write_attribute(value, "columns", event_kinds);
+        }
+      }
+      if (first) {
+        create_extensible_dataset(group, "step", H5T_NATIVE_INT64, {}, {1024});
+        create_extensible_dataset(group, "time", H5T_NATIVE_DOUBLE, {}, {1024});
+        first = false;
+      } else {
+        for (const char* part : {"step", "time"}) {
+          checked(H5Lcreate_hard(observables, ("kinetic_energy/" + std::string(part)).c_str(), group,
+                                 part, H5P_DEFAULT, H5P_DEFAULT),
+                  "linking observables");
+        }
       }
     }
-    if (first) {
-      create_extensible_dataset(group, "step", H5T_NATIVE_INT64, {}, {1024});
-      create_extensible_dataset(group, "time", H5T_NATIVE_DOUBLE, {}, {1024});
-      first = false;
-    } else {
-      for (const char* part : {"step", "time"}) {
-        checked(H5Lcreate_hard(observables, ("kinetic_energy/" + std::string(part)).c_str(), group,
-                               part, H5P_DEFAULT, H5P_DEFAULT),
-                "linking observables");
-      }
-    }
-  }
 
-  H5Id parameters = create_group(create_group(file, "parameters"), "tethersim");
-  write_attribute(parameters, "model_name", model.name());
-  write_attribute(parameters, "model_hash", hex(model.hash()));
-  write_attribute(parameters, "physics_hash", hex(model.physics_hash()));
-  write_attribute(parameters, "tethersim_version", std::string(kVersion));
-  write_attribute(parameters, "seed", static_cast<std::int64_t>(model.seed()));
-  write_attribute(parameters, "model_path", model.source_path());
-  // The file's text plus these overrides is the model that ran.
-  if (!model.data().overrides.empty()) write_attribute(parameters, "overrides", model.data().overrides);
-  const std::string& text = model.source_text();
-  H5Id text_set = create_dataset(parameters, "model_text", H5T_NATIVE_UINT8,
-                                 {std::max<hsize_t>(text.size(), 1)});
-  write_rows(text_set, H5T_NATIVE_UINT8, {}, 0, s->root() ? text.size() : 0, text.data(), s->transfer);
-  create_extensible_dataset(parameters, "tether_counts", H5T_NATIVE_INT64, {}, {1024});
+    H5Id parameters = create_group(create_group(file, "parameters"), "tethersim");
+    write_attribute(parameters, "model_name", model.name());
+    write_attribute(parameters, "model_hash", hex(model.hash()));
+    write_attribute(parameters, "physics_hash", hex(model.physics_hash()));
+    write_attribute(parameters, "tethersim_version", std::string(kVersion));
+    write_attribute(parameters, "seed", static_cast<std::int64_t>(model.seed()));
+    write_attribute(parameters, "model_path", model.source_path());
+    // The file's text plus these overrides is the model that ran.
+    if (!model.data().overrides.empty()) write_attribute(parameters, "overrides", model.data().overrides);
+    const std::string& text = model.source_text();
+    H5Id text_set = create_dataset(parameters, "model_text", H5T_NATIVE_UINT8,
+                                   {std::max<hsize_t>(text.size(), 1)});
+    write_rows(text_set, H5T_NATIVE_UINT8, {}, 0, s->root() ? text.size() : 0, text.data(), s->transfer);
+    create_extensible_dataset(parameters, "tether_counts", H5T_NATIVE_INT64, {}, {1024});
+  } catch (const Hdf5Error& e) {
+    const OutputError failure = s->failure("the trajectory", e);
+    discard();
+    throw failure;
+  } catch (const OutputError&) {
+    discard();
+    throw;
+  }
   return TrajectoryFile(std::move(s));
 }
 
@@ -289,57 +330,141 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
     throw InputError({path, 0}, "", "cannot open the trajectory to continue it (missing or damaged)");
   }
   const hid_t file = s->file;
-  if (!exists(file, kParameters) ||
-      read_string_attribute(open_group(file, kParameters), "physics_hash") !=
-          hex(model.physics_hash())) {
-    throw InputError({path, 0}, "", "this trajectory belongs to another model (physics hash differs)");
-  }
-  s->write_velocity = exists(file, kVelocity);
-  s->write_tethers = exists(file, kTethers);
-  // Everything this run will write must be there before anything changes.
-  for (const auto& [name, columns] : s->observables) {
-    if (!exists(file, std::string(kObservables) + "/" + name + "/value")) {
-      throw InputError({path, 0}, "output",
-                       "this trajectory has no observable '" + name +
-                           "': keep output.cluster_species and output.tethered_pairs as they were, "
-                           "or continue into a new --output directory");
-    }
-  }
-  // Keep the frames up to the restart time; later ones are redone.
-  H5Id times = open_dataset(file, std::string(kPosition) + "/time");
-  const hsize_t stored = dataset_shape(times)[0];
-  std::vector<double> frame_times(stored);
-  read_rows(times, H5T_NATIVE_DOUBLE, {}, 0, stored, frame_times.data());
-  const auto kept = static_cast<hsize_t>(
-      std::upper_bound(frame_times.begin(), frame_times.end(), time) - frame_times.begin());
-  frame_times.resize(kept);
-  s->frame_times = frame_times;
+  auto another_run = [&](const std::string& why) {
+    return InputError({path, 0}, "",
+                      "this trajectory belongs to another run (" + why +
+                          "): continue into a new --output directory");
+  };
   std::vector<std::string> frame_sets = {std::string(kPosition) + "/step", std::string(kPosition) + "/time",
                                          std::string(kPosition) + "/value", std::string(kId) + "/value",
                                          std::string(kParameters) + "/tether_counts"};
-  if (s->write_velocity) frame_sets.push_back(std::string(kVelocity) + "/value");
-  if (s->write_tethers) frame_sets.push_back(std::string(kTethers) + "/value");
-  for (const std::string& name : frame_sets) extend_frames(open_dataset(file, name), kept);
-  H5Id counts = open_dataset(file, std::string(kParameters) + "/tether_counts");
-  s->tether_counts.resize(kept);
-  std::vector<std::int64_t> raw(kept);
-  read_rows(counts, H5T_NATIVE_INT64, {}, 0, kept, raw.data());
-  for (hsize_t k = 0; k < kept; ++k) s->tether_counts[k] = static_cast<std::uint64_t>(raw[k]);
-  if (s->write_tethers) s->tether_rows = dataset_shape(open_dataset(file, std::string(kTethers) + "/value"))[1];
-
-  H5Id obs_times = open_dataset(file, std::string(kObservables) + "/kinetic_energy/time");
-  const hsize_t samples = dataset_shape(obs_times)[0];
-  std::vector<double> sample_times(samples);
-  read_rows(obs_times, H5T_NATIVE_DOUBLE, {}, 0, samples, sample_times.data());
-  s->observable_samples = static_cast<std::uint64_t>(
-      std::upper_bound(sample_times.begin(), sample_times.end(), time) - sample_times.begin());
-  for (const auto& [name, columns] : s->observables) {
-    const std::string group = std::string(kObservables) + "/" + name;
-    extend_frames(open_dataset(file, group + "/value"), s->observable_samples);
-    if (name == "kinetic_energy") {
-      extend_frames(open_dataset(file, group + "/step"), s->observable_samples);
-      extend_frames(open_dataset(file, group + "/time"), s->observable_samples);
+  hsize_t kept = 0;
+  try {
+    // First everything that makes the file this run's, and everything this
+    // run will write: nothing changes in the file unless all of it holds.
+    if (!exists(file, kParameters)) {
+      throw InputError({path, 0}, "", "not a tethersim trajectory (no " + std::string(kParameters) + ")");
     }
+    H5Id parameters = open_group(file, kParameters);
+    if (read_string_attribute(parameters, "physics_hash") != hex(model.physics_hash())) {
+      throw InputError({path, 0}, "", "this trajectory belongs to another model (physics hash differs)");
+    }
+    // The model hash adds the initial state. A restart does not read the
+    // particle and tether files again, so its hash lacks them: for such
+    // models the particles themselves are compared below.
+    const std::string file_hash = read_string_attribute(parameters, "model_hash");
+    if (model.initial().particles_file.empty() && model.initial().tethers_file.empty() &&
+        file_hash != hex(model.hash())) {
+      throw another_run("its model hash is " + file_hash + ", the checkpoint's model has " + hex(model.hash()));
+    }
+    s->write_velocity = exists(file, kVelocity);
+    s->write_tethers = exists(file, kTethers);
+    if (s->write_velocity) frame_sets.push_back(std::string(kVelocity) + "/value");
+    if (s->write_tethers) frame_sets.push_back(std::string(kTethers) + "/value");
+    for (const std::string& name : frame_sets) {
+      if (!exists(file, name)) throw Hdf5Error("missing dataset " + name);
+    }
+    // The same particles in the same rows: the row count, and the id of
+    // every row that holds a particle in a stored frame.
+    const std::vector<hsize_t> shape = dataset_shape(open_dataset(file, std::string(kPosition) + "/value"));
+    const hsize_t rows = shape.size() == 3 ? shape[1] : 0;
+    if (shape.size() != 3 || shape[2] != static_cast<hsize_t>(s->dimensions)) {
+      throw another_run("it is not " + std::to_string(s->dimensions) + "-D");
+    }
+    if (rows != s->slots.size()) {
+      throw another_run("it has " + std::to_string(rows) + " particle rows, the checkpoint " +
+                        std::to_string(s->slots.size()) + " particles");
+    }
+    for (const auto& [name, columns] : s->observables) {
+      if (!exists(file, std::string(kObservables) + "/" + name + "/value")) {
+        throw InputError({path, 0}, "output",
+                         "this trajectory has no observable '" + name +
+                             "': keep output.cluster_species and output.tethered_pairs as they were, "
+                             "or continue into a new --output directory");
+      }
+    }
+    for (const std::string& name : {std::string("kinetic_energy/step"), std::string("kinetic_energy/time")}) {
+      if (!exists(file, std::string(kObservables) + "/" + name)) {
+        throw Hdf5Error("missing dataset " + std::string(kObservables) + "/" + name);
+      }
+    }
+    // Keep the frames up to the restart time; later ones are redone (a
+    // frame cut short by a crash among them).
+    H5Id times = open_dataset(file, std::string(kPosition) + "/time");
+    const hsize_t stored = dataset_shape(times)[0];
+    std::vector<double> frame_times(stored);
+    read_rows(times, H5T_NATIVE_DOUBLE, {}, 0, stored, frame_times.data());
+    kept = static_cast<hsize_t>(std::upper_bound(frame_times.begin(), frame_times.end(), time) -
+                                frame_times.begin());
+    for (const std::string& name : frame_sets) {
+      if (dataset_shape(open_dataset(file, name))[0] < kept) {
+        throw Hdf5Error(name + " does not have one entry per frame");
+      }
+    }
+    H5Id id_set = open_dataset(file, std::string(kId) + "/value");
+    const hsize_t frame = kept > 0 ? kept - 1 : 0;  // the last frame kept, or the first
+    if (frame < dataset_shape(id_set)[0]) {
+      // Each rank its own rows.
+      const SlotRange mine = slot_range(rows, s->ranks, s->rank);
+      std::vector<std::int64_t> ids(mine.size());
+      read_rows(id_set, H5T_NATIVE_INT64, {frame}, mine.begin, mine.size(), ids.data());
+      int mismatch = 0;
+      std::uint64_t row = 0;
+      for (std::uint64_t k = 0; k < ids.size() && mismatch == 0; ++k) {
+        if (ids[k] >= 0 && static_cast<ParticleId>(ids[k]) != s->slots.id(mine.begin + k)) {
+          mismatch = 1;
+          row = mine.begin + k;
+        }
+      }
+      int any = 0;
+      MPI_Allreduce(&mismatch, &any, 1, MPI_INT, MPI_MAX, comm);
+      if (any != 0) {
+        throw another_run(mismatch != 0 ? "its row " + std::to_string(row) + " holds another particle id"
+                                        : "its rows hold other particle ids");
+      }
+    }
+    frame_times.resize(kept);
+    s->frame_times = frame_times;
+    H5Id counts = open_dataset(file, std::string(kParameters) + "/tether_counts");
+    std::vector<std::int64_t> raw(kept);
+    read_rows(counts, H5T_NATIVE_INT64, {}, 0, kept, raw.data());
+    s->tether_counts.resize(kept);
+    for (hsize_t k = 0; k < kept; ++k) s->tether_counts[k] = static_cast<std::uint64_t>(raw[k]);
+    if (s->write_tethers) s->tether_rows = dataset_shape(open_dataset(file, std::string(kTethers) + "/value"))[1];
+    H5Id obs_times = open_dataset(file, std::string(kObservables) + "/kinetic_energy/time");
+    const hsize_t samples = dataset_shape(obs_times)[0];
+    std::vector<double> sample_times(samples);
+    read_rows(obs_times, H5T_NATIVE_DOUBLE, {}, 0, samples, sample_times.data());
+    s->observable_samples = static_cast<std::uint64_t>(
+        std::upper_bound(sample_times.begin(), sample_times.end(), time) - sample_times.begin());
+    std::vector<std::string> sample_sets = {std::string(kObservables) + "/kinetic_energy/step"};
+    for (const auto& [name, columns] : s->observables) {
+      sample_sets.push_back(std::string(kObservables) + "/" + name + "/value");
+    }
+    for (const std::string& name : sample_sets) {
+      if (dataset_shape(open_dataset(file, name))[0] < s->observable_samples) {
+        throw Hdf5Error(name + " does not have one entry per sample");
+      }
+    }
+  } catch (const Hdf5Error& e) {
+    throw InputError({path, 0}, "", std::string("cannot continue this trajectory: damaged: ") + e.what());
+  }
+
+  // The file must be writable here: changing it in place needs the room
+  // too (at a file size limit, even rewriting what is there fails).
+  ensure_room(path, ChunkGrowth{}.room(), comm, "the trajectory");
+  try {
+    for (const std::string& name : frame_sets) extend_frames(open_dataset(file, name), kept);
+    for (const auto& [name, columns] : s->observables) {
+      const std::string group = std::string(kObservables) + "/" + name;
+      extend_frames(open_dataset(file, group + "/value"), s->observable_samples);
+      if (name == "kinetic_energy") {
+        extend_frames(open_dataset(file, group + "/step"), s->observable_samples);
+        extend_frames(open_dataset(file, group + "/time"), s->observable_samples);
+      }
+    }
+  } catch (const Hdf5Error& e) {
+    throw s->failure("the trajectory (removing the frames after the checkpoint)", e);
   }
   return TrajectoryFile(std::move(s));
 }
@@ -351,6 +476,7 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
   const hsize_t frame = s.frame_times.size();
   const hsize_t n = s.slots.size();
   const auto d = static_cast<std::size_t>(s.dimensions);
+  const std::string what = "the frame at t = " + time_text(time);
 
   std::vector<ParticleRecord> records(particles.size());
   for (std::size_t k = 0; k < particles.size(); ++k) {
@@ -377,53 +503,75 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
     }
   }
 
-  const auto step = static_cast<std::int64_t>(frame);
-  for (const char* name : {"step", "time"}) {
-    extend_frames(open_dataset(file, std::string(kPosition) + "/" + name), frame + 1);
-  }
-  s.write_scalar_row(open_dataset(file, std::string(kPosition) + "/step"), H5T_NATIVE_INT64, frame, &step);
-  s.write_scalar_row(open_dataset(file, std::string(kPosition) + "/time"), H5T_NATIVE_DOUBLE, frame, &time);
-  auto write_frame_rows = [&](const std::string& name, hid_t type, const void* data) {
-    H5Id set = open_dataset(file, name);
-    extend_frames(set, frame + 1);
-    write_rows(set, type, {frame}, range.begin, range.size(), data, s.transfer);
-  };
-  write_frame_rows(std::string(kPosition) + "/value", H5T_NATIVE_DOUBLE, positions.data());
-  if (s.write_velocity) write_frame_rows(std::string(kVelocity) + "/value", H5T_NATIVE_DOUBLE, velocities.data());
-  write_frame_rows(std::string(kId) + "/value", H5T_NATIVE_INT64, ids.data());
-
   // Tethers, in the order of their lower particle, as pairs of rows.
-  std::uint64_t tether_total = 0;
+  std::vector<TetherRecord> own;
+  io_detail::GlobalOffset where{};
   if (s.write_tethers) {
     std::vector<TetherRecord> local(tethers.size());
     for (std::size_t k = 0; k < tethers.size(); ++k) {
       local[k] = {s.slots.slot(tethers[k].a), s.slots.slot(tethers[k].b)};
     }
-    std::vector<TetherRecord> own = io_detail::exchange_by_slot(std::move(local), n, s.comm);
+    own = io_detail::exchange_by_slot(std::move(local), n, s.comm);
     std::sort(own.begin(), own.end(), [](const TetherRecord& a, const TetherRecord& b) {
       return a.slot != b.slot ? a.slot < b.slot : a.other < b.other;
     });
-    const io_detail::GlobalOffset where = io_detail::global_offset(own.size(), s.comm);
-    tether_total = where.total;
-    H5Id set = open_dataset(file, std::string(kTethers) + "/value");
-    s.tether_rows = std::max<hsize_t>(s.tether_rows, where.total);
-    std::vector<hsize_t> shape{frame + 1, s.tether_rows, 2};
-    checked(H5Dset_extent(set, shape.data()), "extending the tether dataset");
-    std::vector<std::int64_t> pairs(2 * own.size());
-    for (std::size_t k = 0; k < own.size(); ++k) {
-      pairs[2 * k] = static_cast<std::int64_t>(own[k].slot);
-      pairs[2 * k + 1] = static_cast<std::int64_t>(own[k].other);
-    }
-    write_rows(set, H5T_NATIVE_INT64, {frame}, where.offset, own.size(), pairs.data(), s.transfer);
+    where = io_detail::global_offset(own.size(), s.comm);
   }
-  H5Id counts = open_dataset(file, std::string(kParameters) + "/tether_counts");
-  extend_frames(counts, frame + 1);
-  const auto count = static_cast<std::int64_t>(tether_total);
-  s.write_scalar_row(counts, H5T_NATIVE_INT64, frame, &count);
+  const std::uint64_t tether_total = where.total;
+  const hsize_t tether_rows = std::max<hsize_t>(s.tether_rows, where.total);
+
+  try {
+    H5Id step_set = open_dataset(file, std::string(kPosition) + "/step");
+    H5Id time_set = open_dataset(file, std::string(kPosition) + "/time");
+    H5Id position_set = open_dataset(file, std::string(kPosition) + "/value");
+    H5Id velocity_set = s.write_velocity ? open_dataset(file, std::string(kVelocity) + "/value") : H5Id();
+    H5Id id_set = open_dataset(file, std::string(kId) + "/value");
+    H5Id tether_set = s.write_tethers ? open_dataset(file, std::string(kTethers) + "/value") : H5Id();
+    H5Id counts = open_dataset(file, std::string(kParameters) + "/tether_counts");
+
+    // Everything this frame allocates must fit before any of it is written.
+    ChunkGrowth growth;
+    for (hid_t set : {step_set.get(), time_set.get(), counts.get()}) growth += chunk_growth(set, {frame + 1});
+    growth += chunk_growth(position_set, {frame + 1, n, d});
+    if (s.write_velocity) growth += chunk_growth(velocity_set, {frame + 1, n, d});
+    growth += chunk_growth(id_set, {frame + 1, n});
+    if (s.write_tethers) growth += chunk_growth(tether_set, {frame + 1, tether_rows, 2});
+    s.make_room(growth, what);
+
+    const auto step = static_cast<std::int64_t>(frame);
+    extend_frames(step_set, frame + 1);
+    extend_frames(time_set, frame + 1);
+    s.write_scalar_row(step_set, H5T_NATIVE_INT64, frame, &step);
+    s.write_scalar_row(time_set, H5T_NATIVE_DOUBLE, frame, &time);
+    auto write_frame_rows = [&](hid_t set, hid_t type, const void* data) {
+      extend_frames(set, frame + 1);
+      write_rows(set, type, {frame}, range.begin, range.size(), data, s.transfer);
+    };
+    write_frame_rows(position_set, H5T_NATIVE_DOUBLE, positions.data());
+    if (s.write_velocity) write_frame_rows(velocity_set, H5T_NATIVE_DOUBLE, velocities.data());
+    write_frame_rows(id_set, H5T_NATIVE_INT64, ids.data());
+
+    if (s.write_tethers) {
+      std::vector<hsize_t> shape{frame + 1, tether_rows, 2};
+      checked(H5Dset_extent(tether_set, shape.data()), "extending the tether dataset");
+      std::vector<std::int64_t> pairs(2 * own.size());
+      for (std::size_t k = 0; k < own.size(); ++k) {
+        pairs[2 * k] = static_cast<std::int64_t>(own[k].slot);
+        pairs[2 * k + 1] = static_cast<std::int64_t>(own[k].other);
+      }
+      write_rows(tether_set, H5T_NATIVE_INT64, {frame}, where.offset, own.size(), pairs.data(), s.transfer);
+    }
+    extend_frames(counts, frame + 1);
+    const auto count = static_cast<std::int64_t>(tether_total);
+    s.write_scalar_row(counts, H5T_NATIVE_INT64, frame, &count);
+    // The frame is on disk before the run goes on (a killed run keeps it).
+    checked(H5Fflush(s.file, H5F_SCOPE_GLOBAL), "flushing the trajectory");
+  } catch (const Hdf5Error& e) {
+    throw s.failure(what, e);
+  }
+  s.tether_rows = tether_rows;
   s.frame_times.push_back(time);
   s.tether_counts.push_back(tether_total);
-  // The frame is on disk before the run goes on (a killed run keeps it).
-  checked(H5Fflush(s.file, H5F_SCOPE_GLOBAL), "flushing the trajectory");
 }
 
 void TrajectoryFile::write_observables(double time, const FrameObservables& o) {
@@ -431,31 +579,55 @@ void TrajectoryFile::write_observables(double time, const FrameObservables& o) {
   const hid_t file = s.file;
   const hsize_t row = s.observable_samples;
   const std::string base = std::string(kObservables) + "/";
-  auto grow = [&](const std::string& name) {
-    H5Id set = open_dataset(file, base + name);
-    extend_frames(set, row + 1);
-    return set;
-  };
-  const auto step = static_cast<std::int64_t>(row);
-  s.write_scalar_row(grow("kinetic_energy/step"), H5T_NATIVE_INT64, row, &step);
-  s.write_scalar_row(grow("kinetic_energy/time"), H5T_NATIVE_DOUBLE, row, &time);
-  s.write_scalar_row(grow("kinetic_energy/value"), H5T_NATIVE_DOUBLE, row, &o.kinetic_energy);
-  s.write_scalar_row(grow("momentum/value"), H5T_NATIVE_DOUBLE, row, o.momentum.data());
-  auto integer = [&](const std::string& name, std::uint64_t value) {
-    const auto v = static_cast<std::int64_t>(value);
-    s.write_scalar_row(grow(name + "/value"), H5T_NATIVE_INT64, row, &v);
-  };
-  integer("particles", o.particles);
-  integer("escapes", o.escapes);
-  integer("tethers", o.tethers);
-  std::vector<std::int64_t> events(9, 0);
-  for (std::size_t k = 0; k < o.event_counts.size() && k < 9; ++k) {
-    events[k] = static_cast<std::int64_t>(o.event_counts[k]);
+  const std::string what = "the observables at t = " + time_text(time);
+  try {
+    // Open every dataset and secure the room for the chunks this sample
+    // starts (one in 256 or 1024 samples) before writing anything.
+    std::vector<std::pair<std::string, H5Id>> sets;
+    sets.emplace_back("kinetic_energy/step", open_dataset(file, base + "kinetic_energy/step"));
+    sets.emplace_back("kinetic_energy/time", open_dataset(file, base + "kinetic_energy/time"));
+    for (const auto& [name, columns] : s.observables) {
+      sets.emplace_back(name + "/value", open_dataset(file, base + name + "/value"));
+    }
+    ChunkGrowth growth;
+    for (const auto& [name, set] : sets) {
+      std::vector<hsize_t> shape = dataset_shape(set);
+      if (!shape.empty()) shape[0] = row + 1;
+      growth += chunk_growth(set, shape);
+    }
+    s.make_room(growth, what);
+    auto grow = [&](const std::string& name) -> hid_t {
+      for (const auto& [set_name, set] : sets) {
+        if (set_name == name) {
+          extend_frames(set, row + 1);
+          return set;
+        }
+      }
+      throw Hdf5Error("missing dataset " + base + name);
+    };
+    const auto step = static_cast<std::int64_t>(row);
+    s.write_scalar_row(grow("kinetic_energy/step"), H5T_NATIVE_INT64, row, &step);
+    s.write_scalar_row(grow("kinetic_energy/time"), H5T_NATIVE_DOUBLE, row, &time);
+    s.write_scalar_row(grow("kinetic_energy/value"), H5T_NATIVE_DOUBLE, row, &o.kinetic_energy);
+    s.write_scalar_row(grow("momentum/value"), H5T_NATIVE_DOUBLE, row, o.momentum.data());
+    auto integer = [&](const std::string& name, std::uint64_t value) {
+      const auto v = static_cast<std::int64_t>(value);
+      s.write_scalar_row(grow(name + "/value"), H5T_NATIVE_INT64, row, &v);
+    };
+    integer("particles", o.particles);
+    integer("escapes", o.escapes);
+    integer("tethers", o.tethers);
+    std::vector<std::int64_t> events(9, 0);
+    for (std::size_t k = 0; k < o.event_counts.size() && k < 9; ++k) {
+      events[k] = static_cast<std::int64_t>(o.event_counts[k]);
+    }
+    s.write_scalar_row(grow("event_counts/value"), H5T_NATIVE_INT64, row, events.data());
+    std::size_t extra = 6;
+    for (std::uint64_t c : o.clusters) integer(s.observables[extra++].first, c);
+    for (std::uint64_t c : o.tethered) integer(s.observables[extra++].first, c);
+  } catch (const Hdf5Error& e) {
+    throw s.failure(what, e);
   }
-  s.write_scalar_row(grow("event_counts/value"), H5T_NATIVE_INT64, row, events.data());
-  std::size_t extra = 6;
-  for (std::uint64_t c : o.clusters) integer(s.observables[extra++].first, c);
-  for (std::uint64_t c : o.tethered) integer(s.observables[extra++].first, c);
   ++s.observable_samples;
 }
 
@@ -478,8 +650,18 @@ void TrajectoryFile::flush() {
 
 void TrajectoryFile::close() {
   if (!state_ || !state_->file.valid()) return;
-  flush();
-  state_->file.reset();
+  State& s = *state_;
+  // The file is closed whatever happens to the sidecar.
+  std::exception_ptr sidecar;
+  try {
+    flush();
+  } catch (...) {
+    sidecar = std::current_exception();
+  }
+  const herr_t closed = H5Fclose(s.file.release());
+  if (closed >= 0 && s.root()) release_room(s.path);
+  if (sidecar) std::rethrow_exception(sidecar);
+  if (closed < 0) throw OutputError(s.path + ": cannot close the trajectory (disk full?)");
 }
 
 }  // namespace tethersim

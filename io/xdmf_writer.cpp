@@ -1,9 +1,11 @@
 // The XDMF 2 sidecar of a trajectory: light XML pointing into the HDF5 file.
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "hdf5_support.hpp"
 #include "tethersim/io/trajectory_file.hpp"
 
 namespace tethersim {
@@ -98,13 +100,26 @@ void write_xdmf(const std::string& xdmf_path, const std::string& h5_name, std::u
     x << "</Grid>\n";
   }
   x << "</Domain>\n</Xdmf>\n";
+  // Replaced only by a complete file: a failed write (disk full) keeps the
+  // previous sidecar, which describes frames that are all still there.
   const std::string temporary = xdmf_path + ".tmp";
+  errno = 0;
+  bool written = false;
+  int error = 0;
   {
     std::ofstream out(temporary, std::ios::trunc);
     out << x.str();
+    out.close();
+    written = static_cast<bool>(out);
+    error = errno;
   }
   std::error_code ec;
-  std::filesystem::rename(temporary, xdmf_path, ec);
+  if (written) std::filesystem::rename(temporary, xdmf_path, ec);
+  if (!written || ec) {
+    const std::string problem = written ? ec.message() : io_detail::room_problem(error != 0 ? error : EIO);
+    std::filesystem::remove(temporary, ec);
+    throw io_detail::OutputError(xdmf_path + ": cannot write the sidecar: " + problem);
+  }
 }
 
 }  // namespace tethersim
