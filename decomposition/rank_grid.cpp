@@ -1,5 +1,7 @@
 #include "tethersim/decomposition/rank_grid.hpp"
 
+#include "tethersim/decomposition/block_layout.hpp"
+
 #include <limits>
 
 namespace tethersim::decomposition {
@@ -20,7 +22,7 @@ double halo_volume(const GridShape& grid, const GridShape& sectors) {
   for (int k = 0; k < 3; ++k) {
     const double width = static_cast<double>(sectors[k]) / grid[k];
     block *= width;
-    padded *= grid[k] > 1 ? width + 2.0 * kMinBlockWidth : width;
+    padded *= grid[k] > 1 ? width + 2.0 * kHaloDepth : width;
   }
   return padded - block;
 }

@@ -1,8 +1,13 @@
 // tethersim run: run a simulation, fresh or from a checkpoint.
+#include <mpi.h>
+
+#include <cstdio>
+
 #include "command_options.hpp"
 #include "exit_codes.hpp"
 #include "run_session.hpp"
 #include "tethersim/decomposition/mpi_session.hpp"
+#include "tethersim/io/input_error.hpp"
 
 namespace tethersim::app {
 
@@ -20,7 +25,10 @@ const char* kUsage =
     "(the previous one kept as checkpoint.prev.h5) and summary.json. A\n"
     "directory that holds another run is refused unless --overwrite is given.\n\n"
     "SIGTERM, SIGUSR1 and Ctrl-C, and --max-walltime, write a checkpoint at the\n"
-    "next safe point and exit with code 0; continue with --restart DIR.";
+    "next safe point and exit with code 0; continue with --restart DIR.\n\n"
+    "Under mpirun or srun the sector grid is split into blocks, one per rank\n"
+    "(--ranks-grid), and the run is the same, bit for bit, on any number of\n"
+    "ranks; a restart may use a different number.";
 
 }  // namespace
 
@@ -36,7 +44,16 @@ int run_main(const Arguments& args) {
       "max-walltime", po::value<double>()->value_name("HOURS"),
       "stop with a checkpoint after 99% of this many hours of wall time")(
       "overwrite", "replace the files of another run in the output directory")(
-      "quiet,q", "print nothing but errors");
+      "quiet,q", "print nothing but errors")(
+      "ranks-grid", po::value<std::string>()->value_name("X,Y,Z"),
+      "how MPI ranks split the sector grid (default: the grid with the smallest halos)")(
+      "balance", po::value<std::string>()->value_name("auto|off|force")->default_value("auto"),
+      "move block boundaries to balance measured work (force: every check, for testing)")(
+      "balance-interval", po::value<int>()->value_name("WINDOWS")->default_value(64),
+      "windows between load-balance checks")(
+      "lean-fallback", po::value<std::string>()->value_name("on|off")->default_value("on"),
+      "let one rank run everything for a while when synchronized windows hold too few events "
+      "(off: only when a window cannot be certified)");
   add_model_override_option(options);
   po::positional_options_description positional;
   positional.add("model", 1);
@@ -65,16 +82,49 @@ int run_main(const Arguments& args) {
     request.max_walltime_hours = values["max-walltime"].as<double>();
     if (!(request.max_walltime_hours > 0)) throw UsageError{"run", "--max-walltime must be positive"};
   }
+  if (values.count("ranks-grid")) {
+    const std::string text = values["ranks-grid"].as<std::string>();
+    decomposition::GridShape grid{};
+    char tail = 0;
+    if (std::sscanf(text.c_str(), "%d,%d,%d%c", &grid[0], &grid[1], &grid[2], &tail) != 3 || grid[0] < 1 ||
+        grid[1] < 1 || grid[2] < 1) {
+      throw UsageError{"run", "--ranks-grid wants three positive counts such as 2,2,1, got '" + text + "'"};
+    }
+    request.distribution.ranks_grid = grid;
+  }
+  const std::string balance = values["balance"].as<std::string>();
+  if (balance == "auto") {
+    request.distribution.balance = decomposition::BalanceMode::automatic;
+  } else if (balance == "off") {
+    request.distribution.balance = decomposition::BalanceMode::off;
+  } else if (balance == "force") {
+    request.distribution.balance = decomposition::BalanceMode::forced;
+  } else {
+    throw UsageError{"run", "--balance is auto, off or force, got '" + balance + "'"};
+  }
+  request.distribution.balance_interval = values["balance-interval"].as<int>();
+  if (request.distribution.balance_interval < 1) throw UsageError{"run", "--balance-interval must be at least 1"};
+  const std::string lean = values["lean-fallback"].as<std::string>();
+  if (lean != "on" && lean != "off") throw UsageError{"run", "--lean-fallback is on or off, got '" + lean + "'"};
+  request.distribution.fallback_when_lean = lean == "on";
   request.overwrite = values.count("overwrite") > 0;
   request.quiet = values.count("quiet") > 0;
 
   const decomposition::MpiSession mpi;
   try {
     return run_simulation(request, mpi);
-  } catch (...) {
+  } catch (const InputError&) {
     // Every rank meets the same bad input; one message is enough.
     if (mpi.is_root()) throw;
     return kExitBadInput;
+  } catch (const std::exception& e) {
+    if (mpi.size() == 1) throw;
+    // A failure on one rank leaves the others waiting in a collective:
+    // say what happened and end them all.
+    std::fprintf(stderr, "tethersim: failed on rank %d of %d: %s\n", mpi.rank(), mpi.size(), e.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, kExitRuntimeFailure);
+    return kExitRuntimeFailure;
   }
 }
 

@@ -12,6 +12,7 @@
 #include "progress.hpp"
 #include "resource_usage.hpp"
 #include "run_summary.hpp"
+#include "distributed_simulation.hpp"
 #include "serial_simulation.hpp"
 #include "stop_signals.hpp"
 #include "tethersim/io/checkpoint_file.hpp"
@@ -78,8 +79,38 @@ struct Schedule {
   }
 };
 
+// A model that cannot be split over ranks is refused with the reason.
+void check_distribution(const Model& model, const decomposition::MpiSession& mpi) {
+  if (mpi.size() == 1) return;
+  const std::string problem = decomposition::distribution_problem(model);
+  if (!problem.empty()) {
+    throw InputError({model.source_path(), 0}, "",
+                     "cannot run on " + std::to_string(mpi.size()) + " ranks: " + problem +
+                         "; run it on one rank");
+  }
+}
+
+// Every rank's (id, species) pairs, sorted by id.
+std::vector<std::uint64_t> all_gathered(const std::vector<std::uint64_t>& mine) {
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks), 0);
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  for (int k = 1; k < ranks; ++k) {
+    offsets[static_cast<std::size_t>(k)] = offsets[static_cast<std::size_t>(k - 1)] + counts[static_cast<std::size_t>(k - 1)];
+  }
+  std::vector<std::uint64_t> all(static_cast<std::size_t>(offsets.back() + counts.back()));
+  MPI_Allgatherv(mine.data(), count, MPI_UINT64_T, all.data(), counts.data(), offsets.data(), MPI_UINT64_T,
+                 MPI_COMM_WORLD);
+  // Slices come in rank order, each sorted by id: the whole is sorted.
+  return all;
+}
+
 struct LoadedRun {
-  std::optional<Model> model;
+  // On the heap: the simulation keeps a reference to it, and a LoadedRun
+  // moves.
+  std::unique_ptr<Model> model;
   std::unique_ptr<Simulation> simulation;
   SlotMap slots;
   std::vector<SpeciesIndex> species_by_slot;
@@ -89,10 +120,19 @@ struct LoadedRun {
   double start_time = 0.0;
 };
 
-LoadedRun load_fresh(const RunRequest& request) {
+std::unique_ptr<Simulation> make_simulation(const Model& model, const RunRequest& request,
+                                            const decomposition::MpiSession& mpi,
+                                            scenario::InitialParticles initial) {
+  if (mpi.size() == 1) return std::make_unique<SerialSimulation>(model, std::move(initial));
+  return std::make_unique<DistributedSimulation>(model, MPI_COMM_WORLD, initial, request.distribution);
+}
+
+LoadedRun load_fresh(const RunRequest& request, const decomposition::MpiSession& mpi) {
   LoadedRun run;
   scenario::InitialParticles initial;
-  run.model.emplace(load_model_file(request.model_path, ModelFileOptions{request.overrides, false}, &initial));
+  run.model = std::make_unique<Model>(
+      load_model_file(request.model_path, ModelFileOptions{request.overrides, false}, &initial));
+  check_distribution(*run.model, mpi);
   run.counts = count_particles(initial);
   std::vector<ParticleId> ids;
   ids.reserve(initial.particles.size());
@@ -102,7 +142,7 @@ LoadedRun load_fresh(const RunRequest& request) {
   }
   run.slots = SlotMap(std::move(ids));
   run.directory = run.model->output().directory;
-  run.simulation = std::make_unique<SerialSimulation>(*run.model, std::move(initial));
+  run.simulation = make_simulation(*run.model, request, mpi, std::move(initial));
   return run;
 }
 
@@ -122,7 +162,7 @@ std::vector<std::string> checkpoint_candidates(const std::string& given) {
   return candidates;
 }
 
-LoadedRun load_restart(const RunRequest& request) {
+LoadedRun load_restart(const RunRequest& request, const decomposition::MpiSession& mpi) {
   LoadedRun run;
   const std::vector<std::string> candidates = checkpoint_candidates(request.restart);
   std::string path;
@@ -131,7 +171,10 @@ LoadedRun load_restart(const RunRequest& request) {
   for (std::size_t k = 0; k < candidates.size(); ++k) {
     try {
       header = read_checkpoint_header(candidates[k]);
-      snapshot = read_checkpoint(candidates[k], MPI_COMM_SELF, true);
+      // One process reads everything; several read a slice each and
+      // redistribute by position.
+      snapshot = mpi.size() == 1 ? read_checkpoint(candidates[k], MPI_COMM_SELF, true)
+                                 : read_checkpoint(candidates[k], MPI_COMM_WORLD, false);
       path = candidates[k];
       break;
     } catch (const InputError& e) {
@@ -152,7 +195,8 @@ LoadedRun load_restart(const RunRequest& request) {
   for (const std::string& o : header.overrides) add(o);
   add("output.directory=\"" + fs::path(path).parent_path().string() + "\"");
   for (const std::string& o : request.overrides) add(o);
-  run.model.emplace(load_model_text(header.model_text, header.model_path, ModelFileOptions{overrides, true}));
+  run.model = std::make_unique<Model>(
+      load_model_text(header.model_text, header.model_path, ModelFileOptions{overrides, true}));
   if (run.model->physics_hash() != header.physics_hash) {
     throw InputError({path, 0}, "--set",
                      "the overrides change the physics of the checkpointed run; on a restart only "
@@ -164,17 +208,26 @@ LoadedRun load_restart(const RunRequest& request) {
                          " is not after the checkpoint time " + std::to_string(header.time) +
                          "; pass a later --end-time");
   }
+  check_distribution(*run.model, mpi);
+  std::vector<std::uint64_t> pairs;
+  for (const auto& p : snapshot.particles) pairs.insert(pairs.end(), {p.id, p.species});
+  // The trajectory's rows are every particle's: slices share theirs.
+  if (mpi.size() > 1) pairs = all_gathered(pairs);
   std::vector<ParticleId> ids;
-  for (const auto& p : snapshot.particles) {
-    ids.push_back(p.id);
-    run.species_by_slot.push_back(p.species);
+  for (std::size_t k = 0; k < pairs.size(); k += 2) {
+    ids.push_back(pairs[k]);
+    run.species_by_slot.push_back(static_cast<SpeciesIndex>(pairs[k + 1]));
   }
   run.slots = SlotMap(std::move(ids));
   run.counts.tethers = snapshot.tethers.size();
   run.directory = run.model->output().directory;
   run.restarted = true;
   run.start_time = header.time;
-  run.simulation = std::make_unique<SerialSimulation>(*run.model, snapshot);
+  if (mpi.size() == 1) {
+    run.simulation = std::make_unique<SerialSimulation>(*run.model, snapshot);
+  } else {
+    run.simulation = std::make_unique<DistributedSimulation>(*run.model, MPI_COMM_WORLD, snapshot, request.distribution);
+  }
   return run;
 }
 
@@ -257,26 +310,38 @@ class RunLoop {
   }
 
   // Progress, wall-clock checkpoints; false when a stop signal or the
-  // wall-time limit says to end now.
+  // wall-time limit says to end now. Every decision is shared by all ranks
+  // (rank 0's clock, any rank's signal), so they make the same collective
+  // calls.
   bool keep_going(double stop) {
     const double wall = clock_.seconds();
-    if (!request_.quiet && wall - last_progress_ >= model_.output().progress_seconds) {
-      progress_.line(sim_.time(), sim_.observables(sim_.time()), sim_.statistics().total_events(), wall);
+    const bool root = is_root();
+    if (sim_.any_rank(root && !request_.quiet && wall - last_progress_ >= model_.output().progress_seconds)) {
+      const FrameObservables now = sim_.observables(sim_.time());
+      const std::uint64_t events = sim_.statistics().total_events();
+      if (root && !request_.quiet) progress_.line(sim_.time(), now, events, wall);
       last_progress_ = wall;
     }
-    const bool out_of_time =
-        request_.max_walltime_hours > 0 && wall >= 0.99 * 3600.0 * request_.max_walltime_hours;
-    if (stop_signal() != 0 || out_of_time) {
-      stopped_by_ = stop_signal() != 0 ? signal_name(stop_signal()) : "--max-walltime";
+    const int signal = stop_signal();
+    const bool out_of_time = root && request_.max_walltime_hours > 0 &&
+                             wall >= 0.99 * 3600.0 * request_.max_walltime_hours;
+    if (sim_.any_rank(signal != 0 || out_of_time)) {
+      stopped_by_ = signal != 0 ? signal_name(signal) : out_of_time ? "--max-walltime" : "a signal to another rank";
       return false;
     }
     const double wall_minutes = model_.output().checkpoint_wall_minutes;
-    if (wall_minutes > 0 && wall - last_wall_checkpoint_ >= 60.0 * wall_minutes) {
+    if (sim_.any_rank(root && wall_minutes > 0 && wall - last_wall_checkpoint_ >= 60.0 * wall_minutes)) {
       const double t = sim_.consistent_stop_time();
       if (t < stop) checkpoint(t);
       last_wall_checkpoint_ = clock_.seconds();
     }
     return true;
+  }
+
+  bool is_root() const {
+    int rank = 0;
+    MPI_Comm_rank(sim_.io_comm(), &rank);
+    return rank == 0;
   }
 
   // Frames and observable samples due at `now`.
@@ -325,6 +390,7 @@ class RunLoop {
     totals_.start_time = run_.start_time;
     totals_.end_time = t;
     totals_.wall_seconds = clock_.seconds();
+    totals_.ranks = sim_.ranks();
     totals_.final = sim_.observables(t);
     totals_.peak_resident_bytes = peak_resident_bytes();
     totals_.baseline_resident_bytes = baseline_;
@@ -333,7 +399,9 @@ class RunLoop {
     totals_.state_hash = sim_.state_hash();
     totals_.memory_bytes = sim_.memory_bytes();
     totals_.frames = trajectory_ ? trajectory_->frames() : 0;
+    totals_.distribution = sim_.distribution(t - run_.start_time);
     const engine::EngineStatistics stats = sim_.statistics();
+    if (!is_root()) return;
     if (!request_.quiet && !interrupted) {
       progress_.line(t, totals_.final, stats.total_events(), totals_.wall_seconds);
     }
@@ -362,29 +430,46 @@ class RunLoop {
 
 }  // namespace
 
-int run_simulation(const RunRequest& request, const decomposition::MpiSession& mpi) {
-  LoadedRun run = request.restart.empty() ? load_fresh(request) : load_restart(request);
+int run_simulation(const RunRequest& given, const decomposition::MpiSession& mpi) {
+  // Rank 0 speaks for all.
+  RunRequest request = given;
+  if (!mpi.is_root()) request.quiet = true;
+  LoadedRun run;
+  try {
+    run = request.restart.empty() ? load_fresh(request, mpi) : load_restart(request, mpi);
+  } catch (const std::invalid_argument& e) {
+    // The rank count or grid does not suit the model (every rank agrees).
+    throw InputError({request.model_path.empty() ? request.restart : request.model_path, 0}, "", e.what());
+  }
+  // Rank 0 prepares the output directory; every rank learns how it went.
+  std::string problem;
+  if (mpi.is_root()) {
+    try {
+      if (!run.restarted) {
+        prepare_fresh_directory(run.directory, request.overwrite);
+      } else {
+        std::error_code ec;
+        fs::create_directories(run.directory, ec);
+      }
+    } catch (const InputError& e) {
+      problem = e.what();
+    }
+  }
   if (mpi.size() > 1) {
-    // The distributed engine is not part of this build: rank 0 runs the
-    // whole system and the other ranks wait.
-    if (!mpi.is_root()) return kExitOk;
-    std::fprintf(stderr,
-                 "tethersim run: %d MPI ranks started, but this build has no distributed engine "
-                 "yet: rank 0 runs the whole system, the other %d ranks wait\n",
-                 mpi.size(), mpi.size() - 1);
+    int length = static_cast<int>(problem.size());
+    MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    problem.resize(static_cast<std::size_t>(length));
+    MPI_Bcast(problem.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
   }
-  if (!run.restarted) {
-    prepare_fresh_directory(run.directory, request.overwrite);
-  } else {
-    std::error_code ec;
-    fs::create_directories(run.directory, ec);
-  }
+  if (!problem.empty()) throw InputError({}, "", problem);
   if (!request.quiet) {
     if (run.restarted) {
-      std::printf("continuing model '%s' from its checkpoint at t = %.10g to t = %.10g\n",
-                  run.model->name().c_str(), run.start_time, run.model->end_time());
+      std::printf("continuing model '%s' from its checkpoint at t = %.10g to t = %.10g%s\n",
+                  run.model->name().c_str(), run.start_time, run.model->end_time(),
+                  mpi.size() > 1 ? (" on " + std::to_string(mpi.size()) + " ranks").c_str() : "");
     } else {
       std::fputs(describe_model(*run.model, run.counts).c_str(), stdout);
+      if (mpi.size() > 1) std::printf("running on %d MPI ranks\n", mpi.size());
     }
   }
   RunLoop loop(run, request);

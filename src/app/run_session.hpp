@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/decomposition/mpi_session.hpp"
 
 namespace tethersim::app {
@@ -17,6 +18,7 @@ struct RunRequest {
   bool overwrite = false;
   bool quiet = false;
   double max_walltime_hours = 0.0;  // 0 = no limit
+  decomposition::DistributionSettings distribution;  // several ranks only
 };
 
 // Returns the process exit code; throws InputError for bad input.

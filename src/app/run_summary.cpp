@@ -112,6 +112,25 @@ std::string summary_json(const Model& model, const engine::EngineStatistics& st,
                                                                   t.baseline_resident_bytes)) /
                  particles)
       .end_object();
+  if (t.distribution) {
+    const DistributionReport& d = *t.distribution;
+    json.begin_object("distribution")
+        .value("ranks", d.ranks)
+        .value("rank_grid", d.rank_grid)
+        .value("duplicated_fraction", d.duplicated_fraction)
+        .value("imbalance", d.imbalance)
+        .value("windows_per_time_unit", d.windows_per_time_unit);
+    json.begin_object("per_rank");
+    for (const DistributionRow& row : d.rows) {
+      json.begin_object(row.name)
+          .value("min", row.min)
+          .value("mean", row.mean)
+          .value("max", row.max)
+          .value("total", row.total)
+          .end_object();
+    }
+    json.end_object().end_object();
+  }
   json.end_object();
   return json.str();
 }
@@ -175,6 +194,7 @@ void print_summary(std::FILE* out, const Model& model, const engine::EngineStati
                      ? static_cast<double>(t.checkpoint_bytes) / 1e6 / t.checkpoint_seconds
                      : 0.0);
   }
+  if (t.distribution) print_distribution(out, *t.distribution);
   std::fprintf(out, "  memory             %.1f engine bytes per particle, peak %.1f MB\n",
                static_cast<double>(t.memory_bytes) /
                    static_cast<double>(std::max<std::uint64_t>(t.initial.particles, 1)),

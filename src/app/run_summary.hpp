@@ -4,6 +4,9 @@
 #include <cstdio>
 #include <string>
 
+#include <optional>
+
+#include "distribution_report.hpp"
 #include "observables.hpp"
 #include "tethersim/engine/statistics.hpp"
 #include "tethersim/io/trajectory_file.hpp"
@@ -31,6 +34,8 @@ struct RunTotals {
   std::uint64_t checkpoints = 0;
   std::uint64_t checkpoint_bytes = 0;
   double checkpoint_seconds = 0.0;
+  // Synchronization counters of a distributed run.
+  std::optional<DistributionReport> distribution;
 };
 
 std::string summary_json(const Model& model, const engine::EngineStatistics& statistics,

@@ -24,6 +24,8 @@ class SerialSimulation final : public Simulation {
   engine::EngineSnapshot local_snapshot(double t) const override { return engine_.snapshot(t); }
   std::uint64_t state_hash() const override { return engine_.state_hash(); }
   std::size_t memory_bytes() const override { return engine_.memory_bytes(); }
+  bool any_rank(bool local) const override { return local; }
+  int ranks() const override { return 1; }
 
   const engine::Engine& engine() const { return engine_; }
 

@@ -7,8 +7,10 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "distribution_report.hpp"
 #include "tethersim/engine/snapshot.hpp"
 #include "tethersim/engine/statistics.hpp"
 #include "tethersim/io/trajectory_file.hpp"
@@ -38,6 +40,13 @@ class Simulation {
   // Bit-level fingerprint of the whole state (equal on every rank).
   virtual std::uint64_t state_hash() const = 0;
   virtual std::size_t memory_bytes() const = 0;  // this rank
+  // Collective decisions (stop signals, progress, wall-clock checkpoints):
+  // true on every rank when true on any.
+  virtual bool any_rank(bool local) const = 0;
+  virtual int ranks() const = 0;
+  // Synchronization counters of a distributed run (collective); empty for
+  // one process.
+  virtual std::optional<DistributionReport> distribution(double) const { return std::nullopt; }
 };
 
 }  // namespace tethersim::app

@@ -1,0 +1,103 @@
+#include "tethersim/decomposition/block_layout.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace tethersim::decomposition {
+
+BlockLayout::BlockLayout(const GridShape& sectors, const GridShape& ranks,
+                         const std::array<bool, 3>& periodic)
+    : sectors_(sectors), ranks_(ranks), periodic_(periodic) {
+  std::array<std::vector<int>, 3> cuts;
+  for (int k = 0; k < 3; ++k) {
+    cuts[k].push_back(0);
+    for (int b = 0; b < ranks[k]; ++b) cuts[k].push_back(block_range(sectors[k], ranks[k], b).end);
+  }
+  set_cuts(cuts);
+}
+
+void BlockLayout::set_cuts(const std::array<std::vector<int>, 3>& cuts) {
+  for (int k = 0; k < 3; ++k) {
+    const std::vector<int>& c = cuts[k];
+    if (c.size() != static_cast<std::size_t>(ranks_[k]) + 1 || c.front() != 0 || c.back() != sectors_[k]) {
+      throw std::logic_error("block layout: cut planes do not span the sector grid");
+    }
+    for (std::size_t b = 1; b < c.size(); ++b) {
+      if (c[b] <= c[b - 1]) throw std::logic_error("block layout: empty block");
+    }
+    block_of_[k].assign(static_cast<std::size_t>(sectors_[k]), 0);
+    for (int b = 0; b < ranks_[k]; ++b) {
+      for (int s = c[b]; s < c[b + 1]; ++s) block_of_[k][static_cast<std::size_t>(s)] = b;
+    }
+  }
+  cuts_ = cuts;
+}
+
+std::array<int, 3> BlockLayout::block_of_rank(int rank) const {
+  return {rank / (ranks_[1] * ranks_[2]), (rank / ranks_[2]) % ranks_[1], rank % ranks_[2]};
+}
+
+int BlockLayout::block_along(int axis, int c) const {
+  return block_of_[axis][static_cast<std::size_t>(std::clamp(c, 0, sectors_[axis] - 1))];
+}
+
+int BlockLayout::owner(const SectorIndex3& sector) const {
+  return rank_at({block_along(0, sector[0]), block_along(1, sector[1]), block_along(2, sector[2])});
+}
+
+int BlockLayout::axis_depth(int axis, int block, int c) const {
+  const int lo = cuts_[axis][static_cast<std::size_t>(block)];
+  const int hi = cuts_[axis][static_cast<std::size_t>(block) + 1];
+  if (c >= lo && c < hi) return 0;
+  const int n = sectors_[axis];
+  if (!periodic_[axis]) return c < lo ? lo - c : c - hi + 1;
+  const int below = ((lo - c) % n + n) % n;       // steps up from c to the block
+  const int above = ((c - (hi - 1)) % n + n) % n;  // steps down from c to the block
+  return std::min(below, above);
+}
+
+int BlockLayout::depth(int rank, const SectorIndex3& sector) const {
+  const std::array<int, 3> block = block_of_rank(rank);
+  int d = 0;
+  for (int k = 0; k < 3; ++k) d = std::max(d, axis_depth(k, block[k], sector[k]));
+  return d;
+}
+
+void BlockLayout::window_ranks(const SectorIndex3& sector, std::vector<int>& out) const {
+  out.clear();
+  // Blocks are at least one sector wide, so at most 2 kHaloDepth + 1 of
+  // them along an axis lie within the halo of one sector.
+  std::array<std::array<int, 2 * kHaloDepth + 1>, 3> near{};
+  std::array<int, 3> count{};
+  for (int k = 0; k < 3; ++k) {
+    for (int b = 0; b < ranks_[k]; ++b) {
+      if (axis_depth(k, b, sector[k]) <= kHaloDepth) near[k][static_cast<std::size_t>(count[k]++)] = b;
+    }
+  }
+  for (int x = 0; x < count[0]; ++x) {
+    for (int y = 0; y < count[1]; ++y) {
+      for (int z = 0; z < count[2]; ++z) out.push_back(rank_at({near[0][static_cast<std::size_t>(x)], near[1][static_cast<std::size_t>(y)], near[2][static_cast<std::size_t>(z)]}));
+    }
+  }
+}
+
+std::vector<int> BlockLayout::neighbours(int rank, int layers) const {
+  const std::array<int, 3> mine = block_of_rank(rank);
+  std::vector<int> out;
+  for (int q = 0; q < rank_count(); ++q) {
+    if (q == rank) continue;
+    const std::array<int, 3> theirs = block_of_rank(q);
+    bool near = true;
+    for (int k = 0; k < 3 && near; ++k) {
+      const int lo = cuts_[k][static_cast<std::size_t>(theirs[k])];
+      const int hi = cuts_[k][static_cast<std::size_t>(theirs[k]) + 1];
+      int best = layers + 1;
+      for (int c = lo; c < hi && best > 0; ++c) best = std::min(best, axis_depth(k, mine[k], c));
+      near = best <= layers;
+    }
+    if (near) out.push_back(q);
+  }
+  return out;
+}
+
+}  // namespace tethersim::decomposition

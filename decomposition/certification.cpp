@@ -1,0 +1,445 @@
+#include "tethersim/decomposition/certification.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "tethersim/physics/random_impulse.hpp"
+
+namespace tethersim::decomposition {
+
+const char* to_string(CertificationFailure failure) {
+  switch (failure) {
+    case CertificationFailure::none: return "none";
+    case CertificationFailure::reach: return "reach";
+    case CertificationFailure::depth: return "depth";
+    case CertificationFailure::energy: return "energy";
+  }
+  return "?";
+}
+
+namespace {
+
+// Relative and absolute safety margins on every gap test: computed event
+// times carry rounding errors, and a pair certified apart must never be
+// predicted to meet inside the window.
+constexpr double kRelativeMargin = 1e-6;
+constexpr double kAbsoluteMargin = 1e-9;  // in sector edges
+
+}  // namespace
+
+Certifier::Certifier(const Model& model, const BlockLayout& layout, int rank)
+    : model_(model), layout_(layout), rank_(rank) {
+  const auto n = static_cast<SpeciesIndex>(model.species().size());
+  max_blocking_.assign(n, 0.0);
+  // Partners found through sectors only: hubs are outside the grid (and
+  // never change).
+  for (SpeciesIndex a = 0; a < n; ++a) {
+    for (SpeciesIndex b = 0; b < n; ++b) {
+      if (model.is_hub_species(b)) continue;
+      max_blocking_[a] = std::max(max_blocking_[a], model.pair(a, b).blocking);
+    }
+  }
+}
+
+void Certifier::prepare(const engine::Engine& engine, double start, double max_length) {
+  engine_ = &engine;
+  start_ = start;
+  const engine::ParticleStore& store = engine.particles();
+  const engine::SectorGrid& grid = engine.grid();
+  edge_min_ = grid.edge().head(model_.dimensions()).minCoeff();
+  // Infinite-mass particles in the grid are nodes only when a rule can
+  // change their tethers (a wall that only blocks changes nothing).
+  std::vector<bool> rule_species(model_.species().size(), false);
+  for (const AttachRule& r : model_.rules().attach) rule_species[r.species_a] = rule_species[r.species_b] = true;
+  for (const DetachRule& r : model_.rules().detach) rule_species[r.species_a] = rule_species[r.species_b] = true;
+
+  nodes_.clear();
+  impulses_.clear();
+  impulse_begin_.clear();
+  node_of_.assign(store.size(), -1);
+  const std::uint64_t seed = model_.seed();
+  for (engine::Index i = 0; i < store.size(); ++i) {
+    const engine::ParticleState& s = store.state[i];
+    if (engine.is_removed(i) || !s.alive || engine.is_hub(i)) continue;
+    const Species& species = model_.species(s.species);
+    const bool infinite = species.infinite_mass();
+    if (infinite && !rule_species[s.species]) continue;
+    Node node;
+    node.index = i;
+    node.position = s.position(start);
+    node.inv_mass = infinite ? 0.0 : 1.0 / species.mass;
+    node.energy = infinite ? 0.0 : 0.5 * species.mass * s.v.squaredNorm();
+    node.depth = layout_.depth(rank_, engine.sector(i));
+    node.species = s.species;
+    node.owned = engine.is_owned(i);
+    node_of_[i] = static_cast<int>(nodes_.size());
+    nodes_.push_back(node);
+    impulse_begin_.push_back(impulses_.size());
+    if (!infinite && species.random_impulse.enabled()) {
+      double t = engine.next_random_impulse(i);
+      std::uint64_t k = engine.random_impulse_index(i);
+      const ParticleId id = store.id[i];
+      while (t < start + max_length) {
+        const double j = physics::draw_random_impulse(seed, id, k, species.random_impulse, model_.dimensions()).dp.norm();
+        impulses_.push_back({t, j / std::sqrt(2.0 * species.mass)});
+        t += physics::draw_random_gap(seed, id, k + 1, species.random_impulse);
+        ++k;
+      }
+    }
+  }
+  impulse_begin_.push_back(impulses_.size());
+  // The energy a pending restitution can return, |p|^2 (1/m_a + 1/m_b) / 2
+  // (particle masses bound the branch masses from below), on one end.
+  engine.loaded_edges().for_each_open([&](engine::EdgeIndex, const engine::LoadedEdge& e) {
+    const int a = node_of_[e.a], b = node_of_[e.b];
+    if (a < 0 && b < 0) return;
+    const double inv_a = a >= 0 ? nodes_[static_cast<std::size_t>(a)].inv_mass : 0.0;
+    const double inv_b = b >= 0 ? nodes_[static_cast<std::size_t>(b)].inv_mass : 0.0;
+    nodes_[static_cast<std::size_t>(a >= 0 ? a : b)].energy += 0.5 * e.impulse.squaredNorm() * (inv_a + inv_b);
+  });
+  // Releases (a detach that drops the subject's other tethers) only happen
+  // during action potentials.
+  release_edges_ = false;
+  for (const DetachRule& r : model_.rules().detach) {
+    if (r.reaction < 0 || r.subject_releases.empty()) continue;
+    for (const ActionPotentialWindow& w : model_.action_potentials().windows) {
+      if (w.start < start + max_length && w.end > start) release_edges_ = true;
+    }
+  }
+}
+
+int Certifier::find(int x) {
+  while (parent_[static_cast<std::size_t>(x)] != x) {
+    auto& p = parent_[static_cast<std::size_t>(x)];
+    p = parent_[static_cast<std::size_t>(p)];
+    x = p;
+  }
+  return x;
+}
+
+void Certifier::unite(int a, int b) {
+  a = find(a);
+  b = find(b);
+  if (a == b) return;
+  if (size_[static_cast<std::size_t>(a)] < size_[static_cast<std::size_t>(b)]) std::swap(a, b);
+  parent_[static_cast<std::size_t>(b)] = a;
+  size_[static_cast<std::size_t>(a)] += size_[static_cast<std::size_t>(b)];
+  root_changed_[static_cast<std::size_t>(a)] = 1;
+}
+
+void Certifier::compute_bounds() {
+  const std::size_t n = nodes_.size();
+  const auto& periodic = model_.periodic_impulses();
+  const std::size_t np = periodic.size();
+  std::vector<double> energy(n, 0.0), kick(n, 0.0), applies(n * np, 0.0);
+  // Ticks of each periodic impulse inside the window.
+  std::vector<double> ticks(np, 0.0);
+  for (std::size_t p = 0; p < np; ++p) {
+    std::uint64_t k = engine_->periodic_ticks()[p];
+    while (periodic[p].start + static_cast<double>(k) * periodic[p].interval < start_ + length_) {
+      ++k;
+      ticks[p] += 1.0;
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto r = static_cast<std::size_t>(find(static_cast<int>(i)));
+    energy[r] += nodes_[i].energy;
+    for (std::size_t k = impulse_begin_[i]; k < impulse_begin_[i + 1]; ++k) {
+      if (impulses_[k].time < start_ + length_) kick[r] += impulses_[k].amount;
+    }
+    if (nodes_[i].inv_mass > 0.0) {
+      for (std::size_t p = 0; p < np; ++p) {
+        if (periodic[p].applies_to[nodes_[i].species]) applies[r * np + p] += 1.0 / nodes_[i].inv_mass;
+      }
+    }
+  }
+  // Per component: E <- E + (drag towards the fluid velocity, at most
+  // M |v_fluid|^2 / 2 per tick), then every impulse J on mass m at most
+  // raises sqrt(E) by |J| / sqrt(2 m); gravity moves a component of mass M
+  // by sqrt(M / 2) |g| dt per tick.
+  std::vector<double> component_energy(n, 0.0);
+  for (std::size_t r = 0; r < n; ++r) {
+    if (parent_[r] != static_cast<int>(r)) continue;
+    double e = energy[r];
+    double root = kick[r];
+    for (std::size_t p = 0; p < np; ++p) {
+      const double m = applies[r * np + p];
+      if (m == 0.0 || ticks[p] == 0.0) continue;
+      if (periodic[p].kind == PeriodicImpulseKind::drag) {
+        e += ticks[p] * 0.5 * m * periodic[p].fluid_velocity.squaredNorm();
+      } else {
+        root += ticks[p] * std::sqrt(0.5 * m) * periodic[p].acceleration.norm() * periodic[p].interval;
+      }
+    }
+    const double s = std::sqrt(e) + root;
+    component_energy[r] = s * s;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto r = static_cast<std::size_t>(find(static_cast<int>(i)));
+    const double v = std::sqrt(2.0 * component_energy[r] * nodes_[i].inv_mass);
+    bound_[i] = std::max(v, floor_[i]);
+  }
+}
+
+int Certifier::reach_layers(int i) const {
+  const Node& node = nodes_[static_cast<std::size_t>(i)];
+  const double reach = max_blocking_[node.species] +
+                       (bound_[static_cast<std::size_t>(i)] + max_all_bound_) * slack_factor_ +
+                       slack_absolute_;
+  // Tether partners and the engine's own predictions need one layer.
+  return std::max(1, static_cast<int>(std::ceil(reach / edge_min_)));
+}
+
+bool Certifier::could_escape(int i) const {
+  const Node& node = nodes_[static_cast<std::size_t>(i)];
+  const double reach = bound_[static_cast<std::size_t>(i)] * slack_factor_ + slack_absolute_;
+  const Domain& domain = model_.domain();
+  for (int k = 0; k < model_.dimensions(); ++k) {
+    if (domain.boundary[static_cast<std::size_t>(k)] != Boundary::open) continue;
+    if (node.position[k] - domain.lo[k] <= reach || domain.hi[k] - node.position[k] <= reach) return true;
+  }
+  if (domain.escape) {
+    if (domain.escape->radius - (node.position - domain.escape->centre).norm() <= reach) return true;
+  }
+  return false;
+}
+
+bool Certifier::test_pair(int i, int j, const Vec3& offset) {
+  const Node& a = nodes_[static_cast<std::size_t>(i)];
+  const Node& b = nodes_[static_cast<std::size_t>(j)];
+  const double blocking = model_.pair(a.species, b.species).blocking;
+  if (blocking <= 0.0) return false;
+  const double gap = (b.position + offset - a.position).norm() - blocking;
+  if (gap > (bound_[static_cast<std::size_t>(i)] + bound_[static_cast<std::size_t>(j)]) * slack_factor_ +
+                slack_absolute_) {
+    return false;
+  }
+  if (find(i) == find(j)) return false;
+  unite(i, j);
+  return true;
+}
+
+bool Certifier::test_node(int i, bool first_pass) {
+  const Node& node = nodes_[static_cast<std::size_t>(i)];
+  const engine::SectorGrid& grid = engine_->grid();
+  const engine::ParticleStore& store = engine_->particles();
+  const engine::SectorCoords& c = engine_->sector(node.index);
+  const double reach = max_blocking_[node.species] +
+                       (bound_[static_cast<std::size_t>(i)] + max_all_bound_) * slack_factor_ +
+                       slack_absolute_;
+  // Neighbour sectors: one layer, two towards a face the reach crosses.
+  std::array<int, 3> lo{-1, -1, -1}, hi{1, 1, 1};
+  for (int k = 0; k < 3; ++k) {
+    const double edge = grid.edge()[k];
+    if (reach <= edge) continue;
+    if (node.position[k] - grid.face(k, c[static_cast<std::size_t>(k)]) <= reach - edge) lo[static_cast<std::size_t>(k)] = -2;
+    if (grid.face(k, c[static_cast<std::size_t>(k)] + 1) - node.position[k] <= reach - edge) hi[static_cast<std::size_t>(k)] = 2;
+  }
+  bool merged = false;
+  for (int ox = lo[0]; ox <= hi[0]; ++ox) {
+    for (int oy = lo[1]; oy <= hi[1]; ++oy) {
+      for (int oz = lo[2]; oz <= hi[2]; ++oz) {
+        const std::array<int, 3> o{ox, oy, oz};
+        engine::SectorCoords s{};
+        Vec3 offset = Vec3::Zero();
+        bool outside = false;
+        bool extended = false;
+        for (int k = 0; k < 3; ++k) {
+          const auto kk = static_cast<std::size_t>(k);
+          extended = extended || o[kk] == 2 || o[kk] == -2;
+          int v = c[kk] + o[kk];
+          const int shape = grid.shape()[kk];
+          if (v < 0 || v >= shape) {
+            if (!grid.periodic(k)) {
+              outside = true;
+              break;
+            }
+            offset[k] = v < 0 ? -grid.length()[k] : grid.length()[k];
+            v = (v + shape) % shape;
+          }
+          s[kk] = v;
+        }
+        if (outside) continue;
+        for (engine::Index j = grid.first(grid.linear(s)); j != engine::kNoIndex;
+             j = store.state[j].next_in_sector) {
+          const int nj = node_of_[j];
+          if (nj < 0 || nj == i) continue;
+          if (first_pass && !extended && nj < i) continue;  // the pair's lower node tests it
+          merged = test_pair(i, nj, offset) || merged;
+        }
+      }
+    }
+  }
+  // Tethers: a taut tether (slack the speeds could take up) couples.
+  const bool escaping = could_escape(i);
+  engine_->tethers().for_each(node.index, [&](engine::Index j, std::uint32_t) {
+    const int nj = node_of_[j];
+    if (nj < 0) return;
+    const Node& other = nodes_[static_cast<std::size_t>(nj)];
+    bool couple = escaping;  // an escape drops every tether of the particle
+    const double tethering = model_.pair(node.species, other.species).tethering;
+    if (!couple && tethering < kInfinity) {
+      const Vec3 dx = other.position - node.position;
+      const double distance = (dx + grid.image_shift(c, engine_->sector(j), dx)).norm();
+      couple = tethering - distance <=
+               (bound_[static_cast<std::size_t>(i)] + bound_[static_cast<std::size_t>(nj)]) * slack_factor_ +
+                   slack_absolute_;
+    }
+    if (couple && find(i) != find(nj)) {
+      unite(i, nj);
+      merged = true;
+    }
+  });
+  return merged;
+}
+
+void Certifier::structural_edges() {
+  engine_->loaded_edges().for_each_open([&](engine::EdgeIndex, const engine::LoadedEdge& e) {
+    const int a = node_of_[e.a], b = node_of_[e.b];
+    if (a >= 0 && b >= 0) unite(a, b);
+  });
+  if (!release_edges_) return;
+  for (const DetachRule& rule : model_.rules().detach) {
+    if (rule.reaction < 0 || rule.subject_releases.empty()) continue;
+    const SpeciesIndex subject = model_.action_potentials().reactions[static_cast<std::size_t>(rule.reaction)].subject;
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      if (nodes_[i].species != subject) continue;
+      engine_->tethers().for_each(nodes_[i].index, [&](engine::Index j, std::uint32_t) {
+        const int nj = node_of_[j];
+        if (nj < 0) return;
+        const SpeciesIndex sj = nodes_[static_cast<std::size_t>(nj)].species;
+        if (std::find(rule.subject_releases.begin(), rule.subject_releases.end(), sj) !=
+            rule.subject_releases.end()) {
+          unite(static_cast<int>(i), nj);
+        }
+      });
+    }
+  }
+}
+
+void Certifier::iterate(std::vector<int> dirty, bool all_nodes) {
+  // When every node is tested, a pair in neighbouring sectors is tested
+  // from its lower node only.
+  bool first_pass = all_nodes;
+  for (;;) {
+    compute_bounds();
+    double held_max = 0.0;
+    for (double b : bound_) held_max = std::max(held_max, b);
+    max_all_bound_ = std::max(max_all_bound_, held_max);
+    for (int i : dirty) {
+      if (reach_layers(i) > 2) {
+        failure_ = CertificationFailure::reach;
+        return;
+      }
+    }
+    std::fill(root_changed_.begin(), root_changed_.end(), 0);
+    bool merged = false;
+    for (int i : dirty) merged = test_node(i, first_pass) || merged;
+    if (!merged) return;
+    first_pass = false;
+    dirty.clear();
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      if (root_changed_[static_cast<std::size_t>(find(static_cast<int>(i)))]) dirty.push_back(static_cast<int>(i));
+    }
+  }
+}
+
+bool Certifier::local_phase(double length) {
+  length_ = length;
+  slack_factor_ = length * (1.0 + kRelativeMargin);
+  slack_absolute_ = kAbsoluteMargin * edge_min_;
+  failure_ = CertificationFailure::none;
+  const std::size_t n = nodes_.size();
+  parent_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) parent_[i] = static_cast<int>(i);
+  size_.assign(n, 1);
+  root_changed_.assign(n, 0);
+  bound_.assign(n, 0.0);
+  floor_.assign(n, 0.0);
+  max_all_bound_ = 0.0;
+  // What each particle alone would give: neighbours compute the same, so
+  // only bounds above it need to travel.
+  compute_bounds();
+  single_bound_ = bound_;
+  structural_edges();
+  std::vector<int> all(n);
+  for (std::size_t i = 0; i < n; ++i) all[i] = static_cast<int>(i);
+  iterate(std::move(all), true);
+  stats_ = CertificationStats{};
+  stats_.nodes = n;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (nodes_[i].owned) stats_.max_bound = std::max(stats_.max_bound, bound_[i]);
+    const engine::ParticleState& s = engine_->particles().state[nodes_[i].index];
+    stats_.max_speed = std::max(stats_.max_speed, s.v.norm());
+  }
+  sent_bound_ = bound_;
+  return failure_ == CertificationFailure::none;
+}
+
+void Certifier::outgoing_bounds(std::vector<std::pair<int, SpeedBound>>& out) const {
+  out.clear();
+  std::vector<int> ranks;
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    if (!nodes_[i].owned || !(bound_[i] > single_bound_[i])) continue;
+    layout_.window_ranks(engine_->sector(nodes_[i].index), ranks);
+    const SpeedBound b{engine_->particles().id[nodes_[i].index], bound_[i]};
+    for (int r : ranks) {
+      if (r != rank_) out.push_back({r, b});
+    }
+  }
+}
+
+bool Certifier::verify_phase(const std::vector<SpeedBound>& received, double global_max) {
+  if (failure_ != CertificationFailure::none) return false;
+  max_all_bound_ = std::max(max_all_bound_, global_max);
+  // Ghost bounds rise to their owners' values.
+  std::vector<int> raised;
+  for (const SpeedBound& b : received) {
+    const engine::Index i = engine_->particles().index_of(b.id);
+    if (i == engine::kNoIndex || node_of_[i] < 0) continue;
+    const auto n = static_cast<std::size_t>(node_of_[i]);
+    if (nodes_[n].owned || !(b.bound > bound_[n])) continue;
+    floor_[n] = b.bound;
+    raised.push_back(static_cast<int>(n));
+  }
+  if (!raised.empty()) {
+    // Whole components of raised nodes are re-examined.
+    std::fill(root_changed_.begin(), root_changed_.end(), 0);
+    for (int i : raised) root_changed_[static_cast<std::size_t>(find(i))] = 1;
+    std::vector<int> dirty;
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      if (root_changed_[static_cast<std::size_t>(find(static_cast<int>(i)))]) dirty.push_back(static_cast<int>(i));
+    }
+    iterate(std::move(dirty), false);
+    if (failure_ != CertificationFailure::none) return false;
+  }
+  // Components with an owned member: closed (every particle their members
+  // could meet is held here) and covered by the owned bounds others used.
+  const std::size_t n = nodes_.size();
+  std::vector<std::uint8_t> has_owned(n, 0), has_ghost(n, 0);
+  std::vector<std::uint32_t> members(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto r = static_cast<std::size_t>(find(static_cast<int>(i)));
+    (nodes_[i].owned ? has_owned : has_ghost)[r] = 1;
+    ++members[r];
+  }
+  active_ghosts_.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto r = static_cast<std::size_t>(find(static_cast<int>(i)));
+    if (parent_[i] == static_cast<int>(i) && members[i] > 1) {
+      ++stats_.components;
+      stats_.largest_component = std::max<std::uint64_t>(stats_.largest_component, members[i]);
+      if (has_owned[i] && has_ghost[i]) ++stats_.cross_components;
+    }
+    if (!has_owned[r]) continue;
+    if (nodes_[i].depth + reach_layers(static_cast<int>(i)) > kHaloDepth) {
+      failure_ = CertificationFailure::depth;
+    }
+    if (nodes_[i].owned && bound_[i] > sent_bound_[i]) failure_ = CertificationFailure::energy;
+    if (!nodes_[i].owned) active_ghosts_.push_back(nodes_[i].index);
+  }
+  stats_.active_ghosts = active_ghosts_.size();
+  return failure_ == CertificationFailure::none;
+}
+
+}  // namespace tethersim::decomposition

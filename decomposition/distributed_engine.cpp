@@ -1,0 +1,463 @@
+// Set-up, the window loop and certification agreement of the distributed
+// engine.
+#include "tethersim/decomposition/distributed_engine.hpp"
+#include "wall_clock.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "tethersim/decomposition/record_snapshot.hpp"
+#include "tethersim/physics/external_impulse.hpp"
+
+namespace tethersim::decomposition {
+
+namespace {
+
+// Attempts at certifying one window (each halves it) before a fallback.
+constexpr int kMaxAttempts = 24;
+// Growth of the proposed window after a window certified at once.
+constexpr double kGrowth = 1.25;
+// Windows shorter than this fraction of the usual one end in a fallback.
+constexpr double kShortest = 1e-3;
+// A fallback runs until the next scheduled stop or this many events per
+// particle; back-to-back fallbacks double it, up to the largest budget, so
+// that a long-lived cluster wider than a halo costs few rebuilds, and a
+// certified window brings it back to the first budget.
+constexpr double kFirstFallbackBudget = 2.0;
+constexpr double kLargestFallbackBudget = 256.0;
+// Certified windows with fewer events per particle than this are lean; so
+// many lean windows in a row cost more than a fallback.
+constexpr double kLeanWindow = 0.02;
+constexpr int kLeanWindowsBeforeFallback = 16;
+// Failed halvings before testing whether an empty window certifies.
+constexpr int kStructuralCheck = 3;
+
+// MPI reduction: element 0 holds k; elements 1..k are maxima, the rest sums.
+void max_then_sum(void* in, void* inout, int* length, MPI_Datatype*) {
+  const auto* a = static_cast<const double*>(in);
+  auto* b = static_cast<double*>(inout);
+  const auto k = static_cast<int>(a[0]);
+  for (int i = 1; i <= k && i < *length; ++i) b[i] = std::max(a[i], b[i]);
+  for (int i = k + 1; i < *length; ++i) b[i] += a[i];
+}
+
+}  // namespace
+
+std::string distribution_problem(const Model& model) {
+  auto hub = [&](SpeciesIndex s) { return model.is_hub_species(s); };
+  auto name = [&](SpeciesIndex s) { return model.species(s).name; };
+  for (const AttachRule& r : model.rules().attach) {
+    if ((r.max_partners_of_a >= 0 && hub(r.species_a)) || (r.max_partners_of_b >= 0 && hub(r.species_b))) {
+      return "an attach rule limits the partners of " +
+             name(r.max_partners_of_a >= 0 && hub(r.species_a) ? r.species_a : r.species_b) +
+             ", a particle outside the sector grid whose partners are spread over all ranks";
+    }
+    if (r.exclusive_dimer && hub(*r.exclusive_dimer)) {
+      return "an attach rule makes " + name(*r.exclusive_dimer) +
+             " an exclusive dimer, but it lives outside the sector grid";
+    }
+  }
+  for (const DetachRule& r : model.rules().detach) {
+    if (r.reaction < 0) continue;
+    const SpeciesIndex subject = model.action_potentials().reactions[static_cast<std::size_t>(r.reaction)].subject;
+    if (hub(subject) && (r.subject_requires_partner || !r.subject_releases.empty())) {
+      return "a detach rule reads or drops the tethers of " + name(subject) +
+             ", a particle outside the sector grid whose partners are spread over all ranks";
+    }
+  }
+  for (const PeriodicImpulse& p : model.periodic_impulses()) {
+    if (p.kind != PeriodicImpulseKind::drag) continue;
+    for (std::size_t s = 0; s < model.species().size(); ++s) {
+      const Species& sp = model.species()[s];
+      if (!p.applies_to[s] || sp.infinite_mass()) continue;
+      if (physics::stokes_drag_fraction(p.viscosity, sp.radius, p.interval, sp.mass) > 1.0) {
+        return "the drag impulse on " + sp.name +
+               " overshoots (6 pi mu r dt / m > 1): its speed bound is not known; use a shorter interval";
+      }
+    }
+  }
+  return "";
+}
+
+DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
+                                     const scenario::InitialParticles& initial,
+                                     const DistributionSettings& settings)
+    : model_(model), comm_(comm), settings_(settings) {
+  start_layout(settings);
+  // Every rank built the same initial particles: keep the window's.
+  const engine::SectorGrid grid(model.domain(), model.sector_size());
+  scenario::InitialParticles mine;
+  std::vector<std::uint8_t> kept;
+  for (const ParticleSpec& p : initial.particles) {
+    const bool keep = model.is_hub_species(p.species) || layout_.in_window(rank_, grid.coords_of(p.position));
+    if (keep) mine.particles.push_back(p);
+  }
+  std::vector<ParticleId> ids;
+  for (const ParticleSpec& p : mine.particles) ids.push_back(p.id);
+  std::sort(ids.begin(), ids.end());
+  auto held = [&](ParticleId id) { return std::binary_search(ids.begin(), ids.end(), id); };
+  for (const TetherSpec& t : initial.tethers) {
+    if (held(t.a) && held(t.b)) mine.tethers.push_back(t);
+  }
+  engine_ = std::make_unique<engine::Engine>(model, std::move(mine));
+  assign_roles();
+  certifier_ = std::make_unique<Certifier>(model_, layout_, rank_);
+}
+
+DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
+                                     const engine::EngineSnapshot& slice,
+                                     const DistributionSettings& settings)
+    : model_(model), comm_(comm), settings_(settings) {
+  start_layout(settings);
+  time_ = slice.time;
+  // Each particle goes home (id modulo ranks) with its tethers and edges,
+  // then on to every rank whose window holds it.
+  const auto home = [&](ParticleId id) { return static_cast<int>(id % static_cast<std::uint64_t>(ranks_)); };
+  std::vector<Bytes> particles_out(static_cast<std::size_t>(ranks_)), links_out(static_cast<std::size_t>(ranks_));
+  for (std::size_t k = 0; k < slice.particles.size(); ++k) {
+    engine::ParticleRecord r;
+    r.particle = slice.particles[k];
+    for (const auto& column : slice.reaction_times) r.reaction_times.push_back(column[k]);
+    append_record(particles_out[static_cast<std::size_t>(home(r.particle.id))], r);
+  }
+  // Tethers and loaded edges travel as records of their lower end with one
+  // link each, to both ends' homes.
+  auto send_link = [&](ParticleId a, ParticleId b, const engine::ParticleRecord& link) {
+    append_record(links_out[static_cast<std::size_t>(home(a))], link);
+    if (home(b) != home(a)) append_record(links_out[static_cast<std::size_t>(home(b))], link);
+  };
+  for (const engine::TetherSnapshot& t : slice.tethers) {
+    engine::ParticleRecord link;
+    link.particle.id = t.a;
+    link.tethers = {t.b};
+    send_link(t.a, t.b, link);
+  }
+  for (const engine::LoadedEdgeSnapshot& e : slice.loaded_edges) {
+    engine::ParticleRecord link;
+    link.particle.id = e.a;
+    link.loaded_edges = {e};
+    send_link(e.a, e.b, link);
+  }
+  std::vector<engine::ParticleRecord> homed;
+  for (const Bytes& b : all_to_all(comm_, particles_out)) {
+    for (engine::ParticleRecord& r : read_records(b.data(), b.size())) homed.push_back(std::move(r));
+  }
+  std::sort(homed.begin(), homed.end(), [](const auto& x, const auto& y) { return x.particle.id < y.particle.id; });
+  auto find_homed = [&](ParticleId id) -> engine::ParticleRecord* {
+    auto it = std::lower_bound(homed.begin(), homed.end(), id,
+                               [](const engine::ParticleRecord& r, ParticleId v) { return r.particle.id < v; });
+    return it != homed.end() && it->particle.id == id ? &*it : nullptr;
+  };
+  for (const Bytes& b : all_to_all(comm_, links_out)) {
+    for (const engine::ParticleRecord& link : read_records(b.data(), b.size())) {
+      for (ParticleId other : link.tethers) {
+        if (auto* r = find_homed(link.particle.id)) r->tethers.push_back(other);
+        if (auto* r = find_homed(other)) r->tethers.push_back(link.particle.id);
+      }
+      for (const engine::LoadedEdgeSnapshot& e : link.loaded_edges) {
+        if (auto* r = find_homed(e.a)) r->loaded_edges.push_back(e);
+        if (auto* r = find_homed(e.b)) r->loaded_edges.push_back(e);
+      }
+    }
+  }
+  Globals globals{slice.periodic_ticks, slice.active_window};
+  certifier_ = std::make_unique<Certifier>(model_, layout_, rank_);
+  redistribute(homed, globals, slice.statistics, slice.escapes, slice.releases);
+}
+
+DistributedEngine::~DistributedEngine() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized && max_sum_op_ != MPI_OP_NULL) MPI_Op_free(&max_sum_op_);
+}
+
+void DistributedEngine::start_layout(const DistributionSettings& settings) {
+  // A developer's switch: one line per window and per failed attempt.
+  trace_ = std::getenv("TETHERSIM_TRACE_WINDOWS") != nullptr;
+#ifdef TETHERSIM_SYNC_FAULT_INJECTION
+  break_synchronization_ = std::getenv("TETHERSIM_BREAK_SYNCHRONIZATION") != nullptr;
+#endif
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &ranks_);
+  const std::string problem = distribution_problem(model_);
+  if (!problem.empty() && ranks_ > 1) {
+    throw std::invalid_argument("this model cannot run on several ranks: " + problem);
+  }
+  const engine::SectorGrid grid(model_.domain(), model_.sector_size());
+  const GridShape sectors{grid.shape()[0], grid.shape()[1], grid.shape()[2]};
+  GridShape shape{1, 1, 1};
+  if (settings.ranks_grid) {
+    const std::string why = rank_grid_problem(ranks_, *settings.ranks_grid, sectors);
+    if (!why.empty()) throw std::invalid_argument("--ranks-grid: " + why);
+    shape = *settings.ranks_grid;
+  } else {
+    const auto chosen = choose_rank_grid(ranks_, sectors);
+    if (!chosen) {
+      throw std::invalid_argument(std::to_string(ranks_) + " ranks cannot split the " +
+                                  std::to_string(sectors[0]) + "x" + std::to_string(sectors[1]) + "x" +
+                                  std::to_string(sectors[2]) + " sector grid (at most " +
+                                  std::to_string(max_ranks(sectors)) + " ranks)");
+    }
+    shape = *chosen;
+  }
+  layout_ = BlockLayout(sectors, shape, {grid.periodic(0), grid.periodic(1), grid.periodic(2)});
+  neighbours_ = std::make_unique<NeighbourExchange>(comm_, layout_.neighbours(rank_));
+  MPI_Op_create(&max_then_sum, 1, &max_sum_op_);
+  for (int k = 0; k < 3; ++k) work_by_slab_[static_cast<std::size_t>(k)].assign(static_cast<std::size_t>(sectors[k]), 0.0);
+}
+
+void DistributedEngine::assign_roles() {
+  engine::Engine& e = *engine_;
+  e.set_counts_global_events(rank_ == 0);
+  e.track_changes(true);
+  counters_.owned = counters_.ghosts = 0;
+  for (engine::Index i = 0; i < e.particles().size(); ++i) {
+    if (e.is_removed(i)) continue;
+    if (e.is_hub(i)) {
+      e.set_owned(i, false);
+      e.set_active(i, true);
+      continue;
+    }
+    const engine::ParticleState& s = e.particles().state[i];
+    // Particles that left the simulation stay with the rank that owned
+    // them (only it holds them).
+    const bool owned = !s.alive || layout_.owner(e.sector(i)) == rank_;
+    e.set_owned(i, owned);
+    e.set_active(i, owned || !s.mobile);
+    if (!s.alive) continue;
+    (owned ? counters_.owned : counters_.ghosts) += 1;
+  }
+  counters_.ghosts_max = std::max(counters_.ghosts_max, counters_.ghosts);
+  active_ghosts_.clear();
+}
+
+DistributedEngine::Globals DistributedEngine::current_globals() const {
+  return {engine_->periodic_ticks(), engine_->active_window()};
+}
+
+void DistributedEngine::build(std::vector<engine::ParticleRecord> records, const Globals& globals,
+                              engine::EngineStatistics statistics,
+                              std::vector<engine::EscapeSnapshot> escapes,
+                              std::vector<engine::ReleaseSnapshot> releases) {
+  const std::size_t reactions = model_.action_potentials().enabled() ? model_.action_potentials().reactions.size() : 0;
+  engine::EngineSnapshot s = snapshot_of_records(std::move(records), time_, reactions);
+  s.periodic_ticks = globals.periodic_ticks;
+  s.active_window = globals.active_window;
+  s.statistics = std::move(statistics);
+  s.escapes = std::move(escapes);
+  s.releases = std::move(releases);
+  engine_.reset();  // release the old one first: peaks matter at scale
+  engine_ = std::make_unique<engine::Engine>(model_, s);
+  assign_roles();
+}
+
+double DistributedEngine::next_transition() const {
+  double next = kInfinity;
+  for (const ActionPotentialWindow& w : model_.action_potentials().windows) {
+    for (double t : {w.start, w.end}) {
+      if (t > time_) next = std::min(next, t);
+    }
+  }
+  return next;
+}
+
+void DistributedEngine::agree(std::vector<double>& maxima, std::vector<double>& sums) {
+  std::vector<double> buffer;
+  buffer.push_back(static_cast<double>(maxima.size()));
+  buffer.insert(buffer.end(), maxima.begin(), maxima.end());
+  buffer.insert(buffer.end(), sums.begin(), sums.end());
+  const double started = seconds_now();
+  MPI_Allreduce(MPI_IN_PLACE, buffer.data(), static_cast<int>(buffer.size()), MPI_DOUBLE, max_sum_op_, comm_);
+  counters_.seconds_wait += seconds_now() - started;
+  std::copy(buffer.begin() + 1, buffer.begin() + 1 + static_cast<long>(maxima.size()), maxima.begin());
+  std::copy(buffer.begin() + 1 + static_cast<long>(maxima.size()), buffer.end(), sums.begin());
+}
+
+bool DistributedEngine::advance(double end, std::uint64_t event_budget) {
+  const std::uint64_t start_events = global_events_;
+  while (time_ < end) {
+    round(end);
+    if (time_ < end && global_events_ - start_events >= event_budget) return false;
+  }
+  return true;
+}
+
+bool DistributedEngine::certify(double length) {
+  const double started = seconds_now();
+  ++counters_.certifications;
+  const bool local = certifier_->local_phase(length);
+  std::vector<std::pair<int, SpeedBound>> bounds;
+  if (local) certifier_->outgoing_bounds(bounds);
+  std::vector<Bytes> out(neighbours_->neighbours().size());
+  for (const auto& [rank, bound] : bounds) {
+    const int slot = neighbours_->slot(rank);
+    if (slot < 0) throw SynchronizationError("a speed bound for a rank outside the neighbourhood");
+    Bytes& b = out[static_cast<std::size_t>(slot)];
+    const std::size_t at = b.size();
+    b.resize(at + sizeof(SpeedBound));
+    std::memcpy(b.data() + at, &bound, sizeof(SpeedBound));
+  }
+  counters_.seconds_certify += seconds_now() - started;
+  const double exchange_started = seconds_now();
+  const std::vector<Bytes> in = neighbours_->exchange(out);
+  counters_.seconds_wait += seconds_now() - exchange_started;
+  std::vector<double> maxima{local ? 0.0 : 1.0, certifier_->largest_owned_bound()};
+  std::vector<double> sums;
+  agree(maxima, sums);
+  bool ok = maxima[0] == 0.0;
+  if (ok) {
+    const double verify_started = seconds_now();
+    std::vector<SpeedBound> received;
+    for (const Bytes& b : in) {
+      for (std::size_t at = 0; at + sizeof(SpeedBound) <= b.size(); at += sizeof(SpeedBound)) {
+        SpeedBound bound;
+        std::memcpy(&bound, b.data() + at, sizeof(SpeedBound));
+        received.push_back(bound);
+      }
+    }
+    ok = certifier_->verify_phase(received, maxima[1]);
+    counters_.seconds_certify += seconds_now() - verify_started;
+    std::vector<double> verdict{ok ? 0.0 : 1.0};
+    std::vector<double> executed{static_cast<double>(counters_.events_executed),
+                                 static_cast<double>(counters_.owned)};
+    agree(verdict, executed);
+    ok = verdict[0] == 0.0;
+    global_events_ = static_cast<std::uint64_t>(executed[0]);
+    global_owned_ = static_cast<std::uint64_t>(executed[1]);
+  }
+  switch (certifier_->failure()) {
+    case CertificationFailure::reach: ++counters_.failures_reach; break;
+    case CertificationFailure::depth: ++counters_.failures_depth; break;
+    case CertificationFailure::energy: ++counters_.failures_energy; break;
+    case CertificationFailure::none: break;
+  }
+  return ok;
+}
+
+bool DistributedEngine::lean_after_window() {
+  // global_events_ was agreed during this certification: it counts the
+  // events of every window before this one.
+  if (after_window_) {
+    const double per_particle = static_cast<double>(global_events_ - events_before_window_) /
+                                static_cast<double>(std::max<std::uint64_t>(global_owned_, 1));
+    if (per_particle < kLeanWindow) {
+      ++lean_windows_;
+    } else {
+      lean_windows_ = 0;
+      fallback_budget_ = 0.0;
+    }
+  }
+  events_before_window_ = global_events_;
+  after_window_ = true;
+  if (!settings_.fallback_when_lean || lean_windows_ < kLeanWindowsBeforeFallback) return false;
+  lean_windows_ = 0;
+  return true;
+}
+
+void DistributedEngine::run_fallback(double cap) {
+  fallback_budget_ = fallback_budget_ > 0.0 ? std::min(2.0 * fallback_budget_, kLargestFallbackBudget)
+                                            : kFirstFallbackBudget;
+  fallback(cap, fallback_budget_);
+  proposal_ = std::max(proposal_, typical_);
+  after_window_ = false;
+}
+
+void DistributedEngine::round(double end) {
+  const double cap = std::min(end, next_transition());
+  const double room = cap - time_;
+  double length = proposal_ > 0.0 ? std::min(proposal_, room) : room;
+  const double first = length;
+  const double prepared = seconds_now();
+  certifier_->prepare(*engine_, time_, length);
+  counters_.seconds_certify += seconds_now() - prepared;
+  int attempts = 0;
+  // Fault injection: the proposed window runs whatever its certificate says.
+  while (!certify(length) && !break_synchronization_) {
+    if (trace_) {
+      std::fprintf(stderr, "[rank %d] window [%.17g, +%.6g) failed: %s\n", rank_, time_, length,
+                   to_string(certifier_->failure()));
+    }
+    ++counters_.retries;
+    ++attempts;
+    length *= 0.5;
+    // A cluster that no halo holds whatever the window's length (a long
+    // loaded group, taut tethers, particles in contact) shows when even an
+    // empty window fails: then shorter windows cannot help. One rank runs
+    // everything for a few events per particle, after which the cluster
+    // has usually come apart.
+    const bool hopeless = attempts == kStructuralCheck && !certify(0.0);
+    const bool too_short = typical_ > 0.0 && length < kShortest * typical_;
+    if (hopeless || too_short || attempts >= kMaxAttempts || !(time_ + length > time_)) {
+      run_fallback(cap);
+      return;
+    }
+  }
+  if (lean_after_window()) {
+    run_fallback(cap);
+    return;
+  }
+  if (attempts == 0) {
+    if (first == proposal_ || proposal_ == 0.0) {
+      proposal_ = first * kGrowth;
+      // The usual window: a slowly moving geometric mean of the proposed
+      // windows certified at the first attempt.
+      typical_ = typical_ > 0.0 ? std::exp(0.9 * std::log(typical_) + 0.1 * std::log(first)) : first;
+    }
+  } else {
+    proposal_ = length;
+  }
+  // The window's end exactly: windows that reach a scheduled stop end on it.
+  const double until = length == room ? cap : time_ + length;
+  const CertificationStats& stats = certifier_->stats();
+  counters_.components += stats.components;
+  counters_.cross_components += stats.cross_components;
+  counters_.largest_component = std::max(counters_.largest_component, stats.largest_component);
+  counters_.active_ghosts += stats.active_ghosts;
+  if (stats.max_speed > 0.0) {
+    counters_.bound_over_speed = std::max(counters_.bound_over_speed, stats.max_bound / stats.max_speed);
+  }
+  if (trace_) {
+    std::fprintf(stderr, "[rank %d] window [%.17g, %.17g) attempts %d nodes %llu components %llu cross %llu largest %llu\n",
+                 rank_, time_, until, attempts + 1, static_cast<unsigned long long>(stats.nodes),
+                 static_cast<unsigned long long>(stats.components),
+                 static_cast<unsigned long long>(stats.cross_components),
+                 static_cast<unsigned long long>(stats.largest_component));
+  }
+  execute(until);
+  exchange_changes();
+  ++counters_.windows;
+  counters_.delta_sum += until - time_;
+  counters_.delta_min = std::min(counters_.delta_min, until - time_);
+  counters_.delta_max = std::max(counters_.delta_max, until - time_);
+  time_ = until;
+  maybe_rebalance();
+}
+
+void DistributedEngine::execute(double until) {
+  const double started = seconds_now();
+  engine::Engine& e = *engine_;
+  const std::vector<engine::Index>& run = certifier_->active_ghosts();
+  std::vector<ParticleId> ids;
+  ids.reserve(run.size());
+  for (engine::Index i : run) ids.push_back(e.particles().id[i]);
+  std::sort(ids.begin(), ids.end());
+  for (ParticleId id : active_ghosts_) {
+    const engine::Index i = e.particles().index_of(id);
+    if (i == engine::kNoIndex || e.is_owned(i) || !e.particles().state[i].mobile) continue;
+    if (!std::binary_search(ids.begin(), ids.end(), id)) e.set_active(i, false);
+  }
+  for (engine::Index i : run) e.set_active(i, true);
+  active_ghosts_ = std::move(ids);
+  const std::uint64_t counted = e.statistics().total_events();
+  const std::uint64_t uncounted = e.uncounted_events();
+  e.run_until(until);
+  const std::uint64_t duplicated = e.uncounted_events() - uncounted;
+  counters_.events_executed += e.statistics().total_events() - counted + duplicated;
+  counters_.events_duplicated += duplicated;
+  counters_.seconds_execute += seconds_now() - started;
+}
+
+}  // namespace tethersim::decomposition

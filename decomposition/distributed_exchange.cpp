@@ -1,0 +1,168 @@
+// Moving particle states between ranks: after every window (halos and
+// migration), and wholesale (restarts, rebalancing, fallbacks).
+#include <algorithm>
+#include <cstring>
+
+#include "tethersim/decomposition/distributed_engine.hpp"
+#include "wall_clock.hpp"
+
+namespace tethersim::decomposition {
+
+namespace {
+
+template <typename T>
+bool same_bits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+// Two ranks that ran one component must hold the same bits for it.
+bool same_state(const engine::ParticleSnapshot& a, const engine::ParticleSnapshot& b) {
+  return a.id == b.id && a.species == b.species && a.alive == b.alive && same_bits(a.t0, b.t0) &&
+         same_bits(a.u0.x(), b.u0.x()) && same_bits(a.u0.y(), b.u0.y()) && same_bits(a.u0.z(), b.u0.z()) &&
+         same_bits(a.v.x(), b.v.x()) && same_bits(a.v.y(), b.v.y()) && same_bits(a.v.z(), b.v.z()) &&
+         a.counter == b.counter && a.sector == b.sector && a.ri_index == b.ri_index &&
+         same_bits(a.ri_time, b.ri_time);
+}
+
+}  // namespace
+
+void DistributedEngine::exchange_changes() {
+  const double started = seconds_now();
+  engine::Engine& e = *engine_;
+  const std::vector<engine::Engine::Change> changes = e.changes();
+  e.clear_changes();
+  std::vector<Bytes> out(neighbours_->neighbours().size());
+  std::vector<int> before, after;
+  std::vector<ParticleId> expected;  // ghosts run here: their owners must report them
+  for (const engine::Engine::Change& c : changes) {
+    const engine::Index i = c.particle;
+    if (e.is_hub(i)) continue;
+    if (!e.is_owned(i)) {
+      if (e.is_active(i)) expected.push_back(e.particles().id[i]);
+      continue;
+    }
+    const engine::ParticleRecord record = e.record(i);
+    // Load measure for balancing: where the events happened.
+    for (std::size_t k = 0; k < 3; ++k) {
+      work_by_slab_[k][static_cast<std::size_t>(record.particle.sector[k])] += 1.0;
+    }
+    layout_.window_ranks(c.sector_before, before);
+    layout_.window_ranks(record.particle.sector, after);
+    before.insert(before.end(), after.begin(), after.end());
+    std::sort(before.begin(), before.end());
+    before.erase(std::unique(before.begin(), before.end()), before.end());
+    for (int q : before) {
+      if (q == rank_) continue;
+      const int slot = neighbours_->slot(q);
+      if (slot < 0) {
+        throw SynchronizationError("particle " + std::to_string(record.particle.id) +
+                                   " moved beyond the ranks this rank exchanges with");
+      }
+      append_record(out[static_cast<std::size_t>(slot)], record);
+    }
+  }
+  const std::uint64_t sent_before = neighbours_->bytes_sent();
+  const double wait_started = seconds_now();
+  const std::vector<Bytes> in = neighbours_->exchange(out);
+  const double wait_ended = seconds_now();
+  counters_.seconds_wait += wait_ended - wait_started;
+  counters_.bytes_sent += neighbours_->bytes_sent() - sent_before;
+
+  // Particles that left this rank's block: ghosts now, or gone from view.
+  for (const engine::Engine::Change& c : changes) {
+    const engine::Index i = c.particle;
+    if (e.is_hub(i) || !e.is_owned(i) || !e.particles().state[i].alive) continue;
+    const SectorIndex3& sector = e.sector(i);
+    if (layout_.owner(sector) == rank_) continue;
+    ++counters_.migrations;
+    if (layout_.in_window(rank_, sector)) {
+      e.set_owned(i, false);
+      e.set_active(i, !e.particles().state[i].mobile);
+    } else {
+      e.remove(i);
+    }
+  }
+  // What the owners changed.
+  std::sort(expected.begin(), expected.end());
+  std::vector<ParticleId> reported;
+  for (const Bytes& buffer : in) {
+    for (const engine::ParticleRecord& r : read_records(buffer.data(), buffer.size())) {
+      const ParticleId id = r.particle.id;
+      engine::Index i = e.particles().index_of(id);
+      if (i != engine::kNoIndex && e.is_owned(i)) {
+        throw SynchronizationError("two ranks own particle " + std::to_string(id));
+      }
+      if (i != engine::kNoIndex && e.is_active(i) && e.particles().state[i].mobile) {
+        reported.push_back(id);
+        if (!same_state(e.record(i).particle, r.particle)) {
+          throw SynchronizationError("ranks " + std::to_string(rank_) +
+                                     " and its neighbour computed particle " + std::to_string(id) +
+                                     " differently in the window ending at t = " +
+                                     std::to_string(time_));
+        }
+      }
+      if (!r.particle.alive || !layout_.in_window(rank_, r.particle.sector)) {
+        if (i != engine::kNoIndex) e.remove(i);
+        continue;
+      }
+      i = e.upsert(r);
+      if (layout_.owner(r.particle.sector) == rank_) {
+        e.set_owned(i, true);
+        e.set_active(i, true);
+      } else if (!e.particles().state[i].mobile) {
+        e.set_active(i, true);
+      }
+    }
+  }
+  std::sort(reported.begin(), reported.end());
+  for (ParticleId id : expected) {
+    if (!std::binary_search(reported.begin(), reported.end(), id)) {
+      throw SynchronizationError("particle " + std::to_string(id) + " changed here but its owner reported no change");
+    }
+  }
+  counters_.owned = counters_.ghosts = 0;
+  for (engine::Index i = 0; i < e.particles().size(); ++i) {
+    if (e.is_removed(i) || e.is_hub(i) || !e.particles().state[i].alive) continue;
+    (e.is_owned(i) ? counters_.owned : counters_.ghosts) += 1;
+  }
+  counters_.ghosts_max = std::max(counters_.ghosts_max, counters_.ghosts);
+  const double ended = seconds_now();
+  counters_.seconds_exchange += ended - started - (wait_ended - wait_started);
+}
+
+void DistributedEngine::redistribute(const std::vector<engine::ParticleRecord>& records,
+                                     const Globals& globals, const engine::EngineStatistics& statistics,
+                                     const std::vector<engine::EscapeSnapshot>& escapes,
+                                     const std::vector<engine::ReleaseSnapshot>& releases) {
+  std::vector<Bytes> out(static_cast<std::size_t>(ranks_));
+  std::vector<int> ranks;
+  for (const engine::ParticleRecord& r : records) {
+    if (model_.is_hub_species(r.particle.species)) {
+      // Every rank holds the hubs; their tethers come with their partners.
+      engine::ParticleRecord hub = r;
+      hub.tethers.clear();
+      hub.loaded_edges.clear();
+      for (Bytes& b : out) append_record(b, hub);
+      continue;
+    }
+    if (!r.particle.alive) {
+      append_record(out[static_cast<std::size_t>(layout_.owner(r.particle.sector))], r);
+      continue;
+    }
+    layout_.window_ranks(r.particle.sector, ranks);
+    for (int q : ranks) append_record(out[static_cast<std::size_t>(q)], r);
+  }
+  for (const Bytes& b : out) counters_.bytes_sent += b.size();
+  std::vector<engine::ParticleRecord> mine;
+  for (const Bytes& b : all_to_all(comm_, out)) {
+    for (engine::ParticleRecord& r : read_records(b.data(), b.size())) mine.push_back(std::move(r));
+  }
+  // Hubs arrive from every rank that sent them once: keep one.
+  std::sort(mine.begin(), mine.end(), [](const auto& x, const auto& y) { return x.particle.id < y.particle.id; });
+  mine.erase(std::unique(mine.begin(), mine.end(),
+                         [](const auto& x, const auto& y) { return x.particle.id == y.particle.id; }),
+             mine.end());
+  build(std::move(mine), globals, statistics, escapes, releases);
+}
+
+}  // namespace tethersim::decomposition

@@ -1,0 +1,183 @@
+// Rebuilding every rank's engine: the fallback for clusters no halo can
+// hold, and moving block boundaries to balance the load.
+#include <algorithm>
+#include <numeric>
+
+#include "tethersim/decomposition/distributed_engine.hpp"
+#include "tethersim/decomposition/record_snapshot.hpp"
+#include "wall_clock.hpp"
+
+namespace tethersim::decomposition {
+
+namespace {
+
+void add_statistics(engine::EngineStatistics& to, const engine::EngineStatistics& from) {
+  for (std::size_t k = 0; k < to.events.size(); ++k) to.events[k] += from.events[k];
+  for (std::size_t k = 0; k < to.responses.size(); ++k) to.responses[k] += from.responses[k];
+  to.stale_events += from.stale_events;
+  to.predictions += from.predictions;
+  to.pair_tests += from.pair_tests;
+  to.loadings += from.loadings;
+  to.instantaneous += from.instantaneous;
+  to.capped_loadings += from.capped_loadings;
+  to.attachments += from.attachments;
+  to.detachments += from.detachments;
+  to.releases += from.releases;
+  to.escapes += from.escapes;
+  to.largest_group = std::max(to.largest_group, from.largest_group);
+}
+
+// Every record this rank accounts for: its particles (those that left the
+// simulation included) and, on rank 0, the hubs.
+std::vector<engine::ParticleRecord> accounted_records(const engine::Engine& e) {
+  std::vector<engine::ParticleRecord> out;
+  for (engine::Index i : e.particles().indices_in_id_order()) {
+    if (e.accounted_here(i)) out.push_back(e.record(i));
+  }
+  return out;
+}
+
+std::vector<engine::EscapeSnapshot> escape_snapshots(const engine::Engine& e) {
+  std::vector<engine::EscapeSnapshot> out;
+  for (const engine::EscapeRecord& r : e.escapes()) out.push_back({r.id, r.species, r.time, r.position, r.velocity});
+  return out;
+}
+
+std::vector<engine::ReleaseSnapshot> release_snapshots(const engine::Engine& e) {
+  std::vector<engine::ReleaseSnapshot> out;
+  for (const engine::ReleaseRecord& r : e.releases()) out.push_back({r.id, r.time});
+  return out;
+}
+
+}  // namespace
+
+void DistributedEngine::fallback(double until, double events_per_particle) {
+  const double started = seconds_now();
+  ++counters_.fallbacks;
+  // Everything to rank 0, which runs the window as one serial engine.
+  Bytes mine;
+  for (const engine::ParticleRecord& r : accounted_records(*engine_)) append_record(mine, r);
+  int size = static_cast<int>(mine.size());
+  std::vector<int> sizes(static_cast<std::size_t>(ranks_)), offsets(static_cast<std::size_t>(ranks_), 0);
+  MPI_Gather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, comm_);
+  Bytes all;
+  if (rank_ == 0) {
+    for (int k = 1; k < ranks_; ++k) offsets[static_cast<std::size_t>(k)] = offsets[static_cast<std::size_t>(k - 1)] + sizes[static_cast<std::size_t>(k - 1)];
+    all.resize(static_cast<std::size_t>(offsets.back() + sizes.back()));
+  }
+  MPI_Gatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE, 0, comm_);
+  counters_.bytes_sent += mine.size();
+
+  Globals globals = current_globals();
+  engine::EngineStatistics statistics = engine_->statistics();
+  std::vector<engine::EscapeSnapshot> escapes = escape_snapshots(*engine_);
+  std::vector<engine::ReleaseSnapshot> releases = release_snapshots(*engine_);
+  std::vector<engine::ParticleRecord> after;
+  if (rank_ == 0) {
+    const std::size_t reactions = model_.action_potentials().enabled() ? model_.action_potentials().reactions.size() : 0;
+    engine::EngineSnapshot s = snapshot_of_records(read_records(all.data(), all.size()), time_, reactions);
+    all = {};
+    s.periodic_ticks = globals.periodic_ticks;
+    s.active_window = globals.active_window;
+    const auto budget = static_cast<std::uint64_t>(events_per_particle * static_cast<double>(s.particles.size())) + 1;
+    engine::Engine serial(model_, s);
+    // Stopped by the budget, the window ends at the next event's time, once
+    // every event simultaneous with the last one has been processed: then
+    // all events before the end are done and none at or after it.
+    bool reached = serial.run_until(until, budget);
+    while (!reached) {
+      const double next = serial.next_event_time();
+      if (next > serial.time()) {
+        until = std::min(until, next);
+        break;
+      }
+      reached = serial.run_until(until, 1);
+    }
+    counters_.events_executed += serial.statistics().total_events();
+    add_statistics(statistics, serial.statistics());
+    for (const engine::EscapeRecord& r : serial.escapes()) escapes.push_back({r.id, r.species, r.time, r.position, r.velocity});
+    for (const engine::ReleaseRecord& r : serial.releases()) releases.push_back({r.id, r.time});
+    after = serial.records();
+    globals = {serial.periodic_ticks(), serial.active_window()};
+  }
+  // The clocks of every rank move on together.
+  MPI_Bcast(&until, 1, MPI_DOUBLE, 0, comm_);
+  int window = globals.active_window;
+  MPI_Bcast(&window, 1, MPI_INT, 0, comm_);
+  globals.active_window = window;
+  MPI_Bcast(globals.periodic_ticks.data(), static_cast<int>(globals.periodic_ticks.size()), MPI_UINT64_T, 0, comm_);
+  ++counters_.windows;
+  counters_.delta_sum += until - time_;
+  counters_.delta_min = std::min(counters_.delta_min, until - time_);
+  counters_.delta_max = std::max(counters_.delta_max, until - time_);
+  time_ = until;
+  redistribute(after, globals, statistics, escapes, releases);
+  counters_.seconds_rebuild += seconds_now() - started;
+}
+
+void DistributedEngine::maybe_rebalance() {
+  if (settings_.balance == BalanceMode::off || ranks_ == 1) return;
+  if (++windows_since_balance_ < static_cast<std::uint64_t>(settings_.balance_interval)) return;
+  windows_since_balance_ = 0;
+  // Work per sector layer along each axis, summed over ranks.
+  std::vector<double> work;
+  for (const auto& slab : work_by_slab_) work.insert(work.end(), slab.begin(), slab.end());
+  MPI_Allreduce(MPI_IN_PLACE, work.data(), static_cast<int>(work.size()), MPI_DOUBLE, MPI_SUM, comm_);
+  for (auto& slab : work_by_slab_) std::fill(slab.begin(), slab.end(), 0.0);
+  std::array<std::vector<int>, 3> cuts = layout_.cuts();
+  bool moved = false;
+  std::size_t at = 0;
+  for (int k = 0; k < 3; ++k) {
+    const auto kk = static_cast<std::size_t>(k);
+    const int n = layout_.sectors()[kk];
+    const int parts = layout_.ranks()[kk];
+    std::vector<double> w(work.begin() + static_cast<long>(at), work.begin() + static_cast<long>(at) + n);
+    at += static_cast<std::size_t>(n);
+    if (parts == 1) continue;
+    std::vector<int>& c = cuts[kk];
+    const int min_width = n >= kMinBlockWidth * parts ? kMinBlockWidth : 1;
+    if (settings_.balance == BalanceMode::forced) {
+      // Planes move one layer back and forth: migration and rebuilding are
+      // exercised whatever the load (tests).
+      for (int b = 1; b < parts; ++b) c[static_cast<std::size_t>(b)] += forced_shift_;
+    } else {
+      // Imbalance along this axis: the heaviest slab of blocks over the mean.
+      std::vector<double> slab(static_cast<std::size_t>(parts), 0.0);
+      for (int s = 0; s < n; ++s) slab[static_cast<std::size_t>(std::upper_bound(c.begin(), c.end(), s) - c.begin() - 1)] += w[static_cast<std::size_t>(s)];
+      const double total = std::accumulate(slab.begin(), slab.end(), 0.0);
+      if (total <= 0.0) continue;
+      const double worst = *std::max_element(slab.begin(), slab.end());
+      if (worst * parts <= settings_.imbalance_threshold * total) continue;
+      // Cut where the cumulative work reaches each equal share (a little
+      // work per layer keeps empty regions from collapsing).
+      const double floor = 1e-3 * total / n;
+      double sum = 0.0, grand = total + floor * n;
+      int b = 1;
+      for (int s = 0; s < n && b < parts; ++s) {
+        sum += w[static_cast<std::size_t>(s)] + floor;
+        while (b < parts && sum >= grand * b / parts) c[static_cast<std::size_t>(b++)] = s + 1;
+      }
+    }
+    // Keep every block at least min_width wide, inside the axis.
+    for (int b = 1; b < parts; ++b) {
+      int& cut = c[static_cast<std::size_t>(b)];
+      cut = std::clamp(cut, c[static_cast<std::size_t>(b - 1)] + min_width, n - (parts - b) * min_width);
+    }
+    if (c != layout_.cuts()[kk]) moved = true;
+  }
+  if (settings_.balance == BalanceMode::forced) forced_shift_ = -forced_shift_;
+  if (!moved) return;
+  const double started = seconds_now();
+  ++counters_.rebalances;
+  const std::vector<engine::ParticleRecord> records = accounted_records(*engine_);
+  const Globals globals = current_globals();
+  const engine::EngineStatistics statistics = engine_->statistics();
+  const std::vector<engine::EscapeSnapshot> escapes = escape_snapshots(*engine_);
+  const std::vector<engine::ReleaseSnapshot> releases = release_snapshots(*engine_);
+  layout_.set_cuts(cuts);
+  neighbours_ = std::make_unique<NeighbourExchange>(comm_, layout_.neighbours(rank_));
+  redistribute(records, globals, statistics, escapes, releases);
+  counters_.seconds_rebuild += seconds_now() - started;
+}
+
+}  // namespace tethersim::decomposition

@@ -1,0 +1,95 @@
+#include "tethersim/decomposition/rank_exchange.hpp"
+
+#include <climits>
+#include <numeric>
+#include <stdexcept>
+
+namespace tethersim::decomposition {
+
+namespace {
+
+int checked_int(std::size_t n) {
+  if (n > static_cast<std::size_t>(INT_MAX)) {
+    throw std::runtime_error("a message between ranks exceeds 2 GiB; use more ranks");
+  }
+  return static_cast<int>(n);
+}
+
+std::vector<int> displacements(const std::vector<int>& counts) {
+  std::vector<int> d(counts.size(), 0);
+  std::size_t total = 0;
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    d[k] = checked_int(total);
+    total += static_cast<std::size_t>(counts[k]);
+  }
+  checked_int(total);
+  return d;
+}
+
+std::vector<Bytes> split(const Bytes& all, const std::vector<int>& counts, const std::vector<int>& offsets) {
+  std::vector<Bytes> parts(counts.size());
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    parts[k].assign(all.begin() + offsets[k], all.begin() + offsets[k] + counts[k]);
+  }
+  return parts;
+}
+
+}  // namespace
+
+NeighbourExchange::NeighbourExchange(MPI_Comm comm, std::vector<int> neighbours)
+    : neighbours_(std::move(neighbours)) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  slot_of_rank_.assign(static_cast<std::size_t>(size), -1);
+  for (std::size_t k = 0; k < neighbours_.size(); ++k) {
+    slot_of_rank_[static_cast<std::size_t>(neighbours_[k])] = static_cast<int>(k);
+  }
+  const int degree = static_cast<int>(neighbours_.size());
+  MPI_Dist_graph_create_adjacent(comm, degree, neighbours_.data(), MPI_UNWEIGHTED, degree,
+                                 neighbours_.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph_);
+}
+
+NeighbourExchange::~NeighbourExchange() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized && graph_ != MPI_COMM_NULL) MPI_Comm_free(&graph_);
+}
+
+int NeighbourExchange::slot(int rank) const { return slot_of_rank_[static_cast<std::size_t>(rank)]; }
+
+std::vector<Bytes> NeighbourExchange::exchange(const std::vector<Bytes>& out) {
+  const std::size_t n = neighbours_.size();
+  std::vector<int> send_counts(n), receive_counts(n);
+  Bytes send;
+  for (std::size_t k = 0; k < n; ++k) {
+    send_counts[k] = checked_int(out[k].size());
+    send.insert(send.end(), out[k].begin(), out[k].end());
+    bytes_sent_ += out[k].size();
+  }
+  MPI_Neighbor_alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, graph_);
+  const std::vector<int> send_offsets = displacements(send_counts);
+  const std::vector<int> receive_offsets = displacements(receive_counts);
+  Bytes receive(static_cast<std::size_t>(std::accumulate(receive_counts.begin(), receive_counts.end(), 0LL)));
+  MPI_Neighbor_alltoallv(send.data(), send_counts.data(), send_offsets.data(), MPI_BYTE, receive.data(),
+                         receive_counts.data(), receive_offsets.data(), MPI_BYTE, graph_);
+  return split(receive, receive_counts, receive_offsets);
+}
+
+std::vector<Bytes> all_to_all(MPI_Comm comm, const std::vector<Bytes>& out) {
+  const std::size_t n = out.size();
+  std::vector<int> send_counts(n), receive_counts(n);
+  Bytes send;
+  for (std::size_t k = 0; k < n; ++k) {
+    send_counts[k] = checked_int(out[k].size());
+    send.insert(send.end(), out[k].begin(), out[k].end());
+  }
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm);
+  const std::vector<int> send_offsets = displacements(send_counts);
+  const std::vector<int> receive_offsets = displacements(receive_counts);
+  Bytes receive(static_cast<std::size_t>(std::accumulate(receive_counts.begin(), receive_counts.end(), 0LL)));
+  MPI_Alltoallv(send.data(), send_counts.data(), send_offsets.data(), MPI_BYTE, receive.data(),
+                receive_counts.data(), receive_offsets.data(), MPI_BYTE, comm);
+  return split(receive, receive_counts, receive_offsets);
+}
+
+}  // namespace tethersim::decomposition

@@ -1,0 +1,72 @@
+#pragma once
+// Which rank owns which sectors, and which ranks see a sector (DESIGN.md
+// section 4). The sector grid is cut by planes along each axis into a
+// Cartesian grid of blocks, one per rank; the planes can move to balance
+// the load. A rank's window is its block and a halo of kHaloDepth sector
+// layers around it (wrapping across periodic faces): it holds every
+// particle whose sector lies in its window.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tethersim/decomposition/rank_grid.hpp"
+
+namespace tethersim::decomposition {
+
+using SectorIndex3 = std::array<std::int32_t, 3>;
+
+// Sector layers of the halo. Certification needs a cross component to stay
+// one interaction reach (up to two sectors) inside the halo's outer layer.
+inline constexpr int kHaloDepth = 3;
+
+class BlockLayout {
+ public:
+  BlockLayout() = default;
+  // Near-equal blocks of `sectors` over a `ranks` grid (x slowest, as
+  // MPI_Cart_create numbers ranks).
+  BlockLayout(const GridShape& sectors, const GridShape& ranks, const std::array<bool, 3>& periodic);
+
+  const GridShape& sectors() const { return sectors_; }
+  const GridShape& ranks() const { return ranks_; }
+  int rank_count() const { return ranks_[0] * ranks_[1] * ranks_[2]; }
+  const std::array<std::vector<int>, 3>& cuts() const { return cuts_; }
+  // Replaces the cut planes (each axis: ranks+1 increasing positions from 0
+  // to the sector count, blocks at least one sector wide).
+  void set_cuts(const std::array<std::vector<int>, 3>& cuts);
+
+  int rank_at(const std::array<int, 3>& block) const {
+    return (block[0] * ranks_[1] + block[1]) * ranks_[2] + block[2];
+  }
+  std::array<int, 3> block_of_rank(int rank) const;
+  // The rank whose block holds a sector.
+  int owner(const SectorIndex3& sector) const;
+  // Sector layers between a sector and a rank's block (0 inside it), the
+  // largest over the axes, periodic wrap included.
+  int depth(int rank, const SectorIndex3& sector) const;
+  bool in_window(int rank, const SectorIndex3& sector) const {
+    return depth(rank, sector) <= kHaloDepth;
+  }
+  // Every rank whose window holds the sector (its owner included).
+  void window_ranks(const SectorIndex3& sector, std::vector<int>& out) const;
+  // The ranks (other than `rank`) whose blocks lie within `layers` sector
+  // layers of `rank`'s block. With kHaloDepth + 2 (a particle moves at most
+  // two layers in a certified window): every rank that can need a particle
+  // this rank owned at the window start.
+  std::vector<int> neighbours(int rank, int layers = kHaloDepth + 2) const;
+
+ private:
+  // Sector layers between coordinate c and block b along one axis.
+  int axis_depth(int axis, int block, int c) const;
+  int block_along(int axis, int c) const;
+
+  GridShape sectors_{1, 1, 1};
+  GridShape ranks_{1, 1, 1};
+  std::array<bool, 3> periodic_{false, false, false};
+  std::array<std::vector<int>, 3> cuts_;
+  // Block index of every sector coordinate, per axis.
+  std::array<std::vector<int>, 3> block_of_;
+};
+
+}  // namespace tethersim::decomposition

@@ -1,0 +1,142 @@
+#pragma once
+// Certified isolation windows (design/SYNC-CIW.md, docs/distribution.md):
+// before a window [T, T + delta) runs, prove which particles can interact
+// in it, reading the engine only.
+//
+// Nodes are the mobile particles held here (and infinite-mass ones whose
+// tethers rules can change). Two nodes are joined when they could interact
+// within the window: one loaded group; a blocking gap, or a tether's slack,
+// that speeds V_i + V_j could close; a rule that lets one change the
+// other's tethers (release, escape). Speeds are bounded by the energy of
+// the connected component: V_i = sqrt(2 E_C / m_i), with E_C the kinetic
+// energy at T, the energy pending restitutions can return and the impulses
+// due in the window. Components only grow as bounds rise; iterate to the
+// least fixed point.
+//
+// Every rank computes this over its own view (phase 1), sends the bounds of
+// its owned particles to the ranks that hold them as ghosts, and then
+// checks (phase 2), with every ghost's bound at least its owner's, that
+// each component holding an owned particle is closed (every particle it
+// could meet is held here) and that its owned members' bounds cover the
+// component's energy. When every rank passes, the owners' bounds form one
+// consistent certificate for the whole system (docs/distribution.md gives
+// the proof): components with an owned member run here, exactly as in a
+// serial run; the rest of the halo stays frozen.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tethersim/decomposition/block_layout.hpp"
+#include "tethersim/engine/engine.hpp"
+
+namespace tethersim::decomposition {
+
+struct SpeedBound {
+  ParticleId id = 0;
+  double bound = 0.0;
+};
+
+struct CertificationStats {
+  std::uint64_t nodes = 0;
+  std::uint64_t components = 0;        // with two or more members
+  std::uint64_t cross_components = 0;  // with owned and ghost members
+  std::uint64_t largest_component = 0;
+  std::uint64_t active_ghosts = 0;
+  double max_bound = 0.0;              // the largest speed bound of an owned node
+  double max_speed = 0.0;              // the largest speed at T
+};
+
+enum class CertificationFailure {
+  none,
+  reach,   // the window is too long for the sector size
+  depth,   // a component with an owned member reaches too far into the halo
+  energy,  // an owned bound does not cover its component (a neighbour's view was larger)
+};
+const char* to_string(CertificationFailure failure);
+
+class Certifier {
+ public:
+  Certifier(const Model& model, const BlockLayout& layout, int rank);
+
+  // Window-independent data at the window start: positions, energies, and
+  // the random impulses due before start + max_length.
+  void prepare(const engine::Engine& engine, double start, double max_length);
+  // Phase 1 for a window of `length` (at most max_length): components and
+  // bounds over this rank's view. False when the window is too long for the
+  // sectors.
+  bool local_phase(double length);
+  // Bounds of owned particles that the ranks holding them as ghosts need
+  // (those above what a particle alone gives), with their destinations.
+  void outgoing_bounds(std::vector<std::pair<int, SpeedBound>>& out) const;
+  double largest_owned_bound() const { return stats_.max_bound; }
+  // Phase 2: `received` are the owners' bounds of ghosts held here; `global_max`
+  // the largest bound of any particle. True when certified.
+  bool verify_phase(const std::vector<SpeedBound>& received, double global_max);
+
+  CertificationFailure failure() const { return failure_; }
+  const CertificationStats& stats() const { return stats_; }
+  // Ghosts to run in the certified window (members of components with an
+  // owned particle), as engine indices.
+  const std::vector<engine::Index>& active_ghosts() const { return active_ghosts_; }
+
+ private:
+  struct Node {
+    engine::Index index;
+    Vec3 position;       // at the window start
+    double inv_mass;     // 0 for infinite mass
+    double energy;       // kinetic + restitution energy assigned to it
+    int depth;           // sector layers outside this rank's block (0: owned)
+    SpeciesIndex species;
+    bool owned;
+  };
+  struct Impulse {
+    double time;
+    double amount;  // |J| / sqrt(2 m)
+  };
+
+  int find(int x);
+  void unite(int a, int b);
+  // Component energies and every node's bound.
+  void compute_bounds();
+  // Tests node i against its candidates; true when something merged.
+  bool test_node(int i, bool first_pass);
+  bool test_pair(int i, int j, const Vec3& offset);
+  // Sector layers a node's interactions can reach (1 or 2; 3 = too far).
+  int reach_layers(int i) const;
+  bool could_escape(int i) const;
+  void structural_edges();
+  void iterate(std::vector<int> dirty, bool all_nodes);
+
+  const Model& model_;
+  const BlockLayout& layout_;
+  const int rank_;
+  const engine::Engine* engine_ = nullptr;
+  double start_ = 0.0;
+  double length_ = 0.0;
+  double slack_factor_ = 0.0;  // delta with a relative safety margin
+  double slack_absolute_ = 0.0;
+  double edge_min_ = 0.0;      // smallest sector edge
+
+  std::vector<Node> nodes_;
+  std::vector<int> node_of_;  // engine index -> node (-1: none)
+  std::vector<std::size_t> impulse_begin_;
+  std::vector<Impulse> impulses_;
+  std::vector<double> max_blocking_;  // per species
+  // Per node: bound and the bound alone (its own energy only).
+  std::vector<double> bound_;
+  std::vector<double> single_bound_;
+  std::vector<double> sent_bound_;  // phase-1 bounds: what the other ranks use
+  std::vector<double> floor_;       // owners' bounds of ghosts (phase 2)
+  std::vector<int> parent_;
+  std::vector<int> size_;
+  std::vector<std::uint8_t> root_changed_;
+  double max_all_bound_ = 0.0;  // the largest bound any particle can have (phase 2)
+  bool release_edges_ = false;
+
+  CertificationFailure failure_ = CertificationFailure::none;
+  CertificationStats stats_;
+  std::vector<engine::Index> active_ghosts_;
+};
+
+}  // namespace tethersim::decomposition

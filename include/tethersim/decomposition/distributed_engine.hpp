@@ -1,0 +1,186 @@
+#pragma once
+// The distributed engine (DESIGN.md section 4, docs/distribution.md): each
+// rank runs the unchanged serial Engine over the particles of its block of
+// sectors and a halo of ghosts, window after window. A window [T, T+delta)
+// runs only once certification proved which particles can interact in it
+// (decomposition/certification): components with a particle owned here run
+// here, the rest of the halo stays frozen. Components that straddle ranks
+// run on every rank that owns one of their particles, with identical bits;
+// each rank keeps its own particles' results. Afterwards the changed
+// particles go to every rank whose window holds them (halos and migration).
+// Nothing executed is ever undone. A component too wide for the halo is
+// run by one rank for all (fallback); block boundaries move to balance the
+// load. The result is the serial run's, bit for bit, on any number of ranks.
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tethersim/decomposition/block_layout.hpp"
+#include "tethersim/decomposition/certification.hpp"
+#include "tethersim/decomposition/rank_exchange.hpp"
+#include "tethersim/engine/engine.hpp"
+#include "tethersim/scenario/initial_particles.hpp"
+
+namespace tethersim::decomposition {
+
+enum class BalanceMode { off, automatic, forced };
+
+struct DistributionSettings {
+  std::optional<GridShape> ranks_grid;  // chosen from the rank count and box when empty
+  BalanceMode balance = BalanceMode::automatic;
+  int balance_interval = 64;            // windows between load checks
+  double imbalance_threshold = 1.10;    // largest over mean work that moves the planes
+  // Let one rank run everything for a while when certified windows hold
+  // too few events to pay for themselves (a small or tightly bound system);
+  // off, only windows that cannot be certified at all fall back.
+  bool fallback_when_lean = true;
+};
+
+// Why a model cannot run on several ranks (empty: it can).
+std::string distribution_problem(const Model& model);
+
+// Raised when ranks disagree on a particle they both computed: a broken
+// synchronization, never a user error.
+class SynchronizationError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+// What one rank did (summary.json and the end-of-run table report min, mean
+// and max over ranks).
+struct DistributionCounters {
+  std::uint64_t windows = 0;
+  std::uint64_t certifications = 0;   // attempts, retries included
+  std::uint64_t retries = 0;
+  std::uint64_t failures_reach = 0;   // why attempts failed (on this rank)
+  std::uint64_t failures_depth = 0;
+  std::uint64_t failures_energy = 0;
+  std::uint64_t fallbacks = 0;
+  std::uint64_t rebalances = 0;
+  double delta_sum = 0.0;
+  double delta_min = kInfinity;
+  double delta_max = 0.0;
+  std::uint64_t events_executed = 0;   // here, counted here or elsewhere
+  std::uint64_t events_duplicated = 0; // executed here, counted by another rank
+  std::uint64_t components = 0;        // summed over windows
+  std::uint64_t cross_components = 0;
+  std::uint64_t largest_component = 0;
+  std::uint64_t active_ghosts = 0;     // summed over windows
+  std::uint64_t owned = 0;             // now
+  std::uint64_t ghosts = 0;            // now
+  std::uint64_t ghosts_max = 0;
+  std::uint64_t migrations = 0;        // particles that moved to another rank's block
+  std::uint64_t bytes_sent = 0;
+  double bound_over_speed = 0.0;       // largest certified bound / largest speed
+  double seconds_certify = 0.0;
+  double seconds_execute = 0.0;
+  double seconds_exchange = 0.0;
+  double seconds_wait = 0.0;           // in collective agreement (load imbalance shows here)
+  double seconds_rebuild = 0.0;        // fallbacks and rebalancing
+};
+
+class DistributedEngine {
+ public:
+  // A fresh run: every rank has the same initial particles and keeps those
+  // its window holds.
+  DistributedEngine(const Model& model, MPI_Comm comm, const scenario::InitialParticles& initial,
+                    const DistributionSettings& settings);
+  // A restart: `slice` is this rank's part of a checkpoint (read_checkpoint
+  // with slices); particles are redistributed by position.
+  DistributedEngine(const Model& model, MPI_Comm comm, const engine::EngineSnapshot& slice,
+                    const DistributionSettings& settings);
+  ~DistributedEngine();
+  DistributedEngine(const DistributedEngine&) = delete;
+  DistributedEngine& operator=(const DistributedEngine&) = delete;
+
+  // The end of the last window: every event before it processed on every
+  // rank, none at or after it.
+  double time() const { return time_; }
+  // Runs windows until `end`, or until about `event_budget` events ran over
+  // all ranks; true when `end` was reached. Collective.
+  bool advance(double end, std::uint64_t event_budget);
+
+  const engine::Engine& engine() const { return *engine_; }
+  const BlockLayout& layout() const { return layout_; }
+  const DistributionCounters& counters() const { return counters_; }
+  MPI_Comm comm() const { return comm_; }
+  int rank() const { return rank_; }
+  int ranks() const { return ranks_; }
+
+ private:
+  struct Globals {
+    std::vector<std::uint64_t> periodic_ticks;
+    int active_window = -1;
+  };
+
+  void start_layout(const DistributionSettings& settings);
+  // Builds this rank's engine from the records of its window.
+  void build(std::vector<engine::ParticleRecord> records, const Globals& globals,
+             engine::EngineStatistics statistics, std::vector<engine::EscapeSnapshot> escapes,
+             std::vector<engine::ReleaseSnapshot> releases);
+  void assign_roles();
+  // Sends records to every rank whose window holds them (dead ones to the
+  // owner of their sector only, hubs to all) and rebuilds every engine.
+  void redistribute(const std::vector<engine::ParticleRecord>& records, const Globals& globals,
+                    const engine::EngineStatistics& statistics,
+                    const std::vector<engine::EscapeSnapshot>& escapes,
+                    const std::vector<engine::ReleaseSnapshot>& releases);
+  Globals current_globals() const;
+
+  // One window ending at most at `end`.
+  void round(double end);
+  // Certification of [time_, time_ + length) on all ranks; true when every
+  // rank certified it.
+  bool certify(double length);
+  void execute(double until);
+  void exchange_changes();
+  // Runs [time_, until) on rank 0 for everything (a cluster no halo holds).
+  // Runs everything on rank 0 until `until` or until `events_per_particle`
+  // events per particle have happened, whichever comes first.
+  void fallback(double until, double events_per_particle);
+  // A fallback with the next budget: back-to-back ones double it.
+  void run_fallback(double cap);
+  // Called after each certified window: true when the recent windows were
+  // too lean to go on without a fallback.
+  bool lean_after_window();
+  void maybe_rebalance();
+  // Collective agreement: MAX over `maxima`, SUM over `sums`.
+  void agree(std::vector<double>& maxima, std::vector<double>& sums);
+  // The next action-potential transition after time_ (windows end there).
+  double next_transition() const;
+
+  const Model& model_;
+  MPI_Comm comm_;
+  int rank_ = 0;
+  int ranks_ = 1;
+  BlockLayout layout_;
+  DistributionSettings settings_;
+  std::unique_ptr<engine::Engine> engine_;
+  std::unique_ptr<NeighbourExchange> neighbours_;
+  std::unique_ptr<Certifier> certifier_;
+  MPI_Op max_sum_op_ = MPI_OP_NULL;
+  double time_ = 0.0;
+  double proposal_ = 0.0;              // the next window length to try
+  double typical_ = 0.0;               // moving geometric mean of certified lengths
+  double fallback_budget_ = 0.0;       // events per particle of the next fallback
+  std::uint64_t global_owned_ = 0;     // particles on all ranks (agreed)
+  std::uint64_t events_before_window_ = 0;  // global_events_ before the last window
+  bool after_window_ = false;          // the last round ran a certified window
+  int lean_windows_ = 0;               // consecutive windows with few events
+  std::vector<ParticleId> active_ghosts_;  // ghosts running in the current window
+  std::uint64_t global_events_ = 0;    // executed on all ranks (agreed)
+  std::uint64_t windows_since_balance_ = 0;
+  std::array<std::vector<double>, 3> work_by_slab_;  // per sector coordinate, since the last balance
+  int forced_shift_ = 1;
+  bool trace_ = false;
+  bool break_synchronization_ = false;  // fault injection builds only
+  DistributionCounters counters_;
+};
+
+}  // namespace tethersim::decomposition

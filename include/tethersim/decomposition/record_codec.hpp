@@ -1,0 +1,23 @@
+#pragma once
+// Particle records as bytes, for sending between ranks (halos, migration,
+// rebalancing, gathering). Every bit of the state travels unchanged.
+
+#include <cstddef>
+#include <vector>
+
+#include "tethersim/engine/snapshot.hpp"
+
+namespace tethersim::decomposition {
+
+using Bytes = std::vector<char>;
+
+void append_record(Bytes& out, const engine::ParticleRecord& record);
+
+// Reads the records of a buffer written by append_record (in order).
+// Throws std::runtime_error on a malformed buffer.
+std::vector<engine::ParticleRecord> read_records(const char* data, std::size_t size);
+
+// Bytes one record takes.
+std::size_t record_size(const engine::ParticleRecord& record);
+
+}  // namespace tethersim::decomposition

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# same_on_ranks.sh EXE NP REF OUT [RUN ARGS...]
+# Runs `tethersim run RUN ARGS` on NP ranks (0: without mpirun) into OUT and
+# checks that it ends in the same state, bit for bit, as the run in REF.
+# With RESTART="T NP2" the run stops at time T and a run on NP2 ranks
+# continues it from the checkpoint. With MIN_MIGRATIONS=k the ranks must
+# have handed particles to each other at least k times.
+set -euo pipefail
+exe=$1 np=$2 ref=$3 out=$4
+shift 4
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# Ranks waiting for a neighbour give their core away: 8 ranks share 2 cores.
+export OMPI_MCA_mpi_yield_when_idle=1
+on_ranks() {
+  local n=$1
+  shift
+  if [[ $n == 0 ]]; then "$exe" "$@"; else mpirun -np "$n" --oversubscribe "$exe" "$@"; fi
+}
+rm -rf "$out"
+if [[ -n "${RESTART:-}" ]]; then
+  read -r stop np2 <<<"$RESTART"
+  on_ranks "$np" run "$@" -o "$out" -q --end-time "$stop"
+  end=$(/usr/bin/python3 -c "import json,sys; print(repr(json.load(open(sys.argv[1]))['end_time']))" "$ref/summary.json")
+  on_ranks "$np2" run --restart "$out" -q --end-time "$end"
+else
+  on_ranks "$np" run "$@" -o "$out" -q
+fi
+/usr/bin/python3 "$here/same_state.py" "$ref" "$out"
+if [[ -n "${MIN_MIGRATIONS:-}" ]]; then
+  migrations=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['distribution']['per_rank']['migrations']['total'])" "$out/summary.json")
+  echo "migrations between ranks: $migrations"
+  (( migrations >= MIN_MIGRATIONS )) || { echo "expected at least $MIN_MIGRATIONS migrations"; exit 1; }
+fi
