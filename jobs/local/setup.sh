@@ -14,6 +14,9 @@ packages=(
   # Rendering a trajectory headless through its XDMF sidecar (a test and
   # tools/render_paraview.py).
   paraview python3-paraview xvfb xauth
+  # The job scripts in jobs/slurm, tested on a single-node Slurm cluster on
+  # localhost (tests/slurm).
+  slurm-wlm munge
 )
 
 missing=()
