@@ -71,7 +71,6 @@ int run_main(const Arguments& args) {
     request.overrides.push_back(number_override("run.end_time", values["end-time"].as<double>()));
   }
   if (values.count("seed")) {
-    if (!request.restart.empty()) throw UsageError{"run", "--seed cannot change on a restart"};
     if (values["seed"].as<long long>() < 0) throw UsageError{"run", "--seed must not be negative"};
     request.overrides.push_back("run.seed=" + std::to_string(values["seed"].as<long long>()));
   }

@@ -360,10 +360,14 @@ class RunLoop {
     const std::string written = checkpoint(t);
     trajectory_->close();
     finish(t, true);
-    std::fprintf(stderr,
-                 "tethersim run: stopped by %s at t = %.10g: checkpoint written to %s; continue with "
-                 "'tethersim run --restart %s'\n",
-                 stopped_by_.c_str(), t, written.c_str(), run_.directory.string().c_str());
+    // One line for the run, from rank 0 (which knows of its own signal and
+    // of the wall-time limit; other ranks' signals reach it as "another rank").
+    if (is_root()) {
+      std::fprintf(stderr,
+                   "tethersim run: stopped by %s at t = %.10g: checkpoint written to %s; continue with "
+                   "'tethersim run --restart %s'\n",
+                   stopped_by_.c_str(), t, written.c_str(), run_.directory.string().c_str());
+    }
     return kExitOk;
   }
 
