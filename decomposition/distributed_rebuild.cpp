@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "tethersim/decomposition/distributed_engine.hpp"
+#include "tethersim/engine/free_storage.hpp"
 #include "tethersim/decomposition/record_snapshot.hpp"
 #include "wall_clock.hpp"
 
@@ -76,7 +77,7 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
   if (rank_ == 0) {
     const std::size_t reactions = model_.action_potentials().enabled() ? model_.action_potentials().reactions.size() : 0;
     engine::EngineSnapshot s = snapshot_of_records(read_records(all.data(), all.size()), time_, reactions);
-    all = {};
+    engine::free_storage(all);
     s.periodic_ticks = globals.periodic_ticks;
     s.active_window = globals.active_window;
     const auto budget = static_cast<std::uint64_t>(events_per_particle * static_cast<double>(s.particles.size())) + 1;

@@ -1,5 +1,6 @@
 // Engine construction, the event loop and event dispatch.
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/free_storage.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -54,7 +55,7 @@ void Engine::add_particles(scenario::InitialParticles& initial) {
   }
   // The initial particles are copied: release them before the rest of the
   // engine is allocated.
-  initial.particles = {};
+  free_storage(initial.particles);
   place_particles(std::move(particles));
   for (const TetherSpec& t : initial.tethers) {
     const Index a = particles_.index_of(t.a), b = particles_.index_of(t.b);
@@ -62,7 +63,7 @@ void Engine::add_particles(scenario::InitialParticles& initial) {
     tethers_.add(a, b);
     tethers_.add(b, a);
   }
-  initial.tethers = {};
+  free_storage(initial.tethers);
 }
 
 void Engine::place_particles(std::vector<ParticleSnapshot> particles) {
@@ -114,8 +115,8 @@ void Engine::place_particles(std::vector<ParticleSnapshot> particles) {
       grid_.insert(particles_.state, i, grid_.linear(coords_[i]));
     }
   }
-  particles = {};
-  keys = {};
+  free_storage(particles);
+  free_storage(keys);
   particles_.build_id_index();
   // Lists a model can never use are not allocated.
   if (has_tethers_) tethers_.resize_particles(n);

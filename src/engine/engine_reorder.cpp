@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/free_storage.hpp"
 
 namespace tethersim::engine {
 
@@ -46,7 +47,7 @@ void Engine::reorder() {
   while (kept > 0 && is_removed(order[kept - 1])) --kept;
   std::vector<Index> new_index(n);
   for (std::size_t k = 0; k < n; ++k) new_index[order[k]] = static_cast<Index>(k);
-  order = {};
+  free_storage(order);
   // Pending events that name a dropped partner are predicted afresh.
   std::vector<Index> repredict_after;
   for (Index i = 0; i < n; ++i) {

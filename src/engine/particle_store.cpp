@@ -1,4 +1,5 @@
 #include "tethersim/engine/particle_store.hpp"
+#include "tethersim/engine/free_storage.hpp"
 
 #include <algorithm>
 
@@ -31,7 +32,7 @@ void ParticleStore::add_id(ParticleId particle_id, Index index) {
       for (std::size_t k = 0; k < dense_index.size(); ++k) {
         if (dense_index[k] != kNoIndex) sparse_index[k] = dense_index[k];
       }
-      dense_index = {};
+      free_storage(dense_index);
     }
     sparse_index[particle_id] = index;
     return;
