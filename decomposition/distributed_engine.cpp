@@ -31,7 +31,7 @@ constexpr double kLargestFallbackBudget = 256.0;
 // Certified windows with fewer events per particle than this are lean; so
 // many lean windows in a row cost more than a fallback.
 constexpr double kLeanWindow = 0.02;
-constexpr int kLeanWindowsBeforeFallback = 16;
+constexpr int kLeanWindowsBeforeFallback = 4;
 // Failed halvings before testing whether an empty window certifies.
 constexpr int kStructuralCheck = 3;
 

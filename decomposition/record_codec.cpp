@@ -1,5 +1,6 @@
 #include "tethersim/decomposition/record_codec.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -54,7 +55,10 @@ std::size_t record_size(const engine::ParticleRecord& r) {
 }
 
 void append_record(Bytes& out, const engine::ParticleRecord& r) {
-  out.reserve(out.size() + record_size(r));
+  // Geometric growth: reserving just this record's bytes would copy the
+  // whole buffer for every record appended.
+  const std::size_t needed = out.size() + record_size(r);
+  if (needed > out.capacity()) out.reserve(std::max(needed, 2 * out.capacity()));
   const engine::ParticleSnapshot& p = r.particle;
   put<std::uint64_t>(out, p.id);
   put<std::uint16_t>(out, p.species);
