@@ -639,6 +639,14 @@ double TrajectoryFile::last_frame_time() const {
 
 void TrajectoryFile::flush() {
   State& s = *state_;
+  // Observable samples are not flushed as they are written: a checkpoint
+  // must not reach the disk before the samples that precede it (a restart
+  // keeps the samples up to the checkpoint and does not write them again).
+  try {
+    checked(H5Fflush(s.file, H5F_SCOPE_GLOBAL), "flushing the trajectory");
+  } catch (const Hdf5Error& e) {
+    throw s.failure("flushing the trajectory", e);
+  }
   if (s.root()) {
     const std::filesystem::path h5(s.path);
     std::filesystem::path xdmf = h5;

@@ -198,6 +198,13 @@ LoadedRun load_restart(const RunRequest& request, const decomposition::MpiSessio
   run.model = std::make_unique<Model>(
       load_model_text(header.model_text, header.model_path, ModelFileOptions{overrides, true}));
   if (run.model->physics_hash() != header.physics_hash) {
+    const Model original =
+        load_model_text(header.model_text, header.model_path, ModelFileOptions{header.overrides, true});
+    if (original.seed() != run.model->seed()) {
+      throw InputError({path, 0}, "--seed",
+                       "--seed cannot change on a restart: the checkpointed run uses seed " +
+                           std::to_string(original.seed()));
+    }
     throw InputError({path, 0}, "--set",
                      "the overrides change the physics of the checkpointed run; on a restart only "
                      "run.end_time and output settings may change");
@@ -379,6 +386,9 @@ class RunLoop {
   }
 
   std::string checkpoint(double t) {
+    // Everything the trajectory holds before t is on disk before the
+    // checkpoint is (a killed run restarts from it and keeps those rows).
+    trajectory_->flush();
     const double started = clock_.seconds();
     const std::string path = write_checkpoint(run_.directory.string(), sim_.io_comm(), model_,
                                               run_.slots, sim_.local_snapshot(t));
@@ -386,7 +396,6 @@ class RunLoop {
     ++totals_.checkpoints;
     std::error_code ec;
     totals_.checkpoint_bytes += fs::file_size(path, ec);
-    trajectory_->flush();  // the sidecar matches what a restart would keep
     return path;
   }
 

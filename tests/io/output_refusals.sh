@@ -28,6 +28,10 @@ expect_exit 2 "$exe" run --restart "$work/run" --end-time 0.5
 expect_one_line "$stderr_text" "not after the checkpoint time"
 expect_exit 2 "$exe" run --restart "$work/run" --seed 3 --end-time 5
 expect_one_line "$stderr_text" "--seed cannot change"
+# Giving the run's own seed again is no change.
+cp -r "$work/run" "$work/same-seed"
+"$exe" run --restart "$work/same-seed" --seed "$(json_field "$work/run/summary.json" seed)" --end-time 5 -q ||
+  fail "a restart with the run's own --seed was refused"
 # A restart into a directory holding another model's trajectory.
 "$exe" run "$src/examples/membrane-sphere.toml" --set initial.parameters.frequency=7 -o "$work/other" --end-time 1 -q
 cp "$work/run/checkpoint.h5" "$work/other/checkpoint.h5"

@@ -25,7 +25,7 @@ if [[ -n "${RESTART:-}" ]]; then
 else
   on_ranks "$np" run "$@" -o "$out" -q
 fi
-/usr/bin/python3 "$here/same_state.py" "$ref" "$out"
+/usr/bin/python3 "$here/../common/same_state.py" "$ref" "$out"
 if [[ -n "${MIN_MIGRATIONS:-}" ]]; then
   migrations=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['distribution']['per_rank']['migrations']['total'])" "$out/summary.json")
   echo "migrations between ranks: $migrations"

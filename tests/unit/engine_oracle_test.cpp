@@ -117,12 +117,20 @@ std::string three_in_a_line(double restitution_delay, double c) {
          particle(0, "H", 0.0, 1.0) + particle(1, "L", 1.01, 0.0) + particle(2, "H", 2.02, 0.0);
 }
 
-TEST(EngineOracle, ThreeInALineTakesAboutSeventyElasticCollisions) {
+// Paper 3.4: "roughly 70 elastic collisions" and "only four" with loading.
+// For this configuration (gaps 0.01, A at speed 1) the sequence of elastic
+// collisions computed in exact rational arithmetic has exactly 70 collisions
+// (the bound is ceil(pi / acos(1000/1001)) = 71) and ends with
+// vA = -0.000461285096..., vB = 0.722243048177..., vC = 0.999739042048....
+TEST(EngineOracle, ThreeInALineTakesSeventyElasticCollisions) {
   Simulation sim(three_in_a_line(0.0, 1.0));
   ASSERT_TRUE(sim->run_until(100.0, 100000));
-  const auto n = sim->statistics().collisions();
-  EXPECT_GE(n, 60u);
-  EXPECT_LE(n, 80u);
+  EXPECT_EQ(sim->statistics().collisions(), 70u);
+  EXPECT_EQ(sim.count(EventKind::blocking), 70u);
+  EXPECT_EQ(sim->statistics().loadings, 0u);
+  EXPECT_NEAR(sim.v(0).x(), -0.00046128509636072005, 1e-10);
+  EXPECT_NEAR(sim.v(1).x(), 0.7222430481773334, 1e-10);
+  EXPECT_NEAR(sim.v(2).x(), 0.9997390420481834, 1e-10);
   // All three part: momentum 1000 and energy 500 conserved.
   EXPECT_NEAR(sim->momentum().x(), 1000.0, 1e-9);
   EXPECT_NEAR(sim->kinetic_energy(), 500.0, 1e-9);
@@ -130,12 +138,34 @@ TEST(EngineOracle, ThreeInALineTakesAboutSeventyElasticCollisions) {
   EXPECT_LE(sim.v(1).x(), sim.v(2).x());
 }
 
+// With loading (TPS-SPEC section 4, either schedule) the four collisions
+// are: A-B (loads, restitutes before C is reached), B-C (loads), A onto the
+// loaded B-C group (both edges restitute, last loaded first), and A-B again;
+// the outcome is that of an elastic collision of A (1000) with B+C (1001):
+// vA = -1/2001, vB = vC = 2000/2001. The schedules differ in when the last
+// restitution happens (t = 0.025190011703... for max, 0.027834738092... for
+// min, each Delta t_r after the fourth collision).
 TEST(EngineOracle, ThreeInALineTakesFourCollisionsWithLoading) {
-  Simulation sim(three_in_a_line(1.0 / 256, 1.0));
-  ASSERT_TRUE(sim->run_until(100.0, 100000));
-  EXPECT_EQ(sim->statistics().collisions(), 4u);
-  EXPECT_NEAR(sim->momentum().x(), 1000.0, 1e-9);
-  EXPECT_LE(sim->kinetic_energy(), 500.0 * (1 + 1e-12));
+  for (const char* schedule : {"max", "min"}) {
+    Simulation sim(three_in_a_line(1.0 / 256, 1.0),
+                   {std::string("physics.restitution_schedule=\"") + schedule + "\""});
+    while (sim.count(EventKind::restitution) < 4 && !sim->run_until(100.0, 1)) {
+    }
+    const double last_restitution =
+        std::string(schedule) == "max" ? 0.025190011703144506 : 0.027834738092172438;
+    EXPECT_NEAR(sim->time(), last_restitution, 1e-12) << schedule;
+    ASSERT_TRUE(sim->run_until(100.0, 100000)) << schedule;
+    EXPECT_EQ(sim->statistics().collisions(), 4u) << schedule;
+    EXPECT_EQ(sim.count(EventKind::blocking), 4u) << schedule;
+    EXPECT_EQ(sim->statistics().loadings, 4u) << schedule;
+    EXPECT_EQ(sim.count(EventKind::restitution), 4u) << schedule;
+    EXPECT_EQ(sim->loaded_edges().open_count(), 0u) << schedule;
+    EXPECT_NEAR(sim.v(0).x(), -1.0 / 2001, 1e-12) << schedule;
+    EXPECT_NEAR(sim.v(1).x(), 2000.0 / 2001, 1e-12) << schedule;
+    EXPECT_NEAR(sim.v(2).x(), 2000.0 / 2001, 1e-12) << schedule;
+    EXPECT_NEAR(sim->momentum().x(), 1000.0, 1e-9) << schedule;
+    EXPECT_NEAR(sim->kinetic_energy(), 500.0, 1e-9) << schedule;
+  }
 }
 
 TEST(EngineOracle, InelasticThreeInALineStallsWithoutLoadingButNotWith) {
@@ -145,9 +175,17 @@ TEST(EngineOracle, InelasticThreeInALineStallsWithoutLoadingButNotWith) {
   // heavy ones: the events pile up at one instant.
   EXPECT_FALSE(finished);
   EXPECT_GT(instant->statistics().collisions(), 100000u);
+  // With loading the same four collisions as in the elastic case (the
+  // sequence computed in exact arithmetic from TPS-SPEC section 4).
   Simulation loaded(three_in_a_line(1.0 / 256, 0.9));
   ASSERT_TRUE(loaded->run_until(100.0, 200000));
-  EXPECT_LT(loaded->statistics().collisions(), 20u);
+  EXPECT_EQ(loaded->statistics().collisions(), 4u);
+  EXPECT_EQ(loaded->loaded_edges().open_count(), 0u);
+  EXPECT_NEAR(loaded.v(0).x(), 0.04969606655213852, 1e-12);
+  EXPECT_NEAR(loaded.v(1).x(), 0.7786960665521385, 1e-12);
+  EXPECT_NEAR(loaded.v(2).x(), 0.9495252373813093, 1e-12);
+  EXPECT_NEAR(loaded->momentum().x(), 1000.0, 1e-9);
+  EXPECT_LT(loaded->kinetic_energy(), 500.0);
 }
 
 }  // namespace

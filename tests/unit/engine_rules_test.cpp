@@ -35,6 +35,26 @@ std::string dimer_with_vesicle() {
 }
 const char* kDimerTethers = "tethers = [[0, 1], [0, 2]]\n";
 
+// Every case is a head-on elastic blocking collision at t = 4 between the
+// incoming particle (speed 1 along -y) and a particle at rest: attached or
+// not, the pair rebounds (TPS-SPEC section 6, "always load"), so the
+// incoming particle stops and the struck one leaves at (0, -1, 0).
+void expect_rebounded(const Simulation& sim, ParticleId incoming, ParticleId struck) {
+  const Vec3 vi = sim.v(incoming), vs = sim.v(struck);
+  EXPECT_DOUBLE_EQ(vi.x(), 0.0);
+  EXPECT_DOUBLE_EQ(vi.y(), 0.0);
+  EXPECT_DOUBLE_EQ(vi.z(), 0.0);
+  EXPECT_DOUBLE_EQ(vs.x(), 0.0);
+  EXPECT_DOUBLE_EQ(vs.y(), -1.0);
+  EXPECT_DOUBLE_EQ(vs.z(), 0.0);
+  EXPECT_EQ(sim.count(engine::EventKind::blocking), 1u);
+  EXPECT_EQ(sim.responses(CollisionResponse::rebound), 1u);
+  // Positions at t = 4.5: the incoming particle stopped at contact
+  // (blocking distance 1 above the struck one's start), which moved 0.5.
+  const Vec3 xi = sim.engine->position(incoming, 4.5), xs = sim.engine->position(struck, 4.5);
+  EXPECT_DOUBLE_EQ(xi.y() - xs.y(), 1.5);
+}
+
 TEST(AttachRules, DimerPartnerMayNotBindTheSameVesicle) {
   // V1 comes down onto S2, clear of S1.
   std::string initial = kDimerTethers;
@@ -42,7 +62,7 @@ TEST(AttachRules, DimerPartnerMayNotBindTheSameVesicle) {
              particle(2, "V", Vec3(2, 5, 0), Vec3(0, -1, 0));
   Simulation sim(rules_model(initial));
   sim->run_until(4.5);
-  EXPECT_EQ(sim.responses(CollisionResponse::rebound), 1u);
+  expect_rebounded(sim, 2, 1);
   EXPECT_FALSE(sim->tethered(1, 2));
   EXPECT_TRUE(sim->tethered(0, 2));
   EXPECT_EQ(sim->statistics().attachments, 0u);
@@ -53,7 +73,7 @@ TEST(AttachRules, ASynapsinHalfHoldsOneVesicle) {
   initial += dimer_with_vesicle() + particle(3, "V", Vec3(0, 5, 0), Vec3(0, -1, 0));
   Simulation sim(rules_model(initial));
   sim->run_until(4.5);
-  EXPECT_EQ(sim.responses(CollisionResponse::rebound), 1u);
+  expect_rebounded(sim, 3, 0);
   EXPECT_FALSE(sim->tethered(0, 3));
   EXPECT_EQ(sim->statistics().attachments, 0u);
 }
@@ -63,9 +83,11 @@ TEST(AttachRules, TheFreeHalfBindsAnotherVesicle) {
   initial += dimer_with_vesicle() + particle(3, "V", Vec3(2, 5, 0), Vec3(0, -1, 0));
   Simulation sim(rules_model(initial));
   sim->run_until(4.5);
-  EXPECT_EQ(sim.responses(CollisionResponse::rebound), 1u);
   EXPECT_TRUE(sim->tethered(1, 3));
   EXPECT_EQ(sim->statistics().attachments, 1u);
+  // The attaching collision is an ordinary rebound.
+  expect_rebounded(sim, 3, 1);
+  EXPECT_EQ(sim.count(engine::EventKind::tethering), 0u);
   // The new tether holds: V2 rebounds, then is pulled back at distance 10.
   sim->run_until(10.0);
   EXPECT_TRUE(sim->tethered(1, 3));
@@ -80,7 +102,7 @@ TEST(AttachRules, ADockedVesicleTakesNoSecondDockingSite) {
              particle(2, "D", Vec3(0, 5, 0), Vec3(0, -1, 0));
   Simulation sim(rules_model(initial));
   sim->run_until(4.5);
-  EXPECT_EQ(sim.responses(CollisionResponse::rebound), 1u);
+  expect_rebounded(sim, 2, 0);
   EXPECT_FALSE(sim->tethered(0, 2));
   EXPECT_EQ(sim->statistics().attachments, 0u);
 }
@@ -90,13 +112,49 @@ TEST(AttachRules, AFreeVesicleAndDockingSitePairUp) {
                              particle(1, "D", Vec3(0, 5, 0), Vec3(0, -1, 0))));
   sim->run_until(4.5);
   EXPECT_TRUE(sim->tethered(0, 1));
+  EXPECT_EQ(sim->statistics().attachments, 1u);
+  expect_rebounded(sim, 1, 0);
+}
+
+// Attaching with a restitution delay and c = 0.5: the attaching collision
+// loads like any blocking collision (TPS-SPEC sections 4 and 6). The pair
+// moves together at (0, -0.5, 0) for dt_r = 0.25, then restitutes with the
+// impulse of c_rebound = 0.5: the incoming V keeps (0, -0.25, 0) and the
+// struck S2 leaves at (0, -0.75, 0) (oracle 4), and the tether stays.
+TEST(AttachRules, AttachingCollisionLoadsAndRestitutesLikeAnyOther) {
+  std::string initial = kDimerTethers;
+  initial += dimer_with_vesicle() + particle(3, "V", Vec3(2, 5, 0), Vec3(0, -1, 0));
+  Simulation sim(rules_model(initial), {"physics.restitution_delay=0.25", "pair_defaults.c=0.5"});
+  sim->run_until(4.2);
+  EXPECT_TRUE(sim->tethered(1, 3));
+  EXPECT_EQ(sim->statistics().attachments, 1u);
+  EXPECT_EQ(sim->statistics().loadings, 1u);
+  EXPECT_EQ(sim->loaded_edges().open_count(), 1u);
+  for (ParticleId id : {1u, 3u}) {
+    EXPECT_DOUBLE_EQ(sim.v(id).x(), 0.0) << id;
+    EXPECT_DOUBLE_EQ(sim.v(id).y(), -0.5) << id;
+    EXPECT_DOUBLE_EQ(sim.v(id).z(), 0.0) << id;
+  }
+  EXPECT_EQ(sim.v(0), Vec3::Zero());  // the dimer partner is not part of the collision
+  EXPECT_EQ(sim.v(2), Vec3::Zero());
+  sim->run_until(4.5);
+  EXPECT_EQ(sim->loaded_edges().open_count(), 0u);
+  EXPECT_EQ(sim.count(engine::EventKind::restitution), 1u);
+  EXPECT_DOUBLE_EQ(sim.v(3).y(), -0.25);
+  EXPECT_DOUBLE_EQ(sim.v(1).y(), -0.75);
+  EXPECT_DOUBLE_EQ(sim.v(3).x(), 0.0);
+  EXPECT_DOUBLE_EQ(sim.v(1).x(), 0.0);
+  EXPECT_DOUBLE_EQ(sim->position(3, 4.5).y(), 0.8125);
+  EXPECT_DOUBLE_EQ(sim->position(1, 4.5).y(), -0.3125);
+  EXPECT_TRUE(sim->tethered(1, 3));
+  EXPECT_DOUBLE_EQ(sim->kinetic_energy(), 0.3125);  // 0.5 -> 0.3125 as in oracle 4
 }
 
 TEST(AttachRules, VesiclesNeverTetherToEachOther) {
   Simulation sim(rules_model(particle(0, "V", Vec3(0, 0, 0)) +
                              particle(1, "V", Vec3(0, 5, 0), Vec3(0, -1, 0))));
   sim->run_until(4.5);
-  EXPECT_EQ(sim.responses(CollisionResponse::rebound), 1u);
+  expect_rebounded(sim, 1, 0);
   EXPECT_FALSE(sim->tethered(0, 1));
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <set>
+#include <string>
 
 #include "tethersim/physics/counter_rng.hpp"
 #include "tethersim/physics/random_impulse.hpp"
@@ -38,6 +39,52 @@ struct Moments {
 // |sample mean - expected| <= 5 standard errors.
 void expect_mean(const Moments& m, double expected, double sigma) {
   EXPECT_NEAR(m.mean, expected, 5.0 * sigma / std::sqrt(static_cast<double>(m.n)));
+}
+
+// A distribution known by its raw moments E[X], E[X^2], E[X^3], E[X^4].
+struct RawMoments {
+  double m1, m2, m3, m4;
+  double variance() const { return m2 - m1 * m1; }
+  double fourth_central() const {
+    return m4 - 4.0 * m1 * m3 + 6.0 * m1 * m1 * m2 - 3.0 * m1 * m1 * m1 * m1;
+  }
+  // The product of two independent variables.
+  RawMoments times(const RawMoments& o) const { return {m1 * o.m1, m2 * o.m2, m3 * o.m3, m4 * o.m4}; }
+};
+
+// |sample variance - expected| <= 5 standard errors, with
+// Var(s^2) = (mu4 - sigma^4 (n - 3) / (n - 1)) / n.
+void expect_variance(const Moments& m, const RawMoments& exact, const char* what = "") {
+  const double n = m.n;
+  const double sigma2 = exact.variance();
+  const double se = std::sqrt((exact.fourth_central() - sigma2 * sigma2 * (n - 3) / (n - 1)) / n);
+  EXPECT_NEAR(m.variance, sigma2, 5.0 * se) << what;
+}
+
+// Both mean and variance within 5 standard errors.
+void expect_distribution(const Moments& m, const RawMoments& exact, const char* what = "") {
+  EXPECT_NEAR(m.mean, exact.m1, 5.0 * std::sqrt(exact.variance() / m.n)) << what;
+  expect_variance(m, exact, what);
+}
+
+// Gamma(shape k, scale theta): E[X^j] = theta^j Gamma(k + j) / Gamma(k).
+RawMoments gamma_moments(double k, double theta) {
+  return {theta * k, theta * theta * k * (k + 1), std::pow(theta, 3) * k * (k + 1) * (k + 2),
+          std::pow(theta, 4) * k * (k + 1) * (k + 2) * (k + 3)};
+}
+
+// Obliquity factor u_RI: sqrt(U) in 3-D (E[u^j] = 2 / (j + 2)), sqrt(1 - U^2)
+// in 2-D (E[u^j] = sqrt(pi)/2 Gamma(j/2 + 1) / Gamma(j/2 + 3/2)), 1 in 1-D.
+RawMoments obliquity_moments(int dimensions) {
+  RawMoments r{1.0, 1.0, 1.0, 1.0};
+  double* m[] = {&r.m1, &r.m2, &r.m3, &r.m4};
+  for (int j = 1; j <= 4; ++j) {
+    if (dimensions == 3) *m[j - 1] = 2.0 / (j + 2);
+    if (dimensions == 2) {
+      *m[j - 1] = std::sqrt(M_PI) / 2 * std::tgamma(j / 2.0 + 1) / std::tgamma(j / 2.0 + 1.5);
+    }
+  }
+  return r;
 }
 
 CounterRng stream(int i) {
@@ -74,8 +121,12 @@ TEST(RandomImpulseStatistics, ObliquityMeansTwoThirdsIn3D) {
     CounterRng rng = stream(i);
     return draw_obliquity(rng, 3);
   });
-  expect_mean(m, 2.0 / 3.0, std::sqrt(1.0 / 18.0));
-  EXPECT_NEAR(m.variance, 1.0 / 18.0, 0.002);
+  // sqrt(U): mean 2/3, variance 1/2 - 4/9 = 1/18, fourth central moment 1/135.
+  const RawMoments exact = obliquity_moments(3);
+  ASSERT_DOUBLE_EQ(exact.m1, 2.0 / 3.0);
+  ASSERT_DOUBLE_EQ(exact.variance(), 1.0 / 18.0);
+  ASSERT_NEAR(exact.fourth_central(), 1.0 / 135.0, 1e-15);
+  expect_distribution(m, exact);
 }
 
 TEST(RandomImpulseStatistics, ObliquityIn2DAnd1D) {
@@ -83,7 +134,13 @@ TEST(RandomImpulseStatistics, ObliquityIn2DAnd1D) {
     CounterRng rng = stream(i);
     return draw_obliquity(rng, 2);
   });
-  expect_mean(m, M_PI / 4.0, std::sqrt(2.0 / 3.0 - M_PI * M_PI / 16.0));
+  // sqrt(1 - U^2): mean pi/4, variance 2/3 - pi^2/16.
+  const RawMoments exact = obliquity_moments(2);
+  ASSERT_DOUBLE_EQ(exact.m1, M_PI / 4.0);
+  ASSERT_DOUBLE_EQ(exact.m2, 2.0 / 3.0);
+  ASSERT_DOUBLE_EQ(exact.m3, 3.0 * M_PI / 16.0);
+  ASSERT_DOUBLE_EQ(exact.m4, 8.0 / 15.0);
+  expect_distribution(m, exact);
   CounterRng rng = stream(0);
   EXPECT_EQ(draw_obliquity(rng, 1), 1.0);
 }
@@ -121,13 +178,44 @@ TEST(RandomImpulseStatistics, DirectionsIn2DStayInThePlaneAnd1DOnTheAxis) {
   EXPECT_NEAR(positive, 5000, 5 * 50);  // binomial sd sqrt(10000/4) = 50
 }
 
-TEST(RandomImpulseStatistics, ImpulseMeanMagnitudeIsMuTimesTwoThirds) {
-  const RandomImpulseSpec spec{1.0, 4.0, 3.0};
-  const Moments m = Moments::of([&](int i) {
-    return draw_random_impulse(9, static_cast<std::uint64_t>(i), 7, spec, 3).dp.norm();
-  });
-  // E|dp| = mu E[u] = 2; Var = E[p^2] E[u^2] - 4 = (9 + 9/4)(1/2) - 4.
-  expect_mean(m, 2.0, std::sqrt((9.0 + 9.0 / 4.0) * 0.5 - 4.0));
+// The impulse as drawn by the engine: |dp| = p u_RI with p ~ Gamma(k, mu/k)
+// independent of u_RI. In 1-D u_RI = 1, so |dp| itself is Gamma(k, mu/k):
+// mean mu, variance mu^2 / k.
+TEST(RandomImpulseStatistics, ImpulseMagnitudeIn1DIsGammaWithMeanMuAndVarianceMuSquaredOverK) {
+  for (double k : {0.5, 4.0, 16.0, 64.0}) {
+    const double mu = 3.0;
+    const RandomImpulseSpec spec{1.0, k, mu};
+    const Moments m = Moments::of([&](int i) {
+      return draw_random_impulse(9, static_cast<std::uint64_t>(i), 7, spec, 1).dp.norm();
+    });
+    const RawMoments exact = gamma_moments(k, mu / k);
+    ASSERT_DOUBLE_EQ(exact.m1, mu);
+    ASSERT_NEAR(exact.variance(), mu * mu / k, 1e-12 * mu * mu);
+    const std::string what = "shape " + std::to_string(k);
+    expect_distribution(m, exact, what.c_str());
+  }
+}
+
+// In 3-D: E|dp| = mu E[u] = 2 mu / 3 (F11: mu_RI is the mean of p, not of
+// |dp|), Var|dp| = E[p^2] E[u^2] - (2 mu / 3)^2 = mu^2 (1 + 1/k) / 2 - 4 mu^2 / 9;
+// in 2-D the same with the moments of sqrt(1 - U^2).
+TEST(RandomImpulseStatistics, ImpulseMagnitudeIsGammaTimesObliquity) {
+  for (int dimensions : {3, 2}) {
+    for (double k : {4.0, 16.0}) {
+      const double mu = 3.0;
+      const RandomImpulseSpec spec{1.0, k, mu};
+      const Moments m = Moments::of([&](int i) {
+        return draw_random_impulse(9, static_cast<std::uint64_t>(i), 7, spec, dimensions).dp.norm();
+      });
+      const RawMoments exact = gamma_moments(k, mu / k).times(obliquity_moments(dimensions));
+      if (dimensions == 3) {
+        ASSERT_DOUBLE_EQ(exact.m1, 2.0);
+        ASSERT_NEAR(exact.variance(), mu * mu * (1 + 1 / k) / 2 - 4 * mu * mu / 9, 1e-12);
+      }
+      const std::string what = std::to_string(dimensions) + "-D, shape " + std::to_string(k);
+      expect_distribution(m, exact, what.c_str());
+    }
+  }
 }
 
 TEST(RandomReproducibility, SameKeyGivesTheSameBits) {

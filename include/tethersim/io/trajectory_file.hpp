@@ -79,9 +79,11 @@ class TrajectoryFile {
 
   std::uint64_t frames() const;
   double last_frame_time() const;
-  // Rewrites the XDMF sidecar for the frames so far (rank 0). Frames are
-  // flushed to the file as they are written; the sidecar is refreshed here
-  // (at checkpoints and on close), not after every frame.
+  // Flushes the file (collective) and rewrites the XDMF sidecar for the
+  // frames so far (rank 0). Frames are flushed as they are written,
+  // observable samples here; call it before writing a checkpoint. The
+  // sidecar is refreshed here (at checkpoints and on close), not after
+  // every frame.
   void flush();
   void close();
 

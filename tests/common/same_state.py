@@ -11,10 +11,12 @@ import sys
 import h5py
 import numpy as np
 
-TRAJECTORY = ["/particles/all/position/value", "/particles/all/velocity/value",
-              "/particles/all/id/value", "/particles/all/species/value",
-              "/connectivity/tethers/value", "/observables/kinetic_energy/value",
-              "/observables/event_counts/value", "/observables/momentum/value"]
+TRAJECTORY = ["/particles/all/position/value", "/particles/all/position/time",
+              "/particles/all/velocity/value", "/particles/all/id/value",
+              "/particles/all/species/value", "/connectivity/tethers/value",
+              "/observables/kinetic_energy/value", "/observables/kinetic_energy/time",
+              "/observables/event_counts/value", "/observables/momentum/value",
+              "/parameters/tethersim/tether_counts"]
 CHECKPOINT = ["/checkpoint/particles", "/checkpoint/tethers", "/checkpoint/loaded_edges",
               "/checkpoint/escapes", "/checkpoint/releases", "/checkpoint/periodic_ticks"]
 
