@@ -4,7 +4,7 @@
 # from a checkpoint so that start-up and the FCC start do not count.
 #   jobs/local/distribution-bench.sh [-o DIR] [-s small|full]
 # small: gas 10^5 (strong) and 2x10^5 (weak);  full: adds gas 10^6 and
-# 2x10^6 and the membrane sphere at 10^6 per rank (takes about an hour).
+# 2x10^6 and the membrane sphere at 10^6 per rank.
 # Prints one table (events/s, efficiency, the synchronization counters)
 # and writes DIR/bench.csv. Both ranks get a core: run it on a quiet machine.
 set -euo pipefail
@@ -47,15 +47,15 @@ run_case() {
 }
 
 # The gas at density 0.5 melts in t = 1 (about 6 collisions per particle).
-run_case gas108k "$TETHERSIM_ROOT/examples/gas.toml" 1 1.05 1 --set initial.parameters.cells=30
-run_case gas108k "$TETHERSIM_ROOT/examples/gas.toml" 1 1.05 2 --set initial.parameters.cells=30
-run_case gas219k "$TETHERSIM_ROOT/examples/gas.toml" 1 1.05 2 --set initial.parameters.cells=38
+run_case gas108k "$TETHERSIM_ROOT/examples/gas.toml" 1 1.5 1 --set initial.parameters.cells=30
+run_case gas108k "$TETHERSIM_ROOT/examples/gas.toml" 1 1.5 2 --set initial.parameters.cells=30
+run_case gas219k "$TETHERSIM_ROOT/examples/gas.toml" 1 1.5 2 --set initial.parameters.cells=38
 if [[ $size == full ]]; then
-  run_case gas1M "$TETHERSIM_ROOT/examples/gas.toml" 1 1.02 1 --set initial.parameters.cells=63
-  run_case gas1M "$TETHERSIM_ROOT/examples/gas.toml" 1 1.02 2 --set initial.parameters.cells=63
-  run_case gas2M "$TETHERSIM_ROOT/examples/gas.toml" 1 1.02 2 --set initial.parameters.cells=79
-  run_case sphere1M "$TETHERSIM_ROOT/examples/membrane-sphere.toml" 5 5.1 1 --set initial.parameters.frequency=224
-  run_case sphere2M "$TETHERSIM_ROOT/examples/membrane-sphere.toml" 5 5.1 2 --set initial.parameters.frequency=316
+  run_case gas1M "$TETHERSIM_ROOT/examples/gas.toml" 1 1.1 1 --set initial.parameters.cells=63
+  run_case gas1M "$TETHERSIM_ROOT/examples/gas.toml" 1 1.1 2 --set initial.parameters.cells=63
+  run_case gas2M "$TETHERSIM_ROOT/examples/gas.toml" 1 1.1 2 --set initial.parameters.cells=79
+  run_case sphere1M "$TETHERSIM_ROOT/examples/membrane-sphere.toml" 1 1.1 1 --set initial.parameters.frequency=224
+  run_case sphere2M "$TETHERSIM_ROOT/examples/membrane-sphere.toml" 1 1.1 2 --set initial.parameters.frequency=316
 fi
 "$TETHERSIM_PYTHON" - "$out" <<'PY'
 import csv, glob, json, os, sys
