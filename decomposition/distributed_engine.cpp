@@ -234,6 +234,10 @@ void DistributedEngine::assign_roles() {
   active_ghosts_.clear();
 }
 
+std::size_t DistributedEngine::reaction_count() const {
+  return model_.action_potentials().enabled() ? model_.action_potentials().reactions.size() : 0;
+}
+
 DistributedEngine::Globals DistributedEngine::current_globals() const {
   return {engine_->periodic_ticks(), engine_->active_window()};
 }
@@ -242,8 +246,7 @@ void DistributedEngine::build(std::vector<engine::ParticleRecord> records, const
                               engine::EngineStatistics statistics,
                               std::vector<engine::EscapeSnapshot> escapes,
                               std::vector<engine::ReleaseSnapshot> releases) {
-  const std::size_t reactions = model_.action_potentials().enabled() ? model_.action_potentials().reactions.size() : 0;
-  engine::EngineSnapshot s = snapshot_of_records(std::move(records), time_, reactions);
+  engine::EngineSnapshot s = snapshot_of_records(std::move(records), time_, reaction_count());
   s.periodic_ticks = globals.periodic_ticks;
   s.active_window = globals.active_window;
   s.statistics = std::move(statistics);

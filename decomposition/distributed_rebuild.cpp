@@ -75,8 +75,7 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
   std::vector<engine::ReleaseSnapshot> releases = release_snapshots(*engine_);
   std::vector<engine::ParticleRecord> after;
   if (rank_ == 0) {
-    const std::size_t reactions = model_.action_potentials().enabled() ? model_.action_potentials().reactions.size() : 0;
-    engine::EngineSnapshot s = snapshot_of_records(read_records(all.data(), all.size()), time_, reactions);
+    engine::EngineSnapshot s = snapshot_of_records(read_records(all.data(), all.size()), time_, reaction_count());
     engine::free_storage(all);
     s.periodic_ticks = globals.periodic_ticks;
     s.active_window = globals.active_window;

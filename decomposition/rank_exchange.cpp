@@ -57,25 +57,14 @@ NeighbourExchange::~NeighbourExchange() {
 
 int NeighbourExchange::slot(int rank) const { return slot_of_rank_[static_cast<std::size_t>(rank)]; }
 
-std::vector<Bytes> NeighbourExchange::exchange(const std::vector<Bytes>& out) {
-  const std::size_t n = neighbours_.size();
-  std::vector<int> send_counts(n), receive_counts(n);
-  Bytes send;
-  for (std::size_t k = 0; k < n; ++k) {
-    send_counts[k] = checked_int(out[k].size());
-    send.insert(send.end(), out[k].begin(), out[k].end());
-    bytes_sent_ += out[k].size();
-  }
-  MPI_Neighbor_alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, graph_);
-  const std::vector<int> send_offsets = displacements(send_counts);
-  const std::vector<int> receive_offsets = displacements(receive_counts);
-  Bytes receive(static_cast<std::size_t>(std::accumulate(receive_counts.begin(), receive_counts.end(), 0LL)));
-  MPI_Neighbor_alltoallv(send.data(), send_counts.data(), send_offsets.data(), MPI_BYTE, receive.data(),
-                         receive_counts.data(), receive_offsets.data(), MPI_BYTE, graph_);
-  return split(receive, receive_counts, receive_offsets);
-}
+namespace {
 
-std::vector<Bytes> all_to_all(MPI_Comm comm, const std::vector<Bytes>& out) {
+// Packs `out` (one buffer per peer), exchanges the sizes with
+// `exchange_counts`, then the bytes with `exchange_bytes`, and splits what
+// arrived per peer: the same for neighbour and all-rank collectives.
+template <typename ExchangeCounts, typename ExchangeBytes>
+std::vector<Bytes> exchange_buffers(const std::vector<Bytes>& out, ExchangeCounts exchange_counts,
+                                    ExchangeBytes exchange_bytes) {
   const std::size_t n = out.size();
   std::vector<int> send_counts(n), receive_counts(n);
   Bytes send;
@@ -83,13 +72,43 @@ std::vector<Bytes> all_to_all(MPI_Comm comm, const std::vector<Bytes>& out) {
     send_counts[k] = checked_int(out[k].size());
     send.insert(send.end(), out[k].begin(), out[k].end());
   }
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm);
+  exchange_counts(send_counts.data(), receive_counts.data());
   const std::vector<int> send_offsets = displacements(send_counts);
   const std::vector<int> receive_offsets = displacements(receive_counts);
   Bytes receive(static_cast<std::size_t>(std::accumulate(receive_counts.begin(), receive_counts.end(), 0LL)));
-  MPI_Alltoallv(send.data(), send_counts.data(), send_offsets.data(), MPI_BYTE, receive.data(),
-                receive_counts.data(), receive_offsets.data(), MPI_BYTE, comm);
+  exchange_bytes(send.data(), send_counts.data(), send_offsets.data(), receive.data(), receive_counts.data(),
+                 receive_offsets.data());
   return split(receive, receive_counts, receive_offsets);
+}
+
+}  // namespace
+
+std::vector<Bytes> NeighbourExchange::exchange(const std::vector<Bytes>& out) {
+  if (out.size() != neighbours_.size()) throw std::logic_error("one buffer per neighbour expected");
+  for (const Bytes& b : out) bytes_sent_ += b.size();
+  return exchange_buffers(
+      out,
+      [&](const int* send_counts, int* receive_counts) {
+        MPI_Neighbor_alltoall(send_counts, 1, MPI_INT, receive_counts, 1, MPI_INT, graph_);
+      },
+      [&](const char* send, const int* send_counts, const int* send_offsets, char* receive, const int* receive_counts,
+          const int* receive_offsets) {
+        MPI_Neighbor_alltoallv(send, send_counts, send_offsets, MPI_BYTE, receive, receive_counts,
+                               receive_offsets, MPI_BYTE, graph_);
+      });
+}
+
+std::vector<Bytes> all_to_all(MPI_Comm comm, const std::vector<Bytes>& out) {
+  return exchange_buffers(
+      out,
+      [&](const int* send_counts, int* receive_counts) {
+        MPI_Alltoall(send_counts, 1, MPI_INT, receive_counts, 1, MPI_INT, comm);
+      },
+      [&](const char* send, const int* send_counts, const int* send_offsets, char* receive, const int* receive_counts,
+          const int* receive_offsets) {
+        MPI_Alltoallv(send, send_counts, send_offsets, MPI_BYTE, receive, receive_counts, receive_offsets,
+                      MPI_BYTE, comm);
+      });
 }
 
 }  // namespace tethersim::decomposition

@@ -181,6 +181,13 @@ physical_cores() {
   echo "$c"
 }
 
+# 1, 2, 4 ... up to the physical cores: the default rank counts on one machine.
+local_rank_counts() {
+  local counts=1 n
+  for ((n = 2; n <= $(physical_cores); n *= 2)); do counts+=" $n"; done
+  echo "$counts"
+}
+
 # The tethersim program: $TETHERSIM, else 'tethersim' on PATH, else this
 # repository's Release build.
 scaling_exe() {

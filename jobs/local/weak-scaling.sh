@@ -10,7 +10,5 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/env.sh"
 source "$here/../common/scaling.sh"
-default_ranks=1
-for ((n = 2; n <= $(physical_cores); n *= 2)); do default_ranks+=" $n"; done
-scaling_parse weak mpirun "$default_ranks" 10 4 "$@"
+scaling_parse weak mpirun "$(local_rank_counts)" 10 4 "$@"
 scaling_run_local

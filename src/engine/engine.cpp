@@ -66,6 +66,22 @@ void Engine::add_particles(scenario::InitialParticles& initial) {
   free_storage(initial.tethers);
 }
 
+void Engine::store_particle(Index i, const ParticleSnapshot& p) {
+  ParticleState& s = particles_.state[i];
+  s.u0 = p.u0;
+  s.v = p.v;
+  s.t0 = p.t0;
+  s.species = p.species;
+  s.alive = p.alive;
+  s.mobile = !model_.species(p.species).infinite_mass();
+  particles_.counter[i] = p.counter;
+  coords_[i] = p.sector;
+  if (has_random_impulses_) {
+    ri_index_[i] = p.ri_index;
+    ri_time_[i] = p.ri_time;
+  }
+}
+
 void Engine::place_particles(std::vector<ParticleSnapshot> particles) {
   const std::size_t n = particles.size();
   // Storage order: grid particles by sector, then hubs, so that neighbours
@@ -94,21 +110,9 @@ void Engine::place_particles(std::vector<ParticleSnapshot> particles) {
   for (std::size_t k = 0; k < n; ++k) {
     const ParticleSnapshot& p = particles[keys[k] & 0xffffffffULL];
     const auto i = static_cast<Index>(k);
-    ParticleState& s = particles_.state[i];
-    s.u0 = p.u0;
-    s.v = p.v;
-    s.t0 = p.t0;
-    s.species = p.species;
-    s.alive = p.alive;
-    s.mobile = !model_.species(p.species).infinite_mass();
     particles_.id[i] = p.id;
-    particles_.counter[i] = p.counter;
-    coords_[i] = p.sector;
-    if (has_random_impulses_) {
-      ri_index_[i] = p.ri_index;
-      ri_time_[i] = p.ri_time;
-    }
-    if (!s.alive) continue;
+    store_particle(i, p);
+    if (!p.alive) continue;
     if (hub_species_[p.species]) {
       hubs_.push_back(i);
     } else {

@@ -112,19 +112,8 @@ Index Engine::upsert(const ParticleRecord& record) {
   } else if (in_grid(i)) {
     grid_.remove(particles_.state, i, sector_of(i));
   }
-  ParticleState& s = particles_.state[i];
-  s.u0 = p.u0;
-  s.v = p.v;
-  s.t0 = p.t0;
-  s.species = p.species;
-  s.alive = p.alive;
-  s.mobile = !model_.species(p.species).infinite_mass();
-  particles_.counter[i] = p.counter;
-  coords_[i] = p.sector;
-  if (has_random_impulses_) {
-    ri_index_[i] = p.ri_index;
-    ri_time_[i] = p.ri_time;
-  }
+  store_particle(i, p);
+  const ParticleState& s = particles_.state[i];
   for (std::size_t r = 0; r < phi_.size(); ++r) {
     phi_[r][i] = r < record.reaction_times.size() ? record.reaction_times[r] : kInfinity;
   }

@@ -120,6 +120,8 @@ class DistributedEngine {
   };
 
   void start_layout(const DistributionSettings& settings);
+  // Action-potential reactions each particle carries a time for.
+  std::size_t reaction_count() const;
   // Builds this rank's engine from the records of its window.
   void build(std::vector<engine::ParticleRecord> records, const Globals& globals,
              engine::EngineStatistics statistics, std::vector<engine::EscapeSnapshot> escapes,

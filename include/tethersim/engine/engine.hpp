@@ -176,6 +176,8 @@ class Engine {
   void restore(const EngineSnapshot& snapshot);
   // Storage, sector lists and id index for particles given in any order.
   void place_particles(std::vector<ParticleSnapshot> particles);
+  // Slot i takes a snapshot's state (everything but the id and its links).
+  void store_particle(Index i, const ParticleSnapshot& p);
   void schedule_initial_events();
   void schedule_action_potentials(double from);
   void predict_all();
