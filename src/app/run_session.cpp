@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "exit_codes.hpp"
 #include "model_description.hpp"
@@ -120,11 +121,14 @@ struct LoadedRun {
   double start_time = 0.0;
 };
 
+// One process runs the serial engine; several the distributed one. `state`
+// is the initial particles of a fresh run or a restart's (slice of the)
+// checkpoint.
+template <typename State>
 std::unique_ptr<Simulation> make_simulation(const Model& model, const RunRequest& request,
-                                            const decomposition::MpiSession& mpi,
-                                            scenario::InitialParticles initial) {
-  if (mpi.size() == 1) return std::make_unique<SerialSimulation>(model, std::move(initial));
-  return std::make_unique<DistributedSimulation>(model, MPI_COMM_WORLD, initial, request.distribution);
+                                            const decomposition::MpiSession& mpi, State&& state) {
+  if (mpi.size() == 1) return std::make_unique<SerialSimulation>(model, std::forward<State>(state));
+  return std::make_unique<DistributedSimulation>(model, MPI_COMM_WORLD, state, request.distribution);
 }
 
 LoadedRun load_fresh(const RunRequest& request, const decomposition::MpiSession& mpi) {
@@ -226,15 +230,14 @@ LoadedRun load_restart(const RunRequest& request, const decomposition::MpiSessio
     run.species_by_slot.push_back(static_cast<SpeciesIndex>(pairs[k + 1]));
   }
   run.slots = SlotMap(std::move(ids));
-  run.counts.tethers = snapshot.tethers.size();
+  // Sizes the trajectory's tether chunks, which every rank must create alike.
+  std::uint64_t tethers = snapshot.tethers.size();
+  if (mpi.size() > 1) MPI_Allreduce(MPI_IN_PLACE, &tethers, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  run.counts.tethers = tethers;
   run.directory = run.model->output().directory;
   run.restarted = true;
   run.start_time = header.time;
-  if (mpi.size() == 1) {
-    run.simulation = std::make_unique<SerialSimulation>(*run.model, snapshot);
-  } else {
-    run.simulation = std::make_unique<DistributedSimulation>(*run.model, MPI_COMM_WORLD, snapshot, request.distribution);
-  }
+  run.simulation = make_simulation(*run.model, request, mpi, std::as_const(snapshot));
   return run;
 }
 
