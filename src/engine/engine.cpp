@@ -43,20 +43,20 @@ Engine::Engine(const Model& model, scenario::InitialParticles initial)
 }
 
 void Engine::add_particles(scenario::InitialParticles& initial) {
-  std::vector<ParticleSnapshot> particles(initial.particles.size());
-  for (std::size_t k = 0; k < particles.size(); ++k) {
+  place_particles(initial.particles.size(), [&](std::size_t k) {
     const ParticleSpec& p = initial.particles[k];
-    ParticleSnapshot& s = particles[k];
+    ParticleSnapshot s;
     s.id = p.id;
     s.species = p.species;
     s.u0 = p.position;
     s.v = p.velocity;
     s.sector = grid_.coords_of(p.position);
-  }
-  // The initial particles are copied: release them before the rest of the
-  // engine is allocated.
+    return s;
+  });
+  // Released before the rest of the engine is allocated: the peak memory
+  // of a run is reached here otherwise.
   free_storage(initial.particles);
-  place_particles(std::move(particles));
+  finish_placement();
   for (const TetherSpec& t : initial.tethers) {
     const Index a = particles_.index_of(t.a), b = particles_.index_of(t.b);
     if (a == kNoIndex || b == kNoIndex) continue;  // a partial view holds one end only
@@ -82,33 +82,33 @@ void Engine::store_particle(Index i, const ParticleSnapshot& p) {
   }
 }
 
-void Engine::place_particles(std::vector<ParticleSnapshot> particles) {
-  const std::size_t n = particles.size();
+void Engine::place_particles(std::size_t count,
+                             const std::function<ParticleSnapshot(std::size_t)>& particle_at) {
   // Storage order: grid particles by sector, then hubs, so that neighbours
   // in space are neighbours in memory (fewer cache misses when predicting).
   // One 8-byte key per particle: (sector, input position), sorted in place.
-  std::vector<std::uint64_t> keys(n);
-  for (std::size_t k = 0; k < n; ++k) {
+  std::vector<std::uint64_t> keys(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    const ParticleSnapshot p = particle_at(k);
     const std::uint64_t sector =
-        hub_species_[particles[k].species] || !particles[k].alive ? 0xffffffffULL
-                                                                  : grid_.linear(particles[k].sector);
+        hub_species_[p.species] || !p.alive ? 0xffffffffULL : grid_.linear(p.sector);
     keys[k] = (sector << 32) | k;
   }
   std::sort(keys.begin(), keys.end());
 
-  particles_.state.resize(n);
-  particles_.id.resize(n);
-  particles_.counter.resize(n);
-  coords_.resize(n);
+  particles_.state.resize(count);
+  particles_.id.resize(count);
+  particles_.counter.resize(count);
+  coords_.resize(count);
   has_random_impulses_ = any_random_impulses(model_);
   has_tethers_ = any_tetherable_pair(model_);
   has_loaded_edges_ = model_.dynamics().restitution_delay > 0.0;
   if (has_random_impulses_) {
-    ri_index_.assign(n, 0);
-    ri_time_.assign(n, kInfinity);
+    ri_index_.assign(count, 0);
+    ri_time_.assign(count, kInfinity);
   }
-  for (std::size_t k = 0; k < n; ++k) {
-    const ParticleSnapshot& p = particles[keys[k] & 0xffffffffULL];
+  for (std::size_t k = 0; k < count; ++k) {
+    const ParticleSnapshot p = particle_at(keys[k] & 0xffffffffULL);
     const auto i = static_cast<Index>(k);
     particles_.id[i] = p.id;
     store_particle(i, p);
@@ -119,8 +119,10 @@ void Engine::place_particles(std::vector<ParticleSnapshot> particles) {
       grid_.insert(particles_.state, i, grid_.linear(coords_[i]));
     }
   }
-  free_storage(particles);
-  free_storage(keys);
+}
+
+void Engine::finish_placement() {
+  const std::size_t n = particles_.size();
   particles_.build_id_index();
   // Lists a model can never use are not allocated.
   if (has_tethers_) tethers_.resize_particles(n);
@@ -174,9 +176,14 @@ void Engine::schedule_action_potentials(double from) {
 }
 
 void Engine::predict_all() {
-  calendar_.reset(particles_.size(), [this](Index a, Index b, double time) {
-    return event_precedes(a, calendar_.event_at(a, time), b, calendar_.event_at(b, time));
-  });
+  calendar_.reset(
+      particles_.size(),
+      [](const void* context, Index a, Index b, double time) {
+        const Engine& engine = *static_cast<const Engine*>(context);
+        return engine.event_precedes(a, engine.calendar_.event_at(a, time), b,
+                                     engine.calendar_.event_at(b, time));
+      },
+      this);
   for (Index i = 0; i < particles_.size(); ++i) {
     if (particles_.state[i].alive && particles_.state[i].mobile && is_active(i)) repredict(i);
   }
@@ -232,6 +239,7 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
 }
 
 bool Engine::counted_here(Index a, Index b) const {
+  if (uniform_roles_ && counts_global_events_) return true;
   Index attributed = a;
   if (b != kNoIndex && !is_hub(b) && (is_hub(a) || particles_.id[b] < particles_.id[a])) {
     attributed = b;

@@ -8,10 +8,12 @@
 namespace tethersim::engine {
 
 void Engine::set_owned(Index i, bool owned) {
+  if (!owned) uniform_roles_ = false;
   role_[i] = static_cast<std::uint8_t>(owned ? (role_[i] | kOwned) : (role_[i] & ~kOwned));
 }
 
 void Engine::set_active(Index i, bool active) {
+  if (!active) uniform_roles_ = false;
   if (is_active(i) == active) return;
   role_[i] ^= kActive;
   if (!particles_.state[i].alive) return;
@@ -95,6 +97,7 @@ Index Engine::append_slot() {
   touched_mark_.push_back(0);
   visit_mark_.push_back(0);
   role_.push_back(0);  // frozen, not owned
+  uniform_roles_ = false;
   changed_mark_.push_back(0);
   if (has_tethers_) tethers_.resize_particles(n);
   if (has_loaded_edges_) loaded_.resize_particles(n);
@@ -205,6 +208,7 @@ void Engine::remove(Index i) {
   ++particles_.counter[i];  // predictions made with it are stale
   if (has_random_impulses_) ri_time_[i] = kInfinity;
   role_[i] = kRemoved;
+  uniform_roles_ = false;
   particles_.remove_id(particles_.id[i]);
 }
 

@@ -1,6 +1,5 @@
 // Renumbering particles in sector order (memory locality).
 #include <algorithm>
-#include <numeric>
 
 #include "tethersim/engine/engine.hpp"
 #include "tethersim/engine/free_storage.hpp"
@@ -35,14 +34,28 @@ void Engine::reorder() {
   // Grid particles by sector, then hubs, then particles that left the
   // simulation; slots of particles removed from this view go last and are
   // dropped.
-  std::vector<Index> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  auto rank = [&](Index i) -> std::uint64_t {
-    if (is_removed(i)) return UINT64_MAX;
-    if (!particles_.state[i].alive) return UINT64_MAX - 1;
-    return in_grid(i) ? sector_of(i) : UINT64_MAX - 2;
-  };
-  std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) { return rank(a) < rank(b); });
+  // The sector lists give the grid particles sector by sector: each list
+  // (a handful of particles) is sorted by index, which is the order a stable
+  // sort by sector would give, at linear cost.
+  std::vector<Index> order;
+  order.reserve(n);
+  for (std::uint64_t sector = 0; sector < grid_.sector_count(); ++sector) {
+    const std::size_t begin = order.size();
+    for (Index j = grid_.first(static_cast<std::uint32_t>(sector)); j != kNoIndex;
+         j = particles_.state[j].next_in_sector) {
+      order.push_back(j);
+    }
+    std::sort(order.begin() + static_cast<std::ptrdiff_t>(begin), order.end());
+  }
+  for (Index i = 0; i < n; ++i) {
+    if (!in_grid(i) && !is_removed(i) && particles_.state[i].alive) order.push_back(i);
+  }
+  for (Index i = 0; i < n; ++i) {
+    if (!is_removed(i) && !particles_.state[i].alive) order.push_back(i);
+  }
+  for (Index i = 0; i < n; ++i) {
+    if (is_removed(i)) order.push_back(i);
+  }
   std::size_t kept = n;
   while (kept > 0 && is_removed(order[kept - 1])) --kept;
   std::vector<Index> new_index(n);

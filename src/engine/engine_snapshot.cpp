@@ -15,7 +15,9 @@ Engine::Engine(const Model& model, const EngineSnapshot& snapshot)
 }
 
 void Engine::restore(const EngineSnapshot& snapshot) {
-  place_particles(snapshot.particles);
+  place_particles(snapshot.particles.size(),
+                  [&](std::size_t k) { return snapshot.particles[k]; });
+  finish_placement();
   auto index = [&](ParticleId id) { return particles_.index_of(id); };
   // A partial view (a rank's particles and halo) holds some pairs by one
   // end only: those are not represented.

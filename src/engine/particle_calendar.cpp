@@ -1,17 +1,20 @@
 #include "tethersim/engine/particle_calendar.hpp"
 
+#include <algorithm>
+
 namespace tethersim::engine {
 
 namespace {
 constexpr std::size_t kArity = 4;
 }
 
-void ParticleCalendar::reset(std::size_t particles, TieBreak tie_break) {
+void ParticleCalendar::reset(std::size_t particles, TieBreak tie_break, const void* context) {
   events_.assign(particles, Stored{});
   position_.assign(particles, kNoIndex);
-  heap_.clear();
-  heap_.reserve(particles);
-  tie_break_ = std::move(tie_break);
+  heap_.assign(kPad, Node{});
+  heap_.reserve(particles + kPad);
+  tie_break_ = tie_break;
+  tie_context_ = context;
 }
 
 void ParticleCalendar::resize(std::size_t particles) {
@@ -25,18 +28,18 @@ void ParticleCalendar::set(Index particle, const ParticleEvent& event) {
     remove(particle);
     return;
   }
-  const Node node{event.time, particle};
-  std::uint32_t at = position_[particle];
+  const Node fresh{event.time, particle};
+  const std::uint32_t at = position_[particle];
   if (at == kNoIndex) {
-    heap_.push_back(node);
-    position_[particle] = static_cast<std::uint32_t>(heap_.size() - 1);
-    sift_up(heap_.size() - 1);
+    heap_.push_back(fresh);
+    position_[particle] = static_cast<std::uint32_t>(size() - 1);
+    sift_up(size() - 1);
     return;
   }
-  const Node old = heap_[at];
-  heap_[at] = node;
+  const Node old = node(at);
+  node(at) = fresh;
   // The tie break reads events_, already updated: compare by time first.
-  if (node.time < old.time) {
+  if (fresh.time < old.time) {
     sift_up(at);
   } else {
     sift_down(at);
@@ -50,39 +53,45 @@ void ParticleCalendar::remove(Index particle) {
   position_[particle] = kNoIndex;
   const Node last = heap_.back();
   heap_.pop_back();
-  if (at == heap_.size()) return;
+  if (at == size()) return;
   place(at, last);
   sift_down(at);
   sift_up(position_[last.particle]);
 }
 
-void ParticleCalendar::sift_up(std::size_t i) {
-  const Node node = heap_[i];
-  while (i > 0) {
-    const std::size_t parent = (i - 1) / kArity;
-    if (!less(node, heap_[parent])) break;
-    place(i, heap_[parent]);
-    i = parent;
+void ParticleCalendar::sift_up(std::size_t k) {
+  const Node moving = node(k);
+  while (k > 0) {
+    const std::size_t parent = (k - 1) / kArity;
+    if (!less(moving, node(parent))) break;
+    place(k, node(parent));
+    k = parent;
   }
-  place(i, node);
+  place(k, moving);
 }
 
-void ParticleCalendar::sift_down(std::size_t i) {
-  const Node node = heap_[i];
-  const std::size_t n = heap_.size();
+void ParticleCalendar::sift_down(std::size_t k) {
+  const Node moving = node(k);
+  const std::size_t n = size();
   for (;;) {
-    const std::size_t first = kArity * i + 1;
+    const std::size_t first = kArity * k + 1;
     if (first >= n) break;
     std::size_t best = first;
     const std::size_t last = std::min(first + kArity, n);
-    for (std::size_t c = first + 1; c < last; ++c) {
-      if (less(heap_[c], heap_[best])) best = c;
+    // The next level's candidates (one cache line per child) are fetched
+    // while this level is compared: in a large heap every level is a
+    // memory miss, and this overlaps them instead of chaining them.
+    for (std::size_t c = first; c < last && kArity * c + 1 < n; ++c) {
+      __builtin_prefetch(&node(kArity * c + 1));
     }
-    if (!less(heap_[best], node)) break;
-    place(i, heap_[best]);
-    i = best;
+    for (std::size_t c = first + 1; c < last; ++c) {
+      if (less(node(c), node(best))) best = c;
+    }
+    if (!less(node(best), moving)) break;
+    place(k, node(best));
+    k = best;
   }
-  place(i, node);
+  place(k, moving);
 }
 
 void ParticleCalendar::renumber(const std::vector<Index>& new_index) {
@@ -96,7 +105,7 @@ void ParticleCalendar::renumber(const std::vector<Index>& new_index) {
   }
   events_.swap(events);
   position_.swap(position);
-  for (Node& n : heap_) n.particle = new_index[n.particle];
+  for (std::size_t k = 0; k < size(); ++k) node(k).particle = new_index[node(k).particle];
 }
 
 std::size_t ParticleCalendar::memory_bytes() const {

@@ -24,16 +24,6 @@ double guarded_quotient(double numer, double denom, double dt_max) {
 
 }  // namespace
 
-double time_to_blocking(const Vec3& dx, const Vec3& dv, double blocking_distance,
-                        double dt_max) {
-  if (blocking_distance == 0.0) return kInfinity;
-  const Quadratic q = detection_quadratic(dx, dv, blocking_distance);
-  if (q.b >= 0.0 || q.d < 0.0) return kInfinity;
-  // The first root; negative numerators (overlap, round-off) collide now.
-  const double numer = std::max(-q.b - std::sqrt(q.d), 0.0);
-  return guarded_quotient(numer, 2.0 * q.a, dt_max);
-}
-
 double time_to_tethering(const Vec3& dx, const Vec3& dv, double tethering_distance,
                          double dt_max) {
   if (is_infinite(tethering_distance)) return kInfinity;

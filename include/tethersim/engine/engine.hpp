@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "tethersim/engine/global_calendar.hpp"
@@ -135,8 +136,8 @@ class Engine {
   // run's).
   void set_active(Index i, bool active);
   void set_owned(Index i, bool owned);
-  bool is_active(Index i) const { return (role_[i] & kActive) != 0; }
-  bool is_owned(Index i) const { return (role_[i] & kOwned) != 0; }
+  bool is_active(Index i) const { return uniform_roles_ || (role_[i] & kActive) != 0; }
+  bool is_owned(Index i) const { return uniform_roles_ || (role_[i] & kOwned) != 0; }
   bool is_hub(Index i) const { return hub_species_[particles_.state[i].species] != 0; }
   bool is_removed(Index i) const { return (role_[i] & kRemoved) != 0; }
   // Periodic impulses and action-potential transitions happen on every
@@ -174,8 +175,14 @@ class Engine {
   // --- construction (engine.cpp, engine_snapshot.cpp)
   void add_particles(scenario::InitialParticles& initial);
   void restore(const EngineSnapshot& snapshot);
-  // Storage, sector lists and id index for particles given in any order.
-  void place_particles(std::vector<ParticleSnapshot> particles);
+  // Storage and sector lists for `count` particles given in any order,
+  // read one at a time through `particle_at` (the source stays the caller's,
+  // so it can be released before the rest of the engine is allocated).
+  void place_particles(std::size_t count,
+                       const std::function<ParticleSnapshot(std::size_t)>& particle_at);
+  // Id index, hub lists and the per-particle marks: what placement needs
+  // once the source is gone.
+  void finish_placement();
   // Slot i takes a snapshot's state (everything but the id and its links).
   void store_particle(Index i, const ParticleSnapshot& p);
   void schedule_initial_events();
@@ -314,6 +321,10 @@ class Engine {
   BigVector<std::uint8_t> role_;
   bool counts_global_events_ = true;
   bool counting_ = true;  // the event being processed is counted here
+  // Every particle is active and owned, as in a serial run, until a role
+  // changes: the per-event role checks then skip the role table (a cache
+  // miss per partner at a million particles).
+  bool uniform_roles_ = true;
   std::uint64_t uncounted_events_ = 0;
   bool track_changes_ = false;
   BigVector<std::uint8_t> changed_mark_;

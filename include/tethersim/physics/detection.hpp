@@ -7,6 +7,9 @@
 // reference time, kInfinity meaning "no event". Callers pass the pair in
 // canonical order (lower id as A) so every process computes the same bits.
 
+#include <algorithm>
+#include <cmath>
+
 #include "tethersim/physics/vector.hpp"
 
 namespace tethersim::physics {
@@ -25,8 +28,23 @@ Quadratic detection_quadratic(const Vec3& dx, const Vec3& dv, double distance);
 // Overlapping and approaching -> 0; overlapping and receding -> kInfinity
 // (no correction is attempted); D = 0 -> kInfinity. dt_max guards against
 // tiny denominators: any time >= dt_max is reported as kInfinity.
-double time_to_blocking(const Vec3& dx, const Vec3& dv, double blocking_distance,
-                        double dt_max);
+// Inline: the engine calls it for every candidate pair, and most pairs
+// recede (b >= 0), which is decided before the rest of the quadratic.
+inline double time_to_blocking(const Vec3& dx, const Vec3& dv, double blocking_distance,
+                               double dt_max) {
+  if (blocking_distance == 0.0) return kInfinity;
+  const double b = 2.0 * dx.dot(dv);
+  if (b >= 0.0) return kInfinity;
+  const double a = dv.dot(dv);
+  const double c = dx.dot(dx) - blocking_distance * blocking_distance;
+  const double d = b * b - 4.0 * a * c;  // as detection_quadratic computes it
+  if (d < 0.0) return kInfinity;
+  // The first root; negative numerators (overlap, round-off) collide now.
+  const double numer = std::max(-b - std::sqrt(d), 0.0);
+  const double denom = 2.0 * a;
+  if (numer >= denom * dt_max) return kInfinity;
+  return numer / denom;
+}
 
 // Time until the centres reach the tethering distance while separating.
 // Inside: the exit time. Taut (outside, not approaching) -> 0 unless the pair
