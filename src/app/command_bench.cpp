@@ -58,7 +58,7 @@ int bench_main(const Arguments& args) {
   po::positional_options_description positional;
   po::variables_map values;
   if (!parse_command_line("bench",
-                          "Usage: tethersim bench [--cells C] [--collisions N] [--melt K]\n\n"
+                          "Usage: tethersim bench [--cells C] [--collisions N] [--melt K] [--sector-size E]\n\n"
                           "Times the elastic hard-sphere gas (diameter 1, mass 1, kT = 1,\n"
                           "number density 0.5, periodic cube, FCC start) and reports\n"
                           "collisions per second, all events per second and bytes per particle.",
