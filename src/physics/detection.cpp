@@ -5,25 +5,6 @@
 
 namespace tethersim::physics {
 
-Quadratic detection_quadratic(const Vec3& dx, const Vec3& dv, double distance) {
-  Quadratic q{};
-  q.a = dv.dot(dv);
-  q.b = 2.0 * dx.dot(dv);
-  q.c = dx.dot(dx) - distance * distance;
-  q.d = q.b * q.b - 4.0 * q.a * q.c;
-  return q;
-}
-
-namespace {
-
-// numer / denom unless the quotient reaches dt_max (tiny denominators).
-double guarded_quotient(double numer, double denom, double dt_max) {
-  if (numer >= denom * dt_max) return kInfinity;
-  return numer / denom;
-}
-
-}  // namespace
-
 double time_to_tethering(const Vec3& dx, const Vec3& dv, double tethering_distance,
                          double dt_max) {
   if (is_infinite(tethering_distance)) return kInfinity;

@@ -22,7 +22,20 @@ struct Quadratic {
   double d;
 };
 
-Quadratic detection_quadratic(const Vec3& dx, const Vec3& dv, double distance);
+inline Quadratic detection_quadratic(const Vec3& dx, const Vec3& dv, double distance) {
+  Quadratic q{};
+  q.a = dv.dot(dv);
+  q.b = 2.0 * dx.dot(dv);
+  q.c = dx.dot(dx) - distance * distance;
+  q.d = q.b * q.b - 4.0 * q.a * q.c;
+  return q;
+}
+
+// numer / denom unless the quotient reaches dt_max (tiny denominators).
+inline double guarded_quotient(double numer, double denom, double dt_max) {
+  if (numer >= denom * dt_max) return kInfinity;
+  return numer / denom;
+}
 
 // Time until the centres come within the blocking distance while approaching.
 // Overlapping and approaching -> 0; overlapping and receding -> kInfinity
@@ -33,17 +46,13 @@ Quadratic detection_quadratic(const Vec3& dx, const Vec3& dv, double distance);
 inline double time_to_blocking(const Vec3& dx, const Vec3& dv, double blocking_distance,
                                double dt_max) {
   if (blocking_distance == 0.0) return kInfinity;
-  const double b = 2.0 * dx.dot(dv);
-  if (b >= 0.0) return kInfinity;
-  const double a = dv.dot(dv);
-  const double c = dx.dot(dx) - blocking_distance * blocking_distance;
-  const double d = b * b - 4.0 * a * c;  // as detection_quadratic computes it
-  if (d < 0.0) return kInfinity;
+  // Receding or grazing (b = 2 dx.dv >= 0): decided before the quadratic.
+  if (dx.dot(dv) >= 0.0) return kInfinity;
+  const Quadratic q = detection_quadratic(dx, dv, blocking_distance);
+  if (q.d < 0.0) return kInfinity;
   // The first root; negative numerators (overlap, round-off) collide now.
-  const double numer = std::max(-b - std::sqrt(d), 0.0);
-  const double denom = 2.0 * a;
-  if (numer >= denom * dt_max) return kInfinity;
-  return numer / denom;
+  const double numer = std::max(-q.b - std::sqrt(q.d), 0.0);
+  return guarded_quotient(numer, 2.0 * q.a, dt_max);
 }
 
 // Time until the centres reach the tethering distance while separating.
