@@ -1,6 +1,7 @@
 #include "tethersim/decomposition/block_layout.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace tethersim::decomposition {
@@ -61,6 +62,31 @@ int BlockLayout::depth(int rank, const SectorIndex3& sector) const {
   int d = 0;
   for (int k = 0; k < 3; ++k) d = std::max(d, axis_depth(k, block[k], sector[k]));
   return d;
+}
+
+double BlockLayout::clearance(int rank, const SectorIndex3& sector, const std::array<double, 3>& below,
+                              const std::array<double, 3>& above, const std::array<double, 3>& edge) const {
+  const std::array<int, 3> block = block_of_rank(rank);
+  double best = std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < 3; ++k) {
+    const int lo = cuts_[k][static_cast<std::size_t>(block[k])] - kHaloDepth;  // first sector of the window
+    const int hi = cuts_[k][static_cast<std::size_t>(block[k]) + 1] + kHaloDepth;  // one past its last
+    const int n = sectors_[k];
+    if (periodic_[k] && hi - lo >= n) continue;  // the window wraps all the way round
+    // The sector's coordinate in the window's unwrapped frame [lo, hi).
+    int u = sector[k];
+    if (periodic_[k]) u = lo + ((u - lo) % n + n) % n;
+    if (u < lo || u >= hi) return 0.0;  // outside the window already
+    // Sector lo - 1 and sector hi are the first outside; off a
+    // non-periodic end there are none.
+    if (periodic_[k] || lo - 1 >= 0) {
+      best = std::min(best, static_cast<double>(u - lo) * edge[k] + std::max(below[k], 0.0));
+    }
+    if (periodic_[k] || hi < n) {
+      best = std::min(best, static_cast<double>(hi - 1 - u) * edge[k] + std::max(above[k], 0.0));
+    }
+  }
+  return best;
 }
 
 void BlockLayout::window_ranks(const SectorIndex3& sector, std::vector<int>& out) const {

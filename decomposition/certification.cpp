@@ -70,6 +70,25 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
     node.inv_mass = infinite ? 0.0 : 1.0 / species.mass;
     node.energy = infinite ? 0.0 : 0.5 * species.mass * s.v.squaredNorm();
     node.depth = layout_.depth(rank_, engine.sector(i));
+    node.clearance = 0.0;
+    if (node.depth == kHaloDepth - 1) {
+      // Only the second-last halo layer needs it (see closed()).
+      const engine::SectorCoords& c = engine.sector(i);
+      std::array<double, 3> below{}, above{}, edge{};
+      for (int k = 0; k < 3; ++k) {
+        const auto kk = static_cast<std::size_t>(k);
+        edge[kk] = grid.edge()[k];
+        below[kk] = k < model_.dimensions() ? node.position[k] - grid.face(k, c[kk]) : edge[kk];
+        above[kk] = k < model_.dimensions() ? grid.face(k, c[kk] + 1) - node.position[k] : edge[kk];
+      }
+      // A position off its sector's frame would make the distance
+      // meaningless: count it as on the face.
+      for (std::size_t k = 0; k < 3; ++k) {
+        if (!(below[k] >= 0.0 && below[k] <= edge[k])) below[k] = 0.0;
+        if (!(above[k] >= 0.0 && above[k] <= edge[k])) above[k] = 0.0;
+      }
+      node.clearance = layout_.clearance(rank_, c, below, above, edge);
+    }
     node.species = s.species;
     node.owned = engine.is_owned(i);
     node_of_[i] = static_cast<int>(nodes_.size());
@@ -124,6 +143,7 @@ void Certifier::unite(int a, int b) {
   if (size_[static_cast<std::size_t>(a)] < size_[static_cast<std::size_t>(b)]) std::swap(a, b);
   parent_[static_cast<std::size_t>(b)] = a;
   size_[static_cast<std::size_t>(a)] += size_[static_cast<std::size_t>(b)];
+  owned_root_[static_cast<std::size_t>(a)] |= owned_root_[static_cast<std::size_t>(b)];
   root_changed_[static_cast<std::size_t>(a)] = 1;
 }
 
@@ -181,13 +201,26 @@ void Certifier::compute_bounds() {
   }
 }
 
-int Certifier::reach_layers(int i) const {
+double Certifier::reach(int i) const {
   const Node& node = nodes_[static_cast<std::size_t>(i)];
-  const double reach = max_blocking_[node.species] +
-                       (bound_[static_cast<std::size_t>(i)] + max_all_bound_) * slack_factor_ +
-                       slack_absolute_;
+  return max_blocking_[node.species] + (bound_[static_cast<std::size_t>(i)] + max_all_bound_) * slack_factor_ +
+         slack_absolute_;
+}
+
+int Certifier::reach_layers(int i) const {
   // Tether partners and the engine's own predictions need one layer.
-  return std::max(1, static_cast<int>(std::ceil(reach / edge_min_)));
+  return std::max(1, static_cast<int>(std::ceil(reach(i) / edge_min_)));
+}
+
+bool Certifier::closed(int i, int layers) const {
+  const Node& node = nodes_[static_cast<std::size_t>(i)];
+  if (node.depth + layers <= kHaloDepth) return true;
+  // The engine predicts a member's events from the 27 sectors around it:
+  // they must all be held.
+  if (node.depth >= kHaloDepth) return false;
+  // In the halo's second-last layer a reach of two layers may still stop
+  // short of the window's edge: what matters is the distance.
+  return reach(i) < node.clearance;
 }
 
 bool Certifier::could_escape(int i) const {
@@ -264,7 +297,8 @@ bool Certifier::test_node(int i, bool first_pass) {
              j = store.state[j].next_in_sector) {
           const int nj = node_of_[j];
           if (nj < 0 || nj == i) continue;
-          if (first_pass && !extended && nj < i) continue;  // the pair's lower node tests it
+          // The pair's lower node tests it, unless that node is still.
+          if (first_pass && !extended && nj < i && !still_[static_cast<std::size_t>(nj)]) continue;
           merged = test_pair(i, nj, offset) || merged;
         }
       }
@@ -327,14 +361,34 @@ void Certifier::iterate(std::vector<int> dirty, bool all_nodes) {
     for (double b : bound_) held_max = std::max(held_max, b);
     max_all_bound_ = std::max(max_all_bound_, held_max);
     for (int i : dirty) {
-      if (reach_layers(i) > 2) {
+      const int layers = reach_layers(i);
+      if (layers > 2) {
         failure_ = CertificationFailure::reach;
+        return;
+      }
+      // Components and bounds only grow, so a component with an owned
+      // member that already reaches too deep into the halo fails the final
+      // closure test whatever else merges: stop now. A percolating
+      // component would otherwise be re-tested pass after pass.
+      if (owned_root_[static_cast<std::size_t>(find(i))] && !closed(i, layers)) {
+        failure_ = CertificationFailure::depth;
         return;
       }
     }
     std::fill(root_changed_.begin(), root_changed_.end(), 0);
     bool merged = false;
-    for (int i : dirty) merged = test_node(i, first_pass) || merged;
+    if (first_pass) {
+      // A still node (bound 0: no energy in its component, no impulse due)
+      // cannot close a gap or take up slack; its pairs with moving nodes
+      // are tested from their side, and two still nodes cannot interact.
+      // Most of a membrane at rest is still. Once its bound rises, its
+      // component is dirty and tested in full.
+      for (std::size_t k = 0; k < still_.size(); ++k) still_[k] = bound_[k] == 0.0 ? 1 : 0;
+    }
+    for (int i : dirty) {
+      if (first_pass && still_[static_cast<std::size_t>(i)]) continue;
+      merged = test_node(i, first_pass) || merged;
+    }
     if (!merged) return;
     first_pass = false;
     dirty.clear();
@@ -353,7 +407,10 @@ bool Certifier::local_phase(double length) {
   parent_.resize(n);
   for (std::size_t i = 0; i < n; ++i) parent_[i] = static_cast<int>(i);
   size_.assign(n, 1);
+  owned_root_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) owned_root_[i] = nodes_[i].owned ? 1 : 0;
   root_changed_.assign(n, 0);
+  still_.assign(n, 0);
   bound_.assign(n, 0.0);
   floor_.assign(n, 0.0);
   max_all_bound_ = 0.0;
@@ -432,9 +489,7 @@ bool Certifier::verify_phase(const std::vector<SpeedBound>& received, double glo
       if (has_owned[i] && has_ghost[i]) ++stats_.cross_components;
     }
     if (!has_owned[r]) continue;
-    if (nodes_[i].depth + reach_layers(static_cast<int>(i)) > kHaloDepth) {
-      failure_ = CertificationFailure::depth;
-    }
+    if (!closed(static_cast<int>(i), reach_layers(static_cast<int>(i)))) failure_ = CertificationFailure::depth;
     if (nodes_[i].owned && bound_[i] > sent_bound_[i]) failure_ = CertificationFailure::energy;
     if (!nodes_[i].owned) active_ghosts_.push_back(nodes_[i].index);
   }

@@ -6,7 +6,9 @@
 # small: gas 10^5 (strong) and 2x10^5 (weak);  full: adds gas 10^6 and
 # 2x10^6 and the membrane sphere at 10^6 per rank.
 # Prints one table (events/s, efficiency, the synchronization counters)
-# and writes DIR/bench.csv. Both ranks get a core: run it on a quiet machine.
+# and writes DIR/bench.csv; full also projects the gas to 64 and 512 ranks
+# (tools/scaling_projection.py, DIR/projection-{strong,weak}.csv).
+# Both ranks get a core: run it on a quiet machine.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/env.sh"
@@ -54,8 +56,9 @@ if [[ $size == full ]]; then
   run_case gas1M "$TETHERSIM_ROOT/examples/gas.toml" 1 1.1 1 --set initial.parameters.cells=63
   run_case gas1M "$TETHERSIM_ROOT/examples/gas.toml" 1 1.1 2 --set initial.parameters.cells=63
   run_case gas2M "$TETHERSIM_ROOT/examples/gas.toml" 1 1.1 2 --set initial.parameters.cells=79
-  run_case sphere1M "$TETHERSIM_ROOT/examples/membrane-sphere.toml" 1 1.1 1 --set initial.parameters.frequency=224
-  run_case sphere2M "$TETHERSIM_ROOT/examples/membrane-sphere.toml" 1 1.1 2 --set initial.parameters.frequency=316
+  # The sphere from just before the projectile lands (t = 3) to t = 6.
+  run_case sphere1M "$TETHERSIM_ROOT/examples/membrane-sphere.toml" 3 6 1 --set initial.parameters.frequency=224
+  run_case sphere2M "$TETHERSIM_ROOT/examples/membrane-sphere.toml" 3 6 2 --set initial.parameters.frequency=316
 fi
 "$TETHERSIM_PYTHON" - "$out" <<'PY'
 import csv, glob, json, os, sys
@@ -103,3 +106,14 @@ print(" | ".join(show))
 for r in rows:
     print(" | ".join(str(r.get(k, "")) for k in show))
 PY
+
+# The projection to 64 and 512 ranks (design/SYNC-CIW.md's cost model with
+# the rates measured here): strong from the 10^6 gas, weak from 2x10^6.
+if [[ $size == full ]]; then
+  for kind in strong:gas1M weak:gas2M; do
+    name=${kind%%:*} case=${kind#*:}
+    echo "== projection, $name scaling ($case on 2 ranks in certified windows)"
+    "$TETHERSIM_PYTHON" "$TETHERSIM_ROOT/tools/scaling_projection.py" "$out/gas1M-np1-leanon" \
+      "$out/$case-np2-leanoff" --csv "$out/projection-$name.csv"
+  done
+fi

@@ -48,6 +48,80 @@ TEST(BlockLayout, DepthWrapsAcrossPeriodicFacesOnly) {
   EXPECT_EQ(periodic.depth(left, {9, 0, 0}), 3);  // wraps: 9 -> 11 -> 0 is 3 layers
 }
 
+// Distance from a point to the nearest sector outside a rank's window, by
+// brute force over every sector and its periodic images.
+double brute_force_clearance(const BlockLayout& layout, int rank, const SectorIndex3& sector,
+                             const std::array<double, 3>& below, const std::array<double, 3>& edge,
+                             const std::array<bool, 3>& periodic) {
+  const GridShape& n = layout.sectors();
+  std::array<double, 3> point{};
+  for (std::size_t k = 0; k < 3; ++k) point[k] = sector[k] * edge[k] + below[k];
+  double best = std::numeric_limits<double>::infinity();
+  for (int x = 0; x < n[0]; ++x) {
+    for (int y = 0; y < n[1]; ++y) {
+      for (int z = 0; z < n[2]; ++z) {
+        const SectorIndex3 s{x, y, z};
+        if (layout.in_window(rank, s)) continue;
+        // Images one period either side along periodic axes.
+        for (int ix = -1; ix <= 1; ++ix) {
+          for (int iy = -1; iy <= 1; ++iy) {
+            for (int iz = -1; iz <= 1; ++iz) {
+              const std::array<int, 3> image{ix, iy, iz};
+              double d2 = 0.0;
+              bool skip = false;
+              for (std::size_t k = 0; k < 3; ++k) {
+                if (image[k] != 0 && !periodic[k]) skip = true;
+                const double lo = (s[k] + image[k] * n[k]) * edge[k];
+                const double hi = lo + edge[k];
+                const double gap = std::max({lo - point[k], point[k] - hi, 0.0});
+                d2 += gap * gap;
+              }
+              if (!skip) best = std::min(best, std::sqrt(d2));
+            }
+          }
+        }
+      }
+    }
+  }
+  return best;
+}
+
+TEST(BlockLayout, ClearanceIsTheDistanceToTheWindowsOutside) {
+  const std::array<double, 3> edge{1.0, 1.5, 2.0};
+  for (const std::array<bool, 3> periodic :
+       {std::array<bool, 3>{true, true, false}, std::array<bool, 3>{false, false, false}}) {
+    // x: 2 blocks of 10 sectors, so each window leaves 4 layers outside; y:
+    // 2 blocks of 6 (a 12-sector window, all of y); z: one block.
+    const BlockLayout layout({20, 12, 4}, {2, 2, 1}, periodic);
+    int checked = 0;
+    for (int rank = 0; rank < 4; ++rank) {
+      for (int x = 0; x < 20; ++x) {
+        for (int y : {0, 5, 9}) {
+          const SectorIndex3 s{x, y, 1};
+          if (!layout.in_window(rank, s)) {
+            EXPECT_EQ(layout.clearance(rank, s, {0.3, 0.3, 0.3}, {0.7, 1.2, 1.7}, edge), 0.0);
+            continue;
+          }
+          for (double fx : {0.0, 0.25, 1.0}) {
+            const std::array<double, 3> below{fx * edge[0], 0.4 * edge[1], 0.5 * edge[2]};
+            std::array<double, 3> above{};
+            for (std::size_t k = 0; k < 3; ++k) above[k] = edge[k] - below[k];
+            const double got = layout.clearance(rank, s, below, above, edge);
+            const double want = brute_force_clearance(layout, rank, s, below, edge, periodic);
+            if (std::isinf(want)) {
+              EXPECT_TRUE(std::isinf(got)) << rank << " " << x << " " << y;
+            } else {
+              EXPECT_NEAR(got, want, 1e-12) << rank << " " << x << " " << y << " " << fx;
+            }
+            ++checked;
+          }
+        }
+      }
+    }
+    EXPECT_GT(checked, 100);
+  }
+}
+
 TEST(BlockLayout, WindowRanksAreExactlyTheRanksWithinTheHalo) {
   const BlockLayout layout({16, 12, 8}, {4, 3, 2}, {true, false, true});
   std::vector<int> ranks;

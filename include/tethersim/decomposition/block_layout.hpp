@@ -48,6 +48,15 @@ class BlockLayout {
   bool in_window(int rank, const SectorIndex3& sector) const {
     return depth(rank, sector) <= kHaloDepth;
   }
+  // A lower bound on the distance from a point in `sector` (at `below[k]`
+  // above its lower face and `above[k]` below its upper face along axis k,
+  // sector edges `edge`) to any point of a sector outside the rank's
+  // window: per axis and side, the whole layers before the first sector
+  // outside plus the point's distance to its own face. +infinity when the
+  // window has no outside (it spans a periodic axis, or reaches a
+  // non-periodic end).
+  double clearance(int rank, const SectorIndex3& sector, const std::array<double, 3>& below,
+                   const std::array<double, 3>& above, const std::array<double, 3>& edge) const;
   // Every rank whose window holds the sector (its owner included).
   void window_ranks(const SectorIndex3& sector, std::vector<int>& out) const;
   // The ranks (other than `rank`) whose blocks lie within `layers` sector

@@ -87,6 +87,7 @@ class Certifier {
     double inv_mass;     // 0 for infinite mass
     double energy;       // kinetic + restitution energy assigned to it
     int depth;           // sector layers outside this rank's block (0: owned)
+    double clearance;    // in the second-last halo layer: distance to the window's outside
     SpeciesIndex species;
     bool owned;
   };
@@ -102,8 +103,13 @@ class Certifier {
   // Tests node i against its candidates; true when something merged.
   bool test_node(int i, bool first_pass);
   bool test_pair(int i, int j, const Vec3& offset);
-  // Sector layers a node's interactions can reach (1 or 2; 3 = too far).
+  // How far a node's interactions can reach, as a distance and in sector
+  // layers (1 or 2; 3 = too far).
+  double reach(int i) const;
   int reach_layers(int i) const;
+  // Every particle the node could meet is held here (given its reach in
+  // layers).
+  bool closed(int i, int layers) const;
   bool could_escape(int i) const;
   void structural_edges();
   void iterate(std::vector<int> dirty, bool all_nodes);
@@ -131,6 +137,8 @@ class Certifier {
   std::vector<int> parent_;
   std::vector<int> size_;
   std::vector<std::uint8_t> root_changed_;
+  std::vector<std::uint8_t> owned_root_;
+  std::vector<std::uint8_t> still_;  // first pass: the node's bound is 0  // per root: the component has an owned member
   double max_all_bound_ = 0.0;  // the largest bound any particle can have (phase 2)
   bool release_edges_ = false;
 
