@@ -31,7 +31,12 @@ constexpr double kLargestFallbackBudget = 256.0;
 // Certified windows with fewer events per particle than this are lean; so
 // many lean windows in a row cost more than a fallback.
 constexpr double kLeanWindow = 0.02;
-constexpr int kLeanWindowsBeforeFallback = 4;
+constexpr int kLeanWindowsBeforeFallback = 4;  // before the first fallback
+// Before the first fallback its rebuilding is estimated from this rank's
+// start-up build (which also sends every particle to its ranks):
+// gathering everything, one engine of every particle on rank 0, and
+// sending and rebuilding every rank's share come to about one start-up
+// build per rank (measured: 18 s against 2 x 11 s for 10^6 on 2 ranks).
 // Failed halvings before testing whether an empty window certifies.
 constexpr int kStructuralCheck = 3;
 
@@ -86,6 +91,7 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
                                      const scenario::InitialParticles& initial,
                                      const DistributionSettings& settings)
     : model_(model), comm_(comm), settings_(settings) {
+  const double started = seconds_now();
   start_layout(settings);
   // Every rank built the same initial particles: keep the window's.
   const engine::SectorGrid grid(model.domain(), model.sector_size());
@@ -105,12 +111,14 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
   engine_ = std::make_unique<engine::Engine>(model, std::move(mine));
   assign_roles();
   certifier_ = std::make_unique<Certifier>(model_, layout_, rank_);
+  start_build_seconds_ = seconds_now() - started;
 }
 
 DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
                                      const engine::EngineSnapshot& slice,
                                      const DistributionSettings& settings)
     : model_(model), comm_(comm), settings_(settings) {
+  const double started = seconds_now();
   start_layout(settings);
   time_ = slice.time;
   // Each particle goes home (id modulo ranks) with its tethers and edges,
@@ -166,6 +174,7 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
   Globals globals{slice.periodic_ticks, slice.active_window};
   certifier_ = std::make_unique<Certifier>(model_, layout_, rank_);
   redistribute(homed, globals, slice.statistics, slice.escapes, slice.releases);
+  start_build_seconds_ = seconds_now() - started;
 }
 
 DistributedEngine::~DistributedEngine() {
@@ -340,35 +349,82 @@ bool DistributedEngine::certify(double length) {
   return ok;
 }
 
-bool DistributedEngine::lean_after_window() {
+bool DistributedEngine::lean_after_window(double round_started, double cap) {
   // global_events_ was agreed during this certification: it counts the
   // events of every window before this one.
   if (after_window_) {
-    const double per_particle = static_cast<double>(global_events_ - events_before_window_) /
-                                static_cast<double>(std::max<std::uint64_t>(global_owned_, 1));
+    const std::uint64_t events = global_events_ - events_before_window_;
+    const double per_particle =
+        static_cast<double>(events) / static_cast<double>(std::max<std::uint64_t>(global_owned_, 1));
     if (per_particle < kLeanWindow) {
       ++lean_windows_;
+      // The previous window's cost: its round, from start to this one's.
+      lean_streak_.wall += round_started - previous_round_.wall;
+      lean_streak_.span += time_ - previous_round_.time;
+      lean_streak_.events += static_cast<double>(events);
     } else {
       lean_windows_ = 0;
+      lean_streak_ = {};
       fallback_budget_ = 0.0;
     }
   }
   events_before_window_ = global_events_;
+  previous_round_ = {round_started, time_};
   after_window_ = true;
-  if (!settings_.fallback_when_lean || lean_windows_ < kLeanWindowsBeforeFallback) return false;
+  // Once a fallback has been measured the costs are known: weigh them after
+  // every lean window.
+  const int streak = fallback_overhead_ >= 0.0 ? 1 : kLeanWindowsBeforeFallback;
+  if (!settings_.fallback_when_lean || lean_windows_ < streak) return false;
   lean_windows_ = 0;
-  return true;
+  const bool pays = fallback_pays(cap);
+  lean_streak_ = {};
+  return pays;
+}
+
+double DistributedEngine::next_fallback_budget() const {
+  return fallback_budget_ > 0.0 ? std::min(2.0 * fallback_budget_, kLargestFallbackBudget) : kFirstFallbackBudget;
+}
+
+bool DistributedEngine::fallback_pays(double cap) {
+  // Wall-clock figures differ between ranks: agree on the largest, so that
+  // every rank takes the same decision. Results never depend on it.
+  const double overhead = fallback_overhead_ >= 0.0 ? fallback_overhead_
+                                                    : ranks_ * start_build_seconds_;
+  const double per_event = serial_seconds_per_event_ > 0.0
+                               ? serial_seconds_per_event_
+                               : counters_.seconds_execute / static_cast<double>(std::max<std::uint64_t>(counters_.events_executed, 1));
+  std::vector<double> maxima{lean_streak_.wall, overhead, per_event};
+  std::vector<double> sums;
+  agree(maxima, sums);
+  const double span = lean_streak_.span;
+  if (!(span > 0.0) || !(lean_streak_.events > 0.0)) return true;
+  // Over the span the next fallback would cover (to the next scheduled
+  // stop, or its event budget at the lean windows' event rate): the
+  // fallback's rebuilding plus one rank running every event, against the
+  // lean windows' wall time per unit of simulated time.
+  const double rate = lean_streak_.events / span;
+  const double budget = next_fallback_budget() * static_cast<double>(std::max<std::uint64_t>(global_owned_, 1));
+  const double covered = std::min(cap - time_, budget / rate);
+  const double fallback_seconds = maxima[1] + covered * rate * maxima[2];
+  const double window_seconds = covered * maxima[0] / span;
+  if (trace_ && rank_ == 0) {
+    std::fprintf(stderr, "[rank 0] lean windows: %.3g s against a fallback's %.3g s (%.3g s rebuilding) over %.3g\n",
+                 window_seconds, fallback_seconds, maxima[1], covered);
+  }
+  if (fallback_seconds < window_seconds) return true;
+  ++counters_.fallbacks_declined;
+  return false;
 }
 
 void DistributedEngine::run_fallback(double cap) {
-  fallback_budget_ = fallback_budget_ > 0.0 ? std::min(2.0 * fallback_budget_, kLargestFallbackBudget)
-                                            : kFirstFallbackBudget;
+  fallback_budget_ = next_fallback_budget();
   fallback(cap, fallback_budget_);
   proposal_ = std::max(proposal_, typical_);
   after_window_ = false;
 }
 
 void DistributedEngine::round(double end) {
+  const double round_started = seconds_now();
   const double cap = std::min(end, next_transition());
   const double room = cap - time_;
   double length = proposal_ > 0.0 ? std::min(proposal_, room) : room;
@@ -398,7 +454,7 @@ void DistributedEngine::round(double end) {
       return;
     }
   }
-  if (lean_after_window()) {
+  if (lean_after_window(round_started, cap)) {
     run_fallback(cap);
     return;
   }

@@ -1,6 +1,7 @@
 // Rebuilding every rank's engine: the fallback for clusters no halo can
 // hold, and moving block boundaries to balance the load.
 #include <algorithm>
+#include <array>
 #include <numeric>
 
 #include "tethersim/decomposition/distributed_engine.hpp"
@@ -74,6 +75,7 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
   std::vector<engine::EscapeSnapshot> escapes = escape_snapshots(*engine_);
   std::vector<engine::ReleaseSnapshot> releases = release_snapshots(*engine_);
   std::vector<engine::ParticleRecord> after;
+  double run_seconds = 0.0, run_events = 0.0;
   if (rank_ == 0) {
     engine::EngineSnapshot s = snapshot_of_records(read_records(all.data(), all.size()), time_, reaction_count());
     engine::free_storage(all);
@@ -81,6 +83,7 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
     s.active_window = globals.active_window;
     const auto budget = static_cast<std::uint64_t>(events_per_particle * static_cast<double>(s.particles.size())) + 1;
     engine::Engine serial(model_, s);
+    const double run_started = seconds_now();
     // Stopped by the budget, the window ends at the next event's time, once
     // every event simultaneous with the last one has been processed: then
     // all events before the end are done and none at or after it.
@@ -93,6 +96,8 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
       }
       reached = serial.run_until(until, 1);
     }
+    run_seconds = seconds_now() - run_started;
+    run_events = static_cast<double>(serial.statistics().total_events());
     counters_.events_executed += serial.statistics().total_events();
     add_statistics(statistics, serial.statistics());
     for (const engine::EscapeRecord& r : serial.escapes()) escapes.push_back({r.id, r.species, r.time, r.position, r.velocity});
@@ -100,8 +105,13 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
     after = serial.records();
     globals = {serial.periodic_ticks(), serial.active_window()};
   }
-  // The clocks of every rank move on together.
-  MPI_Bcast(&until, 1, MPI_DOUBLE, 0, comm_);
+  // The clocks of every rank move on together; the run's cost steers the
+  // next lean-window decision.
+  std::array<double, 3> shared{until, run_seconds, run_events};
+  MPI_Bcast(shared.data(), static_cast<int>(shared.size()), MPI_DOUBLE, 0, comm_);
+  until = shared[0];
+  run_seconds = shared[1];
+  if (shared[2] > 0.0) serial_seconds_per_event_ = run_seconds / shared[2];
   int window = globals.active_window;
   MPI_Bcast(&window, 1, MPI_INT, 0, comm_);
   globals.active_window = window;
@@ -113,6 +123,7 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
   time_ = until;
   redistribute(after, globals, statistics, escapes, releases);
   counters_.seconds_rebuild += seconds_now() - started;
+  fallback_overhead_ = std::max(0.0, seconds_now() - started - run_seconds);
 }
 
 void DistributedEngine::maybe_rebalance() {

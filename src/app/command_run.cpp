@@ -53,7 +53,7 @@ int run_main(const Arguments& args) {
       "windows between load-balance checks")(
       "lean-fallback", po::value<std::string>()->value_name("on|off")->default_value("on"),
       "let one rank run everything for a while when synchronized windows hold too few events "
-      "(off: only when a window cannot be certified)");
+      "and that is expected to take less time (off: only when a window cannot be certified)");
   add_model_override_option(options);
   po::positional_options_description positional;
   positional.add("model", 1);

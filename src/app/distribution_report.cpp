@@ -21,6 +21,7 @@ DistributionReport distribution_report(const decomposition::DistributedEngine& e
       {"failed_depth", static_cast<double>(c.failures_depth)},
       {"failed_energy", static_cast<double>(c.failures_energy)},
       {"fallbacks", static_cast<double>(c.fallbacks)},
+      {"fallbacks_declined", static_cast<double>(c.fallbacks_declined)},
       {"rebalances", static_cast<double>(c.rebalances)},
       {"delta_min", c.windows > 0 ? c.delta_min : 0.0},
       {"delta_mean", c.windows > 0 ? c.delta_sum / static_cast<double>(c.windows) : 0.0},

@@ -48,6 +48,9 @@ void ParticleCalendar::set(Index particle, const ParticleEvent& event) {
 }
 
 void ParticleCalendar::remove(Index particle) {
+  // An unscheduled event names no partner: a partner index kept here would
+  // outlive the partner's slot when the engine drops removed particles.
+  events_[particle].partner = kNoIndex;
   const std::uint32_t at = position_[particle];
   if (at == kNoIndex) return;
   position_[particle] = kNoIndex;

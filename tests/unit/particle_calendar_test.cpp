@@ -146,5 +146,40 @@ TEST(ParticleCalendar, DrainsInTotalOrder) {
   EXPECT_EQ(drained, n);
 }
 
+bool by_index(const void*, Index a, Index b, double) { return a < b; }
+
+// An unscheduled event names no partner: the engine drops removed slots when
+// it renumbers, and a partner index kept past that points outside the
+// tables at the next renumbering (a distributed run once crashed there).
+TEST(ParticleCalendar, UnscheduledEventsNameNoPartner) {
+  ParticleCalendar calendar;
+  calendar.reset(4, &by_index, nullptr);
+  ParticleEvent pair;
+  pair.time = 1.0;
+  pair.partner = 3;
+  calendar.set(0, pair);
+  calendar.set(1, pair);
+  EXPECT_EQ(calendar.event(0).partner, 3u);
+  calendar.remove(0);  // e.g. the particle becomes a frozen ghost
+  EXPECT_EQ(calendar.event(0).partner, engine::kNoIndex);
+  pair.time = kInfinity;
+  calendar.set(1, pair);  // no event in sight
+  EXPECT_EQ(calendar.event(1).partner, engine::kNoIndex);
+  // Particle 3 dropped: slots 0-2 kept, renumbered in reverse.
+  calendar.renumber({2, 1, 0, 3});
+  calendar.resize(3);
+  pair.time = 2.0;
+  pair.partner = 1;
+  calendar.set(0, pair);
+  // A second renumbering reads every stored partner.
+  calendar.renumber({1, 2, 0});
+  EXPECT_EQ(calendar.event(1).partner, 2u);
+  for (Index i = 0; i < 3; ++i) {
+    if (i != 1) {
+      EXPECT_EQ(calendar.event(i).partner, engine::kNoIndex);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tethersim::testing

@@ -62,6 +62,7 @@ struct DistributionCounters {
   std::uint64_t failures_depth = 0;
   std::uint64_t failures_energy = 0;
   std::uint64_t fallbacks = 0;
+  std::uint64_t fallbacks_declined = 0;  // lean windows kept because a fallback would cost more
   std::uint64_t rebalances = 0;
   double delta_sum = 0.0;
   double delta_min = kInfinity;
@@ -149,8 +150,12 @@ class DistributedEngine {
   // A fallback with the next budget: back-to-back ones double it.
   void run_fallback(double cap);
   // Called after each certified window: true when the recent windows were
-  // too lean to go on without a fallback.
-  bool lean_after_window();
+  // too lean to go on without a fallback, and a fallback costs less.
+  bool lean_after_window(double round_started, double cap);
+  // Collective: whether a fallback to `cap` would take less wall time than
+  // lean windows like the last ones (measured costs, agreed over ranks).
+  bool fallback_pays(double cap);
+  double next_fallback_budget() const;
   void maybe_rebalance();
   // Collective agreement: MAX over `maxima`, SUM over `sums`.
   void agree(std::vector<double>& maxima, std::vector<double>& sums);
@@ -175,6 +180,18 @@ class DistributedEngine {
   std::uint64_t events_before_window_ = 0;  // global_events_ before the last window
   bool after_window_ = false;          // the last round ran a certified window
   int lean_windows_ = 0;               // consecutive windows with few events
+  struct LeanStreak {
+    double wall = 0.0;    // seconds those windows took (this rank)
+    double span = 0.0;    // simulated time they covered
+    double events = 0.0;  // events they ran (all ranks)
+  } lean_streak_;
+  struct RoundStart {
+    double wall = 0.0;
+    double time = 0.0;
+  } previous_round_;
+  double start_build_seconds_ = 0.0;       // building this rank's engine at start-up
+  double fallback_overhead_ = -1.0;        // the last fallback's seconds besides running events (-1: none yet)
+  double serial_seconds_per_event_ = 0.0;  // rank 0's events in the last fallback
   std::vector<ParticleId> active_ghosts_;  // ghosts running in the current window
   std::uint64_t global_events_ = 0;    // executed on all ranks (agreed)
   std::uint64_t windows_since_balance_ = 0;
