@@ -32,11 +32,6 @@ constexpr double kLargestFallbackBudget = 256.0;
 // many lean windows in a row cost more than a fallback.
 constexpr double kLeanWindow = 0.02;
 constexpr int kLeanWindowsBeforeFallback = 4;  // before the first fallback
-// Before the first fallback its rebuilding is estimated from this rank's
-// start-up build (which also sends every particle to its ranks):
-// gathering everything, one engine of every particle on rank 0, and
-// sending and rebuilding every rank's share come to about one start-up
-// build per rank (measured: 18 s against 2 x 11 s for 10^6 on 2 ranks).
 // Failed halvings before testing whether an empty window certifies.
 constexpr int kStructuralCheck = 3;
 
@@ -388,6 +383,11 @@ double DistributedEngine::next_fallback_budget() const {
 bool DistributedEngine::fallback_pays(double cap) {
   // Wall-clock figures differ between ranks: agree on the largest, so that
   // every rank takes the same decision. Results never depend on it.
+  // Before the first fallback its rebuilding is estimated from this rank's
+  // start-up build (which also sends every particle to its ranks):
+  // gathering everything, one engine of every particle on rank 0, and
+  // sending and rebuilding every rank's share come to about one start-up
+  // build per rank (measured: 18 s against 2 x 11 s for 10^6 on 2 ranks).
   const double overhead = fallback_overhead_ >= 0.0 ? fallback_overhead_
                                                     : ranks_ * start_build_seconds_;
   const double per_event = serial_seconds_per_event_ > 0.0
