@@ -257,16 +257,14 @@ bool Certifier::test_node(int i, bool first_pass) {
   const engine::SectorGrid& grid = engine_->grid();
   const engine::ParticleStore& store = engine_->particles();
   const engine::SectorCoords& c = engine_->sector(node.index);
-  const double reach = max_blocking_[node.species] +
-                       (bound_[static_cast<std::size_t>(i)] + max_all_bound_) * slack_factor_ +
-                       slack_absolute_;
+  const double search = reach(i);
   // Neighbour sectors: one layer, two towards a face the reach crosses.
   std::array<int, 3> lo{-1, -1, -1}, hi{1, 1, 1};
   for (int k = 0; k < 3; ++k) {
     const double edge = grid.edge()[k];
-    if (reach <= edge) continue;
-    if (node.position[k] - grid.face(k, c[static_cast<std::size_t>(k)]) <= reach - edge) lo[static_cast<std::size_t>(k)] = -2;
-    if (grid.face(k, c[static_cast<std::size_t>(k)] + 1) - node.position[k] <= reach - edge) hi[static_cast<std::size_t>(k)] = 2;
+    if (search <= edge) continue;
+    if (node.position[k] - grid.face(k, c[static_cast<std::size_t>(k)]) <= search - edge) lo[static_cast<std::size_t>(k)] = -2;
+    if (grid.face(k, c[static_cast<std::size_t>(k)] + 1) - node.position[k] <= search - edge) hi[static_cast<std::size_t>(k)] = 2;
   }
   bool merged = false;
   for (int ox = lo[0]; ox <= hi[0]; ++ox) {
