@@ -31,10 +31,12 @@ Certifier::Certifier(const Model& model, const BlockLayout& layout, int rank)
     : model_(model), layout_(layout), rank_(rank) {
   const auto n = static_cast<SpeciesIndex>(model.species().size());
   max_blocking_.assign(n, 0.0);
+  blocking_.assign(static_cast<std::size_t>(n) * n, 0.0);
   // Partners found through sectors only: hubs are outside the grid (and
   // never change).
   for (SpeciesIndex a = 0; a < n; ++a) {
     for (SpeciesIndex b = 0; b < n; ++b) {
+      blocking_[static_cast<std::size_t>(a) * n + b] = model.pair(a, b).blocking;
       if (model.is_hub_species(b)) continue;
       max_blocking_[a] = std::max(max_blocking_[a], model.pair(a, b).blocking);
     }
@@ -56,8 +58,9 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
   nodes_.clear();
   impulses_.clear();
   impulse_begin_.clear();
-  node_of_.assign(store.size(), -1);
-  const std::uint64_t seed = model_.seed();
+  max_speed_ = 0.0;
+  // In engine order, so that the engine's arrays are read in order; what
+  // the pair tests need later is copied into the node.
   for (engine::Index i = 0; i < store.size(); ++i) {
     const engine::ParticleState& s = store.state[i];
     if (engine.is_removed(i) || !s.alive || engine.is_hub(i)) continue;
@@ -69,11 +72,12 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
     node.position = s.position(start);
     node.inv_mass = infinite ? 0.0 : 1.0 / species.mass;
     node.energy = infinite ? 0.0 : 0.5 * species.mass * s.v.squaredNorm();
-    node.depth = layout_.depth(rank_, engine.sector(i));
+    node.sector = engine.sector(i);
+    node.depth = layout_.depth(rank_, node.sector);
     node.clearance = 0.0;
     if (node.depth == kHaloDepth - 1) {
       // Only the second-last halo layer needs it (see closed()).
-      const engine::SectorCoords& c = engine.sector(i);
+      const engine::SectorCoords& c = node.sector;
       std::array<double, 3> below{}, above{}, edge{};
       for (int k = 0; k < 3; ++k) {
         const auto kk = static_cast<std::size_t>(k);
@@ -91,10 +95,20 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
     }
     node.species = s.species;
     node.owned = engine.is_owned(i);
-    node_of_[i] = static_cast<int>(nodes_.size());
+    node.tethered = !engine.tethers().empty(i);
+    max_speed_ = std::max(max_speed_, s.v.norm());
     nodes_.push_back(node);
+  }
+  sort_by_sector(grid);
+  node_of_.assign(store.size(), -1);
+  const std::uint64_t seed = model_.seed();
+  for (std::size_t n = 0; n < nodes_.size(); ++n) {
+    const Node& node = nodes_[n];
+    const engine::Index i = node.index;
+    node_of_[i] = static_cast<int>(n);
     impulse_begin_.push_back(impulses_.size());
-    if (!infinite && species.random_impulse.enabled()) {
+    const Species& species = model_.species(node.species);
+    if (node.inv_mass > 0.0 && species.random_impulse.enabled()) {
       double t = engine.next_random_impulse(i);
       std::uint64_t k = engine.random_impulse_index(i);
       const ParticleId id = store.id[i];
@@ -127,6 +141,58 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
   }
 }
 
+void Certifier::sort_by_sector(const engine::SectorGrid& grid) {
+  // Per axis: the sector coordinates within two layers of a node (wrapped
+  // on periodic axes), in increasing order.
+  std::size_t cells = 1;
+  for (std::size_t k = 0; k < 3; ++k) {
+    const int shape = grid.shape()[k];
+    std::vector<int>& local = local_of_[k];
+    local.assign(static_cast<std::size_t>(shape), -1);
+    for (const Node& node : nodes_) {
+      for (int o = -2; o <= 2; ++o) {
+        int v = node.sector[k] + o;
+        if (v < 0 || v >= shape) {
+          if (!grid.periodic(static_cast<int>(k))) continue;
+          v = (v + shape) % shape;
+        }
+        local[static_cast<std::size_t>(v)] = 0;
+      }
+    }
+    int count = 0;
+    for (int& l : local) {
+      if (l == 0) l = count++;
+    }
+    cell_shape_[k] = count;
+    cells *= static_cast<std::size_t>(count);
+  }
+  // Counting sort by cell; within a cell, engine order (stable). The
+  // buffers persist between windows: fresh ones of this size would cost a
+  // page fault per 4 kB every window.
+  std::vector<std::uint32_t>& cell = sort_cell_;
+  cell.resize(nodes_.size());
+  cell_begin_.assign(cells + 1, 0);
+  for (std::size_t n = 0; n < nodes_.size(); ++n) {
+    cell[n] = static_cast<std::uint32_t>(cell_of(nodes_[n].sector));
+    ++cell_begin_[cell[n] + 1];
+  }
+  for (std::size_t k = 0; k < cells; ++k) cell_begin_[k + 1] += cell_begin_[k];
+  sort_next_.assign(cell_begin_.begin(), cell_begin_.end() - 1);
+  sorted_nodes_.resize(nodes_.size());
+  for (std::size_t n = 0; n < nodes_.size(); ++n) sorted_nodes_[sort_next_[cell[n]]++] = nodes_[n];
+  nodes_.swap(sorted_nodes_);
+  points_.resize(nodes_.size());
+  for (std::size_t n = 0; n < nodes_.size(); ++n) points_[n] = {nodes_[n].position, nodes_[n].species};
+}
+
+int Certifier::cell_of(const engine::SectorCoords& c) const {
+  const int x = local_of_[0][static_cast<std::size_t>(c[0])];
+  const int y = local_of_[1][static_cast<std::size_t>(c[1])];
+  const int z = local_of_[2][static_cast<std::size_t>(c[2])];
+  if (x < 0 || y < 0 || z < 0) return -1;
+  return (x * cell_shape_[1] + y) * cell_shape_[2] + z;
+}
+
 int Certifier::find(int x) {
   while (parent_[static_cast<std::size_t>(x)] != x) {
     auto& p = parent_[static_cast<std::size_t>(x)];
@@ -147,11 +213,9 @@ void Certifier::unite(int a, int b) {
   root_changed_[static_cast<std::size_t>(a)] = 1;
 }
 
-void Certifier::compute_bounds() {
-  const std::size_t n = nodes_.size();
+void Certifier::compute_bounds(const std::vector<int>& members) {
   const auto& periodic = model_.periodic_impulses();
   const std::size_t np = periodic.size();
-  std::vector<double> energy(n, 0.0), kick(n, 0.0), applies(n * np, 0.0);
   // Ticks of each periodic impulse inside the window.
   std::vector<double> ticks(np, 0.0);
   for (std::size_t p = 0; p < np; ++p) {
@@ -161,42 +225,57 @@ void Certifier::compute_bounds() {
       ticks[p] += 1.0;
     }
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto r = static_cast<std::size_t>(find(static_cast<int>(i)));
-    energy[r] += nodes_[i].energy;
+  // Per root (members hold whole components, in node order, so every
+  // component sums its members in the same order whichever call does it).
+  root_energy_.resize(nodes_.size());
+  root_kick_.resize(nodes_.size());
+  root_applies_.resize(nodes_.size() * np);
+  for (int m : members) {
+    const auto r = static_cast<std::size_t>(find(m));
+    root_energy_[r] = 0.0;
+    root_kick_[r] = 0.0;
+    for (std::size_t p = 0; p < np; ++p) root_applies_[r * np + p] = 0.0;
+  }
+  for (int m : members) {
+    const auto i = static_cast<std::size_t>(m);
+    const auto r = static_cast<std::size_t>(find(m));
+    root_energy_[r] += nodes_[i].energy;
     for (std::size_t k = impulse_begin_[i]; k < impulse_begin_[i + 1]; ++k) {
-      if (impulses_[k].time < start_ + length_) kick[r] += impulses_[k].amount;
+      if (impulses_[k].time < start_ + length_) root_kick_[r] += impulses_[k].amount;
     }
     if (nodes_[i].inv_mass > 0.0) {
       for (std::size_t p = 0; p < np; ++p) {
-        if (periodic[p].applies_to[nodes_[i].species]) applies[r * np + p] += 1.0 / nodes_[i].inv_mass;
+        if (periodic[p].applies_to[nodes_[i].species]) root_applies_[r * np + p] += 1.0 / nodes_[i].inv_mass;
       }
     }
   }
   // Per component: E <- E + (drag towards the fluid velocity, at most
   // M |v_fluid|^2 / 2 per tick), then every impulse J on mass m at most
   // raises sqrt(E) by |J| / sqrt(2 m); gravity moves a component of mass M
-  // by sqrt(M / 2) |g| dt per tick.
-  std::vector<double> component_energy(n, 0.0);
-  for (std::size_t r = 0; r < n; ++r) {
-    if (parent_[r] != static_cast<int>(r)) continue;
-    double e = energy[r];
-    double root = kick[r];
+  // by sqrt(M / 2) |g| dt per tick. The root's kick slot is reused to mark
+  // the component done (-1) and its energy slot then holds the bound's E.
+  for (int m : members) {
+    const auto r = static_cast<std::size_t>(find(m));
+    if (root_kick_[r] < 0.0) continue;
+    double e = root_energy_[r];
+    double root = root_kick_[r];
     for (std::size_t p = 0; p < np; ++p) {
-      const double m = applies[r * np + p];
-      if (m == 0.0 || ticks[p] == 0.0) continue;
+      const double mass = root_applies_[r * np + p];
+      if (mass == 0.0 || ticks[p] == 0.0) continue;
       if (periodic[p].kind == PeriodicImpulseKind::drag) {
-        e += ticks[p] * 0.5 * m * periodic[p].fluid_velocity.squaredNorm();
+        e += ticks[p] * 0.5 * mass * periodic[p].fluid_velocity.squaredNorm();
       } else {
-        root += ticks[p] * std::sqrt(0.5 * m) * periodic[p].acceleration.norm() * periodic[p].interval;
+        root += ticks[p] * std::sqrt(0.5 * mass) * periodic[p].acceleration.norm() * periodic[p].interval;
       }
     }
-    const double s = std::sqrt(e) + root;
-    component_energy[r] = s * s;
+    const double sq = std::sqrt(e) + root;
+    root_energy_[r] = sq * sq;
+    root_kick_[r] = -1.0;
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto r = static_cast<std::size_t>(find(static_cast<int>(i)));
-    const double v = std::sqrt(2.0 * component_energy[r] * nodes_[i].inv_mass);
+  for (int m : members) {
+    const auto i = static_cast<std::size_t>(m);
+    const auto r = static_cast<std::size_t>(find(m));
+    const double v = std::sqrt(2.0 * root_energy_[r] * nodes_[i].inv_mass);
     bound_[i] = std::max(v, floor_[i]);
   }
 }
@@ -238,15 +317,16 @@ bool Certifier::could_escape(int i) const {
 }
 
 bool Certifier::test_pair(int i, int j, const Vec3& offset) {
-  const Node& a = nodes_[static_cast<std::size_t>(i)];
-  const Node& b = nodes_[static_cast<std::size_t>(j)];
-  const double blocking = model_.pair(a.species, b.species).blocking;
+  const PairPoint& a = points_[static_cast<std::size_t>(i)];
+  const PairPoint& b = points_[static_cast<std::size_t>(j)];
+  const double blocking = blocking_[a.species * max_blocking_.size() + b.species];
   if (blocking <= 0.0) return false;
-  const double gap = (b.position + offset - a.position).norm() - blocking;
-  if (gap > (bound_[static_cast<std::size_t>(i)] + bound_[static_cast<std::size_t>(j)]) * slack_factor_ +
-                slack_absolute_) {
-    return false;
-  }
+  // gap = distance - blocking against the slack, compared in squares (no
+  // square root; the absolute margin covers the rounding).
+  const double within = blocking + (bound_[static_cast<std::size_t>(i)] + bound_[static_cast<std::size_t>(j)]) *
+                                       slack_factor_ +
+                        slack_absolute_;
+  if ((b.position + offset - a.position).squaredNorm() > within * within) return false;
   if (find(i) == find(j)) return false;
   unite(i, j);
   return true;
@@ -255,8 +335,7 @@ bool Certifier::test_pair(int i, int j, const Vec3& offset) {
 bool Certifier::test_node(int i, bool first_pass) {
   const Node& node = nodes_[static_cast<std::size_t>(i)];
   const engine::SectorGrid& grid = engine_->grid();
-  const engine::ParticleStore& store = engine_->particles();
-  const engine::SectorCoords& c = engine_->sector(node.index);
+  const engine::SectorCoords& c = node.sector;
   const double search = reach(i);
   // Neighbour sectors: one layer, two towards a face the reach crosses.
   std::array<int, 3> lo{-1, -1, -1}, hi{1, 1, 1};
@@ -266,42 +345,73 @@ bool Certifier::test_node(int i, bool first_pass) {
     if (node.position[k] - grid.face(k, c[static_cast<std::size_t>(k)]) <= search - edge) lo[static_cast<std::size_t>(k)] = -2;
     if (grid.face(k, c[static_cast<std::size_t>(k)] + 1) - node.position[k] <= search - edge) hi[static_cast<std::size_t>(k)] = 2;
   }
+  // Per axis and offset: the cell coordinate (-1: outside) and the image
+  // shift.
+  std::array<std::array<int, 5>, 3> cell{};
+  std::array<std::array<double, 5>, 3> shift{};
+  for (std::size_t k = 0; k < 3; ++k) {
+    const int shape = grid.shape()[k];
+    for (int o = lo[k]; o <= hi[k]; ++o) {
+      const auto slot = static_cast<std::size_t>(o + 2);
+      int v = c[k] + o;
+      shift[k][slot] = 0.0;
+      if (v < 0 || v >= shape) {
+        if (!grid.periodic(static_cast<int>(k))) {
+          cell[k][slot] = -1;
+          continue;
+        }
+        shift[k][slot] = v < 0 ? -grid.length()[static_cast<int>(k)] : grid.length()[static_cast<int>(k)];
+        v = (v + shape) % shape;
+      }
+      cell[k][slot] = local_of_[k][static_cast<std::size_t>(v)];
+    }
+  }
   bool merged = false;
+  // Tests i against the nodes [begin, end), all seen through one image.
+  // In the first pass the pair's lower node tests it, unless that node is
+  // still; nodes are in cell order, so without still nodes the lower ones
+  // are skipped as a block.
+  const auto test_range = [&](std::uint32_t begin, std::uint32_t end, const Vec3& offset, bool extended) {
+    const bool lower_tests = first_pass && !extended;
+    if (lower_tests && !any_still_) begin = std::max(begin, static_cast<std::uint32_t>(i) + 1);
+    for (std::uint32_t nj = begin; nj < end; ++nj) {
+      const int j = static_cast<int>(nj);
+      if (j == i || (lower_tests && j < i && !still_[nj])) continue;
+      merged = test_pair(i, j, offset) || merged;
+    }
+  };
+  const auto& zs = cell[2];
+  const auto& zshift = shift[2];
+  // The three cells of a row around the node's own are usually consecutive
+  // cells under one image: one range.
+  const bool row_in_one_range = lo[2] == -1 && hi[2] == 1 && zs[1] >= 0 && zs[2] == zs[1] + 1 &&
+                                zs[3] == zs[1] + 2 && zshift[1] == zshift[2] && zshift[2] == zshift[3];
   for (int ox = lo[0]; ox <= hi[0]; ++ox) {
+    const int x = cell[0][static_cast<std::size_t>(ox + 2)];
+    if (x < 0) continue;
     for (int oy = lo[1]; oy <= hi[1]; ++oy) {
+      const int y = cell[1][static_cast<std::size_t>(oy + 2)];
+      if (y < 0) continue;
+      const bool row_extended = ox == 2 || ox == -2 || oy == 2 || oy == -2;
+      const auto row = static_cast<std::size_t>(x * cell_shape_[1] + y) * static_cast<std::size_t>(cell_shape_[2]);
+      if (row_in_one_range) {
+        const Vec3 offset(shift[0][static_cast<std::size_t>(ox + 2)], shift[1][static_cast<std::size_t>(oy + 2)],
+                          zshift[2]);
+        test_range(cell_begin_[row + static_cast<std::size_t>(zs[1])], cell_begin_[row + static_cast<std::size_t>(zs[3]) + 1],
+                   offset, row_extended);
+        continue;
+      }
       for (int oz = lo[2]; oz <= hi[2]; ++oz) {
-        const std::array<int, 3> o{ox, oy, oz};
-        engine::SectorCoords s{};
-        Vec3 offset = Vec3::Zero();
-        bool outside = false;
-        bool extended = false;
-        for (int k = 0; k < 3; ++k) {
-          const auto kk = static_cast<std::size_t>(k);
-          extended = extended || o[kk] == 2 || o[kk] == -2;
-          int v = c[kk] + o[kk];
-          const int shape = grid.shape()[kk];
-          if (v < 0 || v >= shape) {
-            if (!grid.periodic(k)) {
-              outside = true;
-              break;
-            }
-            offset[k] = v < 0 ? -grid.length()[k] : grid.length()[k];
-            v = (v + shape) % shape;
-          }
-          s[kk] = v;
-        }
-        if (outside) continue;
-        for (engine::Index j = grid.first(grid.linear(s)); j != engine::kNoIndex;
-             j = store.state[j].next_in_sector) {
-          const int nj = node_of_[j];
-          if (nj < 0 || nj == i) continue;
-          // The pair's lower node tests it, unless that node is still.
-          if (first_pass && !extended && nj < i && !still_[static_cast<std::size_t>(nj)]) continue;
-          merged = test_pair(i, nj, offset) || merged;
-        }
+        const int z = zs[static_cast<std::size_t>(oz + 2)];
+        if (z < 0) continue;
+        const Vec3 offset(shift[0][static_cast<std::size_t>(ox + 2)], shift[1][static_cast<std::size_t>(oy + 2)],
+                          zshift[static_cast<std::size_t>(oz + 2)]);
+        const std::size_t k = row + static_cast<std::size_t>(z);
+        test_range(cell_begin_[k], cell_begin_[k + 1], offset, row_extended || oz == 2 || oz == -2);
       }
     }
   }
+  if (!node.tethered) return merged;
   // Tethers: a taut tether (slack the speeds could take up) couples.
   const bool escaping = could_escape(i);
   engine_->tethers().for_each(node.index, [&](engine::Index j, std::uint32_t) {
@@ -312,7 +422,7 @@ bool Certifier::test_node(int i, bool first_pass) {
     const double tethering = model_.pair(node.species, other.species).tethering;
     if (!couple && tethering < kInfinity) {
       const Vec3 dx = other.position - node.position;
-      const double distance = (dx + grid.image_shift(c, engine_->sector(j), dx)).norm();
+      const double distance = (dx + grid.image_shift(c, other.sector, dx)).norm();
       couple = tethering - distance <=
                (bound_[static_cast<std::size_t>(i)] + bound_[static_cast<std::size_t>(nj)]) * slack_factor_ +
                    slack_absolute_;
@@ -354,10 +464,9 @@ void Certifier::iterate(std::vector<int> dirty, bool all_nodes) {
   // from its lower node only.
   bool first_pass = all_nodes;
   for (;;) {
-    compute_bounds();
-    double held_max = 0.0;
-    for (double b : bound_) held_max = std::max(held_max, b);
-    max_all_bound_ = std::max(max_all_bound_, held_max);
+    // Bounds only change in dirty components (and only grow).
+    compute_bounds(dirty);
+    for (int i : dirty) max_all_bound_ = std::max(max_all_bound_, bound_[static_cast<std::size_t>(i)]);
     for (int i : dirty) {
       const int layers = reach_layers(i);
       if (layers > 2) {
@@ -381,7 +490,11 @@ void Certifier::iterate(std::vector<int> dirty, bool all_nodes) {
       // are tested from their side, and two still nodes cannot interact.
       // Most of a membrane at rest is still. Once its bound rises, its
       // component is dirty and tested in full.
-      for (std::size_t k = 0; k < still_.size(); ++k) still_[k] = bound_[k] == 0.0 ? 1 : 0;
+      any_still_ = false;
+      for (std::size_t k = 0; k < still_.size(); ++k) {
+        still_[k] = bound_[k] == 0.0 ? 1 : 0;
+        any_still_ = any_still_ || still_[k];
+      }
     }
     for (int i : dirty) {
       if (first_pass && still_[static_cast<std::size_t>(i)]) continue;
@@ -414,19 +527,18 @@ bool Certifier::local_phase(double length) {
   max_all_bound_ = 0.0;
   // What each particle alone would give: neighbours compute the same, so
   // only bounds above it need to travel.
-  compute_bounds();
-  single_bound_ = bound_;
-  structural_edges();
   std::vector<int> all(n);
   for (std::size_t i = 0; i < n; ++i) all[i] = static_cast<int>(i);
+  compute_bounds(all);
+  single_bound_ = bound_;
+  structural_edges();
   iterate(std::move(all), true);
   stats_ = CertificationStats{};
   stats_.nodes = n;
   for (std::size_t i = 0; i < n; ++i) {
     if (nodes_[i].owned) stats_.max_bound = std::max(stats_.max_bound, bound_[i]);
-    const engine::ParticleState& s = engine_->particles().state[nodes_[i].index];
-    stats_.max_speed = std::max(stats_.max_speed, s.v.norm());
   }
+  stats_.max_speed = max_speed_;
   sent_bound_ = bound_;
   return failure_ == CertificationFailure::none;
 }
@@ -491,6 +603,8 @@ bool Certifier::verify_phase(const std::vector<SpeedBound>& received, double glo
     if (nodes_[i].owned && bound_[i] > sent_bound_[i]) failure_ = CertificationFailure::energy;
     if (!nodes_[i].owned) active_ghosts_.push_back(nodes_[i].index);
   }
+  // In engine order, as the ghosts are activated.
+  std::sort(active_ghosts_.begin(), active_ghosts_.end());
   stats_.active_ghosts = active_ghosts_.size();
   return failure_ == CertificationFailure::none;
 }

@@ -23,6 +23,7 @@
 // the proof): components with an owned member run here, exactly as in a
 // serial run; the rest of the halo stays frozen.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -88,8 +89,15 @@ class Certifier {
     double energy;       // kinetic + restitution energy assigned to it
     int depth;           // sector layers outside this rank's block (0: owned)
     double clearance;    // in the second-last halo layer: distance to the window's outside
+    engine::SectorCoords sector;
     SpeciesIndex species;
     bool owned;
+    bool tethered;       // has tethers at the window start
+  };
+  // What a pair test reads, packed (nodes_ in cell order, 32 bytes).
+  struct PairPoint {
+    Vec3 position;
+    std::size_t species;
   };
   struct Impulse {
     double time;
@@ -98,8 +106,9 @@ class Certifier {
 
   int find(int x);
   void unite(int a, int b);
-  // Component energies and every node's bound.
-  void compute_bounds();
+  // The bounds of `members` (whole components, in node order) from their
+  // components' energies.
+  void compute_bounds(const std::vector<int>& members);
   // Tests node i against its candidates; true when something merged.
   bool test_node(int i, bool first_pass);
   bool test_pair(int i, int j, const Vec3& offset);
@@ -111,6 +120,10 @@ class Certifier {
   // layers).
   bool closed(int i, int layers) const;
   bool could_escape(int i) const;
+  // Orders nodes_ by sector and fills the cell list below.
+  void sort_by_sector(const engine::SectorGrid& grid);
+  // The cell of a sector, or -1 when no node is near it.
+  int cell_of(const engine::SectorCoords& c) const;
   void structural_edges();
   void iterate(std::vector<int> dirty, bool all_nodes);
 
@@ -125,20 +138,38 @@ class Certifier {
   double edge_min_ = 0.0;      // smallest sector edge
 
   std::vector<Node> nodes_;
+  std::vector<PairPoint> points_;
   std::vector<int> node_of_;  // engine index -> node (-1: none)
   std::vector<std::size_t> impulse_begin_;
   std::vector<Impulse> impulses_;
   std::vector<double> max_blocking_;  // per species
+  std::vector<double> blocking_;      // per species pair, flat
+  // Cell list: nodes_ is sorted by sector; the cells cover, per axis, the
+  // sector coordinates within two layers of a node (the widest search),
+  // numbered in increasing order. Cell k's nodes are
+  // [cell_begin_[k], cell_begin_[k + 1]). Contiguous nodes make the pair
+  // tests read memory in order instead of following the engine's lists.
+  std::array<std::vector<int>, 3> local_of_;  // sector coordinate -> cell coordinate (-1: none)
+  std::array<int, 3> cell_shape_{0, 0, 0};
+  std::vector<std::uint32_t> cell_begin_;
+  std::vector<std::uint32_t> sort_cell_;  // sort_by_sector's buffers
+  std::vector<std::uint32_t> sort_next_;
+  std::vector<Node> sorted_nodes_;
   // Per node: bound and the bound alone (its own energy only).
   std::vector<double> bound_;
   std::vector<double> single_bound_;
+  std::vector<double> root_energy_;   // compute_bounds' sums per root
+  std::vector<double> root_kick_;
+  std::vector<double> root_applies_;  // per root and periodic impulse: mass it applies to
   std::vector<double> sent_bound_;  // phase-1 bounds: what the other ranks use
   std::vector<double> floor_;       // owners' bounds of ghosts (phase 2)
   std::vector<int> parent_;
   std::vector<int> size_;
   std::vector<std::uint8_t> root_changed_;
-  std::vector<std::uint8_t> owned_root_;
-  std::vector<std::uint8_t> still_;  // first pass: the node's bound is 0  // per root: the component has an owned member
+  std::vector<std::uint8_t> owned_root_;  // per root: the component has an owned member
+  std::vector<std::uint8_t> still_;       // first pass: the node's bound is 0
+  bool any_still_ = false;
+  double max_speed_ = 0.0;      // the largest speed at the window start
   double max_all_bound_ = 0.0;  // the largest bound any particle can have (phase 2)
   bool release_edges_ = false;
 
