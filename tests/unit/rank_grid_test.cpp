@@ -11,9 +11,9 @@ TEST(RankGrid, OneRankOwnsEverything) {
 }
 
 TEST(RankGrid, SmallestHaloWins) {
-  // Halos are kHaloDepth = 3 layers. On 20^3 sectors an 8x1x1 grid has a
-  // halo of 8.5*20*20 - 1000 = 2400 sectors per rank, 4x2x1 one of
-  // 11*16*20 - 1000 = 2520, 2x2x2 one of 16^3 - 10^3 = 3096.
+  // Halos are kHaloDepth = 4 layers. On 20^3 sectors an 8x1x1 grid has a
+  // halo of 10.5*20*20 - 1000 = 3200 sectors per rank, 4x2x1 one of
+  // 13*18*20 - 1000 = 3680, 2x2x2 one of 18^3 - 10^3 = 4832.
   EXPECT_EQ(choose_rank_grid(8, {20, 20, 20}), (GridShape{8, 1, 1}));
   // Many ranks: slabs would be too thin, cubes have the smallest halo.
   EXPECT_EQ(choose_rank_grid(64, {20, 20, 20}), (GridShape{4, 4, 4}));

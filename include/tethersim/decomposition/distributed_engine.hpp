@@ -179,7 +179,7 @@ class DistributedEngine {
   std::uint64_t global_owned_ = 0;     // particles on all ranks (agreed)
   std::uint64_t events_before_window_ = 0;  // global_events_ before the last window
   bool after_window_ = false;          // the last round ran a certified window
-  int lean_windows_ = 0;               // consecutive windows with few events
+  int lean_windows_ = 0;               // certified windows since the last weighing
   struct LeanStreak {
     double wall = 0.0;    // seconds those windows took (this rank)
     double span = 0.0;    // simulated time they covered
