@@ -22,4 +22,9 @@ std::size_t peak_resident_bytes();
 // Resident set size now, in bytes.
 std::size_t current_resident_bytes();
 
+// Asks the C library to keep freed memory for reuse instead of returning
+// it to the system (glibc only; nothing when GLIBC_TUNABLES is set, so a
+// user's own malloc settings win). Call once, first thing in main.
+void keep_freed_memory();
+
 }  // namespace tethersim::app
