@@ -393,16 +393,16 @@ bool DistributedEngine::fallback_pays(double cap) {
   const double span = lean_streak_.span;
   if (!(span > 0.0) || !(lean_streak_.events > 0.0)) return true;
   // Over the span the next fallback would cover (to the next scheduled
-  // stop, or its event budget at the lean windows' event rate): the
+  // stop, or its event budget at the windows' event rate): the
   // fallback's rebuilding plus one rank running every event, against the
-  // lean windows' wall time per unit of simulated time.
+  // windows' wall time per unit of simulated time.
   const double rate = lean_streak_.events / span;
   const double budget = next_fallback_budget() * static_cast<double>(std::max<std::uint64_t>(global_owned_, 1));
   const double covered = std::min(cap - time_, budget / rate);
   const double fallback_seconds = maxima[1] + covered * rate * maxima[2];
   const double window_seconds = covered * maxima[0] / span;
   if (trace_ && rank_ == 0) {
-    std::fprintf(stderr, "[rank 0] lean windows: %.3g s against a fallback's %.3g s (%.3g s rebuilding) over %.3g\n",
+    std::fprintf(stderr, "[rank 0] windows: %.3g s against a fallback's %.3g s (%.3g s rebuilding) over %.3g\n",
                  window_seconds, fallback_seconds, maxima[1], covered);
   }
   if (fallback_seconds < window_seconds) return true;

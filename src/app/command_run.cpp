@@ -52,8 +52,8 @@ int run_main(const Arguments& args) {
       "balance-interval", po::value<int>()->value_name("WINDOWS")->default_value(64),
       "windows between load-balance checks")(
       "lean-fallback", po::value<std::string>()->value_name("on|off")->default_value("on"),
-      "let one rank run everything for a while when synchronized windows hold too few events "
-      "and that is expected to take less time (off: only when a window cannot be certified)");
+      "let one rank run everything for a while when that is expected to take less time than "
+      "synchronized windows (off: only when a window cannot be certified)");
   add_model_override_option(options);
   po::positional_options_description positional;
   positional.add("model", 1);

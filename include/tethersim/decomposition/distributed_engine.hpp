@@ -36,9 +36,9 @@ struct DistributionSettings {
   BalanceMode balance = BalanceMode::automatic;
   int balance_interval = 64;            // windows between load checks
   double imbalance_threshold = 1.10;    // largest over mean work that moves the planes
-  // Let one rank run everything for a while when certified windows hold
-  // too few events to pay for themselves (a small or tightly bound system);
-  // off, only windows that cannot be certified at all fall back.
+  // Let one rank run everything for a while when certified windows cost
+  // more than that (a small or tightly bound system, or a large one on few
+  // ranks); off, only windows that cannot be certified at all fall back.
   bool fallback_when_lean = true;
 };
 
@@ -62,7 +62,7 @@ struct DistributionCounters {
   std::uint64_t failures_depth = 0;
   std::uint64_t failures_energy = 0;
   std::uint64_t fallbacks = 0;
-  std::uint64_t fallbacks_declined = 0;  // lean windows kept because a fallback would cost more
+  std::uint64_t fallbacks_declined = 0;  // windows kept because a fallback would cost more
   std::uint64_t rebalances = 0;
   double delta_sum = 0.0;
   double delta_min = kInfinity;
@@ -147,13 +147,13 @@ class DistributedEngine {
   // Runs everything on rank 0 until `until` or until `events_per_particle`
   // events per particle have happened, whichever comes first.
   void fallback(double until, double events_per_particle);
-  // A fallback with the next budget: back-to-back ones double it.
+  // A fallback with the next budget: each one doubles it.
   void run_fallback(double cap);
-  // Called after each certified window: true when the recent windows were
-  // too lean to go on without a fallback, and a fallback costs less.
+  // Called after each certified window: every few windows, true when a
+  // fallback costs less than going on with windows like them.
   bool lean_after_window(double round_started, double cap);
   // Collective: whether a fallback to `cap` would take less wall time than
-  // lean windows like the last ones (measured costs, agreed over ranks).
+  // windows like the last ones (measured costs, agreed over ranks).
   bool fallback_pays(double cap);
   double next_fallback_budget() const;
   void maybe_rebalance();
