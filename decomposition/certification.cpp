@@ -173,7 +173,11 @@ void Certifier::sort_by_sector(const engine::SectorGrid& grid) {
   cell.resize(nodes_.size());
   cell_begin_.assign(cells + 1, 0);
   for (std::size_t n = 0; n < nodes_.size(); ++n) {
-    cell[n] = static_cast<std::uint32_t>(cell_of(nodes_[n].sector));
+    // A node's own sector always has a cell (it was marked above).
+    const engine::SectorCoords& c = nodes_[n].sector;
+    cell[n] = static_cast<std::uint32_t>(cell_index(local_of_[0][static_cast<std::size_t>(c[0])],
+                                                    local_of_[1][static_cast<std::size_t>(c[1])],
+                                                    local_of_[2][static_cast<std::size_t>(c[2])]));
     ++cell_begin_[cell[n] + 1];
   }
   for (std::size_t k = 0; k < cells; ++k) cell_begin_[k + 1] += cell_begin_[k];
@@ -185,12 +189,10 @@ void Certifier::sort_by_sector(const engine::SectorGrid& grid) {
   for (std::size_t n = 0; n < nodes_.size(); ++n) points_[n] = {nodes_[n].position, nodes_[n].species};
 }
 
-int Certifier::cell_of(const engine::SectorCoords& c) const {
-  const int x = local_of_[0][static_cast<std::size_t>(c[0])];
-  const int y = local_of_[1][static_cast<std::size_t>(c[1])];
-  const int z = local_of_[2][static_cast<std::size_t>(c[2])];
-  if (x < 0 || y < 0 || z < 0) return -1;
-  return (x * cell_shape_[1] + y) * cell_shape_[2] + z;
+std::size_t Certifier::cell_index(int x, int y, int z) const {
+  return (static_cast<std::size_t>(x) * static_cast<std::size_t>(cell_shape_[1]) + static_cast<std::size_t>(y)) *
+             static_cast<std::size_t>(cell_shape_[2]) +
+         static_cast<std::size_t>(z);
 }
 
 int Certifier::find(int x) {
@@ -393,7 +395,7 @@ bool Certifier::test_node(int i, bool first_pass) {
       const int y = cell[1][static_cast<std::size_t>(oy + 2)];
       if (y < 0) continue;
       const bool row_extended = ox == 2 || ox == -2 || oy == 2 || oy == -2;
-      const auto row = static_cast<std::size_t>(x * cell_shape_[1] + y) * static_cast<std::size_t>(cell_shape_[2]);
+      const std::size_t row = cell_index(x, y, 0);
       if (row_in_one_range) {
         const Vec3 offset(shift[0][static_cast<std::size_t>(ox + 2)], shift[1][static_cast<std::size_t>(oy + 2)],
                           zshift[2]);

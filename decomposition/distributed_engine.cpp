@@ -344,7 +344,7 @@ bool DistributedEngine::certify(double length) {
   return ok;
 }
 
-bool DistributedEngine::lean_after_window(double round_started, double cap) {
+bool DistributedEngine::fallback_after_window(double round_started, double cap) {
   // global_events_ was agreed during this certification: it counts the
   // events of every window before this one.
   if (after_window_) {
@@ -354,19 +354,18 @@ bool DistributedEngine::lean_after_window(double round_started, double cap) {
     // window and still pays more for certifying and exchanging than one
     // rank would for the events (a 4-layer halo made the 232-particle
     // terminal certify three times as many windows, and take twice as long).
-    ++lean_windows_;
+    ++weighed_.count;
     // The previous window's cost: its round, from start to this one's.
-    lean_streak_.wall += round_started - previous_round_.wall;
-    lean_streak_.span += time_ - previous_round_.time;
-    lean_streak_.events += static_cast<double>(events);
+    weighed_.wall += round_started - previous_round_.wall;
+    weighed_.span += time_ - previous_round_.time;
+    weighed_.events += static_cast<double>(events);
   }
   events_before_window_ = global_events_;
   previous_round_ = {round_started, time_};
   after_window_ = true;
-  if (!settings_.fallback_when_lean || lean_windows_ < kWindowsPerDecision) return false;
-  lean_windows_ = 0;
+  if (!settings_.fallback_when_lean || weighed_.count < kWindowsPerDecision) return false;
   const bool pays = fallback_pays(cap);
-  lean_streak_ = {};
+  weighed_ = {};
   return pays;
 }
 
@@ -387,16 +386,16 @@ bool DistributedEngine::fallback_pays(double cap) {
   const double per_event = serial_seconds_per_event_ > 0.0
                                ? serial_seconds_per_event_
                                : counters_.seconds_execute / static_cast<double>(std::max<std::uint64_t>(counters_.events_executed, 1));
-  std::vector<double> maxima{lean_streak_.wall, overhead, per_event};
+  std::vector<double> maxima{weighed_.wall, overhead, per_event};
   std::vector<double> sums;
   agree(maxima, sums);
-  const double span = lean_streak_.span;
-  if (!(span > 0.0) || !(lean_streak_.events > 0.0)) return true;
+  const double span = weighed_.span;
+  if (!(span > 0.0) || !(weighed_.events > 0.0)) return true;
   // Over the span the next fallback would cover (to the next scheduled
   // stop, or its event budget at the windows' event rate): the
   // fallback's rebuilding plus one rank running every event, against the
   // windows' wall time per unit of simulated time.
-  const double rate = lean_streak_.events / span;
+  const double rate = weighed_.events / span;
   const double budget = next_fallback_budget() * static_cast<double>(std::max<std::uint64_t>(global_owned_, 1));
   const double covered = std::min(cap - time_, budget / rate);
   const double fallback_seconds = maxima[1] + covered * rate * maxima[2];
@@ -451,7 +450,7 @@ void DistributedEngine::round(double end) {
       return;
     }
   }
-  if (lean_after_window(round_started, cap)) {
+  if (fallback_after_window(round_started, cap)) {
     run_fallback(cap);
     return;
   }

@@ -122,8 +122,8 @@ class Certifier {
   bool could_escape(int i) const;
   // Orders nodes_ by sector and fills the cell list below.
   void sort_by_sector(const engine::SectorGrid& grid);
-  // The cell of a sector, or -1 when no node is near it.
-  int cell_of(const engine::SectorCoords& c) const;
+  // The cell at cell coordinates (x, y, z).
+  std::size_t cell_index(int x, int y, int z) const;
   void structural_edges();
   void iterate(std::vector<int> dirty, bool all_nodes);
 

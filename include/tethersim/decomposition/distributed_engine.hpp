@@ -151,7 +151,7 @@ class DistributedEngine {
   void run_fallback(double cap);
   // Called after each certified window: every few windows, true when a
   // fallback costs less than going on with windows like them.
-  bool lean_after_window(double round_started, double cap);
+  bool fallback_after_window(double round_started, double cap);
   // Collective: whether a fallback to `cap` would take less wall time than
   // windows like the last ones (measured costs, agreed over ranks).
   bool fallback_pays(double cap);
@@ -179,12 +179,13 @@ class DistributedEngine {
   std::uint64_t global_owned_ = 0;     // particles on all ranks (agreed)
   std::uint64_t events_before_window_ = 0;  // global_events_ before the last window
   bool after_window_ = false;          // the last round ran a certified window
-  int lean_windows_ = 0;               // certified windows since the last weighing
-  struct LeanStreak {
+  // The certified windows since the last weighing against a fallback.
+  struct WeighedWindows {
+    int count = 0;
     double wall = 0.0;    // seconds those windows took (this rank)
     double span = 0.0;    // simulated time they covered
     double events = 0.0;  // events they ran (all ranks)
-  } lean_streak_;
+  } weighed_;
   struct RoundStart {
     double wall = 0.0;
     double time = 0.0;
