@@ -41,6 +41,13 @@ Certifier::Certifier(const Model& model, const BlockLayout& layout, int rank)
       max_blocking_[a] = std::max(max_blocking_[a], model.pair(a, b).blocking);
     }
   }
+  const Domain& domain = model.domain();
+  straight_lines_ = !domain.escape && model.periodic_impulses().empty() &&
+                    model.action_potentials().windows.empty();
+  for (int k = 0; k < model.dimensions(); ++k) {
+    straight_lines_ = straight_lines_ && domain.boundary[static_cast<std::size_t>(k)] == Boundary::periodic;
+  }
+  for (const Species& species : model.species()) straight_lines_ = straight_lines_ && !species.infinite_mass();
 }
 
 void Certifier::prepare(const engine::Engine& engine, double start, double max_length) {
@@ -96,17 +103,20 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
     node.species = s.species;
     node.owned = engine.is_owned(i);
     node.tethered = !engine.tethers().empty(i);
+    node.velocity = s.v;
     max_speed_ = std::max(max_speed_, s.v.norm());
     nodes_.push_back(node);
   }
   sort_by_sector(grid);
   node_of_.assign(store.size(), -1);
+  plain_.assign(nodes_.size(), 0);
   const std::uint64_t seed = model_.seed();
   for (std::size_t n = 0; n < nodes_.size(); ++n) {
     const Node& node = nodes_[n];
     const engine::Index i = node.index;
     node_of_[i] = static_cast<int>(n);
-    impulse_begin_.push_back(impulses_.size());
+    const std::size_t first_impulse = impulses_.size();
+    impulse_begin_.push_back(first_impulse);
     const Species& species = model_.species(node.species);
     if (node.inv_mass > 0.0 && species.random_impulse.enabled()) {
       double t = engine.next_random_impulse(i);
@@ -119,6 +129,7 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
         ++k;
       }
     }
+    plain_[n] = straight_lines_ && node.inv_mass > 0.0 && !node.tethered && impulses_.size() == first_impulse;
   }
   impulse_begin_.push_back(impulses_.size());
   // The energy a pending restitution can return, |p|^2 (1/m_a + 1/m_b) / 2
@@ -129,6 +140,8 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
     const double inv_a = a >= 0 ? nodes_[static_cast<std::size_t>(a)].inv_mass : 0.0;
     const double inv_b = b >= 0 ? nodes_[static_cast<std::size_t>(b)].inv_mass : 0.0;
     nodes_[static_cast<std::size_t>(a >= 0 ? a : b)].energy += 0.5 * e.impulse.squaredNorm() * (inv_a + inv_b);
+    if (a >= 0) plain_[static_cast<std::size_t>(a)] = 0;
+    if (b >= 0) plain_[static_cast<std::size_t>(b)] = 0;
   });
   // Releases (a detach that drops the subject's other tethers) only happen
   // during action potentials.
@@ -186,7 +199,11 @@ void Certifier::sort_by_sector(const engine::SectorGrid& grid) {
   for (std::size_t n = 0; n < nodes_.size(); ++n) sorted_nodes_[sort_next_[cell[n]]++] = nodes_[n];
   nodes_.swap(sorted_nodes_);
   points_.resize(nodes_.size());
-  for (std::size_t n = 0; n < nodes_.size(); ++n) points_[n] = {nodes_[n].position, nodes_[n].species};
+  velocity_.resize(nodes_.size());
+  for (std::size_t n = 0; n < nodes_.size(); ++n) {
+    points_[n] = {nodes_[n].position, nodes_[n].species};
+    velocity_[n] = nodes_[n].velocity;
+  }
 }
 
 std::size_t Certifier::cell_index(int x, int y, int z) const {
@@ -329,9 +346,28 @@ bool Certifier::test_pair(int i, int j, const Vec3& offset) {
                                        slack_factor_ +
                         slack_absolute_;
   if ((b.position + offset - a.position).squaredNorm() > within * within) return false;
+  if (on_straight_lines(i, j) && !lines_meet(i, j, offset, blocking)) return false;
   if (find(i) == find(j)) return false;
   unite(i, j);
   return true;
+}
+
+bool Certifier::on_straight_lines(int i, int j) const {
+  const auto a = static_cast<std::size_t>(i), b = static_cast<std::size_t>(j);
+  // Alone: its own root, of size one.
+  return straight_[a] && straight_[b] && parent_[a] == i && parent_[b] == j && size_[a] == 1 && size_[b] == 1;
+}
+
+bool Certifier::lines_meet(int i, int j, const Vec3& offset, double blocking) const {
+  const auto a = static_cast<std::size_t>(i), b = static_cast<std::size_t>(j);
+  // Closest approach of the relative line r + w s over s in the window
+  // (with the same margins as the gap test).
+  const Vec3 r = points_[b].position + offset - points_[a].position;
+  const Vec3 w = velocity_[b] - velocity_[a];
+  const double ww = w.squaredNorm();
+  const double s = ww > 0.0 ? std::clamp(-r.dot(w) / ww, 0.0, slack_factor_) : 0.0;
+  const double within = blocking + slack_absolute_;
+  return (r + w * s).squaredNorm() <= within * within;
 }
 
 bool Certifier::test_node(int i, bool first_pass) {
@@ -526,6 +562,7 @@ bool Certifier::local_phase(double length) {
   still_.assign(n, 0);
   bound_.assign(n, 0.0);
   floor_.assign(n, 0.0);
+  straight_ = plain_;
   max_all_bound_ = 0.0;
   // What each particle alone would give: neighbours compute the same, so
   // only bounds above it need to travel.
@@ -542,6 +579,8 @@ bool Certifier::local_phase(double length) {
   }
   stats_.max_speed = max_speed_;
   sent_bound_ = bound_;
+  sent_straight_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) sent_straight_[i] = on_straight_lines(static_cast<int>(i), static_cast<int>(i));
   return failure_ == CertificationFailure::none;
 }
 
@@ -549,9 +588,12 @@ void Certifier::outgoing_bounds(std::vector<std::pair<int, SpeedBound>>& out) co
   out.clear();
   std::vector<int> ranks;
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
-    if (!nodes_[i].owned || !(bound_[i] > single_bound_[i])) continue;
+    // Where nothing is tested on straight lines, every particle's own
+    // state says it turns.
+    const bool turns = straight_lines_ && !sent_straight_[i];
+    if (!nodes_[i].owned || !(bound_[i] > single_bound_[i] || turns)) continue;
     layout_.window_ranks(engine_->sector(nodes_[i].index), ranks);
-    const SpeedBound b{engine_->particles().id[nodes_[i].index], bound_[i]};
+    const SpeedBound b{engine_->particles().id[nodes_[i].index], bound_[i], turns ? 1u : 0u};
     for (int r : ranks) {
       if (r != rank_) out.push_back({r, b});
     }
@@ -567,8 +609,11 @@ bool Certifier::verify_phase(const std::vector<SpeedBound>& received, double glo
     const engine::Index i = engine_->particles().index_of(b.id);
     if (i == engine::kNoIndex || node_of_[i] < 0) continue;
     const auto n = static_cast<std::size_t>(node_of_[i]);
-    if (nodes_[n].owned || !(b.bound > bound_[n])) continue;
-    floor_[n] = b.bound;
+    if (nodes_[n].owned) continue;
+    const bool turns = b.turns != 0 && straight_[n];
+    if (!(b.bound > bound_[n]) && !turns) continue;
+    if (turns) straight_[n] = 0;
+    floor_[n] = std::max(floor_[n], b.bound);
     raised.push_back(static_cast<int>(n));
   }
   if (!raised.empty()) {
@@ -603,6 +648,10 @@ bool Certifier::verify_phase(const std::vector<SpeedBound>& received, double glo
     if (!has_owned[r]) continue;
     if (!closed(static_cast<int>(i), reach_layers(static_cast<int>(i)))) failure_ = CertificationFailure::depth;
     if (nodes_[i].owned && bound_[i] > sent_bound_[i]) failure_ = CertificationFailure::energy;
+    // Others tested it on a straight line it no longer keeps.
+    if (nodes_[i].owned && sent_straight_[i] && !on_straight_lines(static_cast<int>(i), static_cast<int>(i))) {
+      failure_ = CertificationFailure::energy;
+    }
     if (!nodes_[i].owned) active_ghosts_.push_back(nodes_[i].index);
   }
   // In engine order, as the ghosts are activated.

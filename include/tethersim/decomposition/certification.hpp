@@ -11,7 +11,9 @@
 // the connected component: V_i = sqrt(2 E_C / m_i), with E_C the kinetic
 // energy at T, the energy pending restitutions can return and the impulses
 // due in the window. Components only grow as bounds rise; iterate to the
-// least fixed point.
+// least fixed point. Where nothing but another particle can turn one, two
+// particles alone in their components move on straight lines, and are
+// joined only when those lines meet in the window.
 //
 // Every rank computes this over its own view (phase 1), sends the bounds of
 // its owned particles to the ranks that hold them as ghosts, and then
@@ -36,6 +38,9 @@ namespace tethersim::decomposition {
 struct SpeedBound {
   ParticleId id = 0;
   double bound = 0.0;
+  // The owner does not certify the particle on a straight line (it is in a
+  // component, or something else can turn it): no straight-line test for it.
+  std::uint64_t turns = 0;
 };
 
 struct CertificationStats {
@@ -93,6 +98,7 @@ class Certifier {
     SpeciesIndex species;
     bool owned;
     bool tethered;       // has tethers at the window start
+    Vec3 velocity;
   };
   // What a pair test reads, packed (nodes_ in cell order, 32 bytes).
   struct PairPoint {
@@ -112,6 +118,12 @@ class Certifier {
   // Tests node i against its candidates; true when something merged.
   bool test_node(int i, bool first_pass);
   bool test_pair(int i, int j, const Vec3& offset);
+  // Both nodes alone and plain: they move on straight lines unless they
+  // meet each other, so the pair is tested on those lines.
+  bool on_straight_lines(int i, int j) const;
+  // Do the straight lines from the window start bring the two within the
+  // blocking distance in the window?
+  bool lines_meet(int i, int j, const Vec3& offset, double blocking) const;
   // How far a node's interactions can reach, as a distance and in sector
   // layers (1 or 2; 3 = too far).
   double reach(int i) const;
@@ -139,6 +151,7 @@ class Certifier {
 
   std::vector<Node> nodes_;
   std::vector<PairPoint> points_;
+  std::vector<Vec3> velocity_;  // per node, in node order
   std::vector<int> node_of_;  // engine index -> node (-1: none)
   std::vector<std::size_t> impulse_begin_;
   std::vector<Impulse> impulses_;
@@ -168,6 +181,16 @@ class Certifier {
   std::vector<std::uint8_t> root_changed_;
   std::vector<std::uint8_t> owned_root_;  // per root: the component has an owned member
   std::vector<std::uint8_t> still_;       // first pass: the node's bound is 0
+  // Per node: may be tested on straight lines (plain, and its owner does not
+  // say it turns); and whether phase 1 left it alone on one.
+  std::vector<std::uint8_t> plain_;  // prepare: nothing but another node can turn it
+  std::vector<std::uint8_t> straight_;
+  std::vector<std::uint8_t> sent_straight_;
+  // Nothing outside the nodes turns a particle in this model (periodic box,
+  // no infinite masses, no periodic impulses, no action potentials): a node
+  // without tethers, loaded edges or impulses due, alone in its component,
+  // moves on a straight line through the window.
+  bool straight_lines_ = false;
   bool any_still_ = false;
   double max_speed_ = 0.0;      // the largest speed at the window start
   double max_all_bound_ = 0.0;  // the largest bound any particle can have (phase 2)
