@@ -346,16 +346,23 @@ bool Certifier::test_pair(int i, int j, const Vec3& offset) {
                                        slack_factor_ +
                         slack_absolute_;
   if ((b.position + offset - a.position).squaredNorm() > within * within) return false;
-  if (on_straight_lines(i, j) && !lines_meet(i, j, offset, blocking)) return false;
+  const bool line_i = on_line(i), line_j = on_line(j);
+  if (line_i && line_j) {
+    if (!lines_meet(i, j, offset, blocking)) return false;
+  } else if (line_i || line_j) {
+    // One on its line, the other anywhere its bound takes it.
+    const Vec3 from_i = b.position + offset - a.position;
+    if (!(line_j ? line_meets_reach(j, i, from_i, blocking) : line_meets_reach(i, j, -from_i, blocking))) return false;
+  }
   if (find(i) == find(j)) return false;
   unite(i, j);
   return true;
 }
 
-bool Certifier::on_straight_lines(int i, int j) const {
-  const auto a = static_cast<std::size_t>(i), b = static_cast<std::size_t>(j);
+bool Certifier::on_line(int i) const {
+  const auto a = static_cast<std::size_t>(i);
   // Alone: its own root, of size one.
-  return straight_[a] && straight_[b] && parent_[a] == i && parent_[b] == j && size_[a] == 1 && size_[b] == 1;
+  return straight_[a] && parent_[a] == i && size_[a] == 1;
 }
 
 bool Certifier::lines_meet(int i, int j, const Vec3& offset, double blocking) const {
@@ -368,6 +375,30 @@ bool Certifier::lines_meet(int i, int j, const Vec3& offset, double blocking) co
   const double s = ww > 0.0 ? std::clamp(-r.dot(w) / ww, 0.0, slack_factor_) : 0.0;
   const double within = blocking + slack_absolute_;
   return (r + w * s).squaredNorm() <= within * within;
+}
+
+bool Certifier::line_meets_reach(int line, int other, const Vec3& start, double blocking) const {
+  // The line node is at start + w s (relative to the other's start), the
+  // other within B s of its start: they can meet only if
+  // f(s) = |start + w s| - B s <= blocking for some s in the window. f is
+  // convex: its minimum is at an end or where f' = 0, i.e. where
+  // (r.w + w.w s)^2 = B^2 |r + w s|^2, which needs |w| > B.
+  const Vec3& w = velocity_[static_cast<std::size_t>(line)];
+  const double bound = bound_[static_cast<std::size_t>(other)];
+  const double window = slack_factor_;
+  const auto f = [&](double s) { return (start + w * s).norm() - bound * s; };
+  double lowest = std::min(f(0.0), f(window));
+  const double ww = w.squaredNorm(), rw = start.dot(w), bb = bound * bound;
+  if (ww > bb) {
+    // ww s^2 + 2 rw s + (rw^2 - bb rr) / (ww - bb) = 0. Its discriminant,
+    // rw^2 - ww (rw^2 - bb rr) / (ww - bb), is bb ww |p|^2 / (ww - bb) with
+    // p the part of r across w: computed so, it cannot cancel to a
+    // negative value when bb is small against ww.
+    const Vec3 across = start - w * (rw / ww);
+    const double root = std::sqrt(bb * ww * across.squaredNorm() / (ww - bb));
+    for (double s : {(-rw - root) / ww, (-rw + root) / ww}) lowest = std::min(lowest, f(std::clamp(s, 0.0, window)));
+  }
+  return lowest <= blocking + slack_absolute_;
 }
 
 bool Certifier::test_node(int i, bool first_pass) {
@@ -580,7 +611,7 @@ bool Certifier::local_phase(double length) {
   stats_.max_speed = max_speed_;
   sent_bound_ = bound_;
   sent_straight_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) sent_straight_[i] = on_straight_lines(static_cast<int>(i), static_cast<int>(i));
+  for (std::size_t i = 0; i < n; ++i) sent_straight_[i] = on_line(static_cast<int>(i));
   return failure_ == CertificationFailure::none;
 }
 
@@ -649,7 +680,7 @@ bool Certifier::verify_phase(const std::vector<SpeedBound>& received, double glo
     if (!closed(static_cast<int>(i), reach_layers(static_cast<int>(i)))) failure_ = CertificationFailure::depth;
     if (nodes_[i].owned && bound_[i] > sent_bound_[i]) failure_ = CertificationFailure::energy;
     // Others tested it on a straight line it no longer keeps.
-    if (nodes_[i].owned && sent_straight_[i] && !on_straight_lines(static_cast<int>(i), static_cast<int>(i))) {
+    if (nodes_[i].owned && sent_straight_[i] && !on_line(static_cast<int>(i))) {
       failure_ = CertificationFailure::energy;
     }
     if (!nodes_[i].owned) active_ghosts_.push_back(nodes_[i].index);

@@ -11,9 +11,10 @@
 // the connected component: V_i = sqrt(2 E_C / m_i), with E_C the kinetic
 // energy at T, the energy pending restitutions can return and the impulses
 // due in the window. Components only grow as bounds rise; iterate to the
-// least fixed point. Where nothing but another particle can turn one, two
-// particles alone in their components move on straight lines, and are
-// joined only when those lines meet in the window.
+// least fixed point. Where nothing but another particle can turn one, a
+// particle alone in its component moves on its straight line: two such are
+// joined only when their lines meet in the window, and one such with
+// another only when the other's bound can reach its line.
 //
 // Every rank computes this over its own view (phase 1), sends the bounds of
 // its owned particles to the ranks that hold them as ghosts, and then
@@ -118,12 +119,16 @@ class Certifier {
   // Tests node i against its candidates; true when something merged.
   bool test_node(int i, bool first_pass);
   bool test_pair(int i, int j, const Vec3& offset);
-  // Both nodes alone and plain: they move on straight lines unless they
-  // meet each other, so the pair is tested on those lines.
-  bool on_straight_lines(int i, int j) const;
+  // Alone in its component and plain: it moves on its straight line unless
+  // it meets another node, so its pairs are tested on that line.
+  bool on_line(int i) const;
   // Do the straight lines from the window start bring the two within the
   // blocking distance in the window?
   bool lines_meet(int i, int j, const Vec3& offset, double blocking) const;
+  // Can node `other`, within its bound of its start, come within the
+  // blocking distance of node `line` on its straight line? `start` is
+  // line's position relative to other's.
+  bool line_meets_reach(int line, int other, const Vec3& start, double blocking) const;
   // How far a node's interactions can reach, as a distance and in sector
   // layers (1 or 2; 3 = too far).
   double reach(int i) const;
