@@ -134,14 +134,13 @@ TEST(Certifier, ComponentsAreTheBruteForceFixedPoint) {
   EXPECT_GE(run_away, 1);        // and the one cluster of all
 }
 
-// Three particles in a periodic box: b runs into a at once, so a and b form
-// a component with bound 1; c flies past a's start at speed 40, closest at
-// mid-window. Whether c joins them depends on the minimum of
-// |r + w s| - B s inside the window, not at its ends: at distance 1.004 it
-// dips to 0.999 (joined), at 1.006 only to 1.0007 (not).
-std::uint64_t largest_with_fly_by(double distance) {
-  const double window = 0.01, speed = 40.0;
-  const std::string text = R"([run]
+constexpr double kFlyByWindow = 0.01;
+constexpr double kFlyBySpeed = 40.0;
+
+// Spheres of diameter 1 and mass 1 in a periodic box of edge 10; `extra`
+// follows the pair table (tethering distance, initial tables, particles).
+std::string box_model(const std::string& extra) {
+  return R"([run]
 end_time = 1.0
 [domain]
 lo = [0.0, 0.0, 0.0]
@@ -155,26 +154,43 @@ radius = 0.5
 species = ["A", "A"]
 blocking = 1.0
 c = 1.0
-[[initial.particle]]
+)" + extra;
+}
+
+// A particle flying along +x at kFlyBySpeed whose line passes (5, 5, 5) at
+// `distance`, closest at fraction `phase` of the window.
+std::string fly_by(double distance, double phase) {
+  return "[[initial.particle]]\nid = 2\nspecies = \"A\"\nposition = [" +
+         std::to_string(5.0 - kFlyBySpeed * kFlyByWindow * phase) + ", " + std::to_string(5.0 - distance) +
+         ", 5.0]\nvelocity = [" + std::to_string(kFlyBySpeed) + ", 0.0, 0.0]\n";
+}
+
+// The largest component the certificate finds over the window from t = 0.
+std::uint64_t largest_component(const std::string& model_text) {
+  Simulation sim(model_text);
+  const decomposition::BlockLayout layout(sim->grid().shape(), {1, 1, 1}, {true, true, true});
+  decomposition::Certifier certifier(sim.model, layout, 0);
+  certifier.prepare(*sim, 0.0, kFlyByWindow);
+  EXPECT_TRUE(certifier.local_phase(kFlyByWindow));
+  EXPECT_TRUE(certifier.verify_phase({}, certifier.largest_owned_bound()));
+  return certifier.stats().largest_component;
+}
+
+// b runs into a at once, so a and b form a component with bound 1; c flies
+// past a's start, closest at mid-window. Whether c joins them depends on
+// the minimum of |r + w s| - B s inside the window, not at its ends: at
+// distance 1.004 it dips to 0.999 (joined), at 1.006 only to 1.0007 (not).
+std::uint64_t largest_with_fly_by(double distance) {
+  return largest_component(box_model(R"([[initial.particle]]
+id = 0
 species = "A"
 position = [5.0, 5.0, 5.0]
 [[initial.particle]]
+id = 1
 species = "A"
 position = [5.0, 6.001, 5.0]
 velocity = [0.0, -1.0, 0.0]
-[[initial.particle]]
-species = "A"
-position = [)" + std::to_string(5.0 - speed * window / 2) + ", " + std::to_string(5.0 - distance) +
-                           R"(, 5.0]
-velocity = [)" + std::to_string(speed) + R"(, 0.0, 0.0]
-)";
-  Simulation sim(text);
-  const decomposition::BlockLayout layout(sim->grid().shape(), {1, 1, 1}, {true, true, true});
-  decomposition::Certifier certifier(sim.model, layout, 0);
-  certifier.prepare(*sim, 0.0, window);
-  EXPECT_TRUE(certifier.local_phase(window));
-  EXPECT_TRUE(certifier.verify_phase({}, certifier.largest_owned_bound()));
-  return certifier.stats().largest_component;
+)" + fly_by(distance, 0.5)));
 }
 
 TEST(Certifier, ALineIsTestedAgainstABoundAcrossTheWindow) {
@@ -183,25 +199,9 @@ TEST(Certifier, ALineIsTestedAgainstABoundAcrossTheWindow) {
 }
 
 // A particle at rest held by a tether (bound 0, not on a line: its tether
-// could turn it) and a fast particle whose line passes it at `distance`,
-// closest at fraction `phase` of the window.
+// could turn it) and the fly-by.
 std::uint64_t largest_passing_a_still_particle(double distance, double phase) {
-  const double window = 0.01, speed = 40.0;
-  const std::string text = R"([run]
-end_time = 1.0
-[domain]
-lo = [0.0, 0.0, 0.0]
-hi = [10.0, 10.0, 10.0]
-boundary = "periodic"
-[[species]]
-name = "A"
-mass = 1.0
-radius = 0.5
-[[pair]]
-species = ["A", "A"]
-blocking = 1.0
-tethering = 2.0
-c = 1.0
+  return largest_component(box_model(R"(tethering = 2.0
 [initial]
 tethers = [[0, 1]]
 [[initial.particle]]
@@ -212,20 +212,7 @@ position = [5.0, 5.0, 5.0]
 id = 1
 species = "A"
 position = [5.0, 6.5, 5.0]
-[[initial.particle]]
-id = 2
-species = "A"
-position = [)" + std::to_string(5.0 - speed * window * phase) + ", " + std::to_string(5.0 - distance) +
-                           R"(, 5.0]
-velocity = [)" + std::to_string(speed) + R"(, 0.0, 0.0]
-)";
-  Simulation sim(text);
-  const decomposition::BlockLayout layout(sim->grid().shape(), {1, 1, 1}, {true, true, true});
-  decomposition::Certifier certifier(sim.model, layout, 0);
-  certifier.prepare(*sim, 0.0, window);
-  EXPECT_TRUE(certifier.local_phase(window));
-  EXPECT_TRUE(certifier.verify_phase({}, certifier.largest_owned_bound()));
-  return certifier.stats().largest_component;
+)" + fly_by(distance, phase)));
 }
 
 TEST(Certifier, ALinePassingAStillParticleJoinsIt) {
