@@ -25,6 +25,28 @@ namespace {
 constexpr double kRelativeMargin = 1e-6;
 constexpr double kAbsoluteMargin = 1e-9;  // in sector edges
 
+// The least of |start + w s| - bound s over s in [0, window]: how close a
+// point moving from `start` with velocity w comes to a ball around the
+// origin whose radius grows at `bound` (bound 0: the closest approach of
+// two straight lines, in relative terms). The function is convex: its
+// minimum is at an end or where its derivative vanishes, where
+// (r.w + w.w s)^2 = bound^2 |r + w s|^2, which needs |w| > bound.
+double closest_approach(const Vec3& start, const Vec3& w, double bound, double window) {
+  const auto f = [&](double s) { return (start + w * s).norm() - bound * s; };
+  double lowest = std::min(f(0.0), f(window));
+  const double ww = w.squaredNorm(), rw = start.dot(w), bb = bound * bound;
+  if (ww > bb) {
+    // ww s^2 + 2 rw s + (rw^2 - bb rr) / (ww - bb) = 0. Its discriminant,
+    // rw^2 - ww (rw^2 - bb rr) / (ww - bb), is bb ww |p|^2 / (ww - bb) with
+    // p the part of r across w: computed so, it cannot cancel to a
+    // negative value when bb is small against ww.
+    const Vec3 across = start - w * (rw / ww);
+    const double root = std::sqrt(bb * ww * across.squaredNorm() / (ww - bb));
+    for (double s : {(-rw - root) / ww, (-rw + root) / ww}) lowest = std::min(lowest, f(std::clamp(s, 0.0, window)));
+  }
+  return lowest;
+}
+
 }  // namespace
 
 Certifier::Certifier(const Model& model, const BlockLayout& layout, int rank)
@@ -103,18 +125,19 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
     node.species = s.species;
     node.owned = engine.is_owned(i);
     node.tethered = !engine.tethers().empty(i);
-    node.velocity = s.v;
     max_speed_ = std::max(max_speed_, s.v.norm());
     nodes_.push_back(node);
   }
   sort_by_sector(grid);
   node_of_.assign(store.size(), -1);
   plain_.assign(nodes_.size(), 0);
+  velocity_.resize(nodes_.size());
   const std::uint64_t seed = model_.seed();
   for (std::size_t n = 0; n < nodes_.size(); ++n) {
     const Node& node = nodes_[n];
     const engine::Index i = node.index;
     node_of_[i] = static_cast<int>(n);
+    velocity_[n] = store.state[i].v;
     const std::size_t first_impulse = impulses_.size();
     impulse_begin_.push_back(first_impulse);
     const Species& species = model_.species(node.species);
@@ -199,11 +222,7 @@ void Certifier::sort_by_sector(const engine::SectorGrid& grid) {
   for (std::size_t n = 0; n < nodes_.size(); ++n) sorted_nodes_[sort_next_[cell[n]]++] = nodes_[n];
   nodes_.swap(sorted_nodes_);
   points_.resize(nodes_.size());
-  velocity_.resize(nodes_.size());
-  for (std::size_t n = 0; n < nodes_.size(); ++n) {
-    points_[n] = {nodes_[n].position, nodes_[n].species};
-    velocity_[n] = nodes_[n].velocity;
-  }
+  for (std::size_t n = 0; n < nodes_.size(); ++n) points_[n] = {nodes_[n].position, nodes_[n].species};
 }
 
 std::size_t Certifier::cell_index(int x, int y, int z) const {
@@ -345,14 +364,18 @@ bool Certifier::test_pair(int i, int j, const Vec3& offset) {
   const double within = blocking + (bound_[static_cast<std::size_t>(i)] + bound_[static_cast<std::size_t>(j)]) *
                                        slack_factor_ +
                         slack_absolute_;
-  if ((b.position + offset - a.position).squaredNorm() > within * within) return false;
+  const Vec3 from_i = b.position + offset - a.position;
+  if (from_i.squaredNorm() > within * within) return false;
   const bool line_i = on_line(i), line_j = on_line(j);
-  if (line_i && line_j) {
-    if (!lines_meet(i, j, offset, blocking)) return false;
-  } else if (line_i || line_j) {
-    // One on its line, the other anywhere its bound takes it.
-    const Vec3 from_i = b.position + offset - a.position;
-    if (!(line_j ? line_meets_reach(j, i, from_i, blocking) : line_meets_reach(i, j, -from_i, blocking))) return false;
+  if (line_i || line_j) {
+    // j as seen from i's start: on their lines, j moves with the relative
+    // velocity; with one on its line, the other is anywhere its bound takes
+    // it (the margins as in the gap test).
+    const Vec3& v_i = velocity_[static_cast<std::size_t>(i)];
+    const Vec3& v_j = velocity_[static_cast<std::size_t>(j)];
+    const Vec3 w = line_i && line_j ? Vec3(v_j - v_i) : line_j ? v_j : Vec3(-v_i);
+    const double bound = line_i && line_j ? 0.0 : bound_[static_cast<std::size_t>(line_j ? i : j)];
+    if (closest_approach(from_i, w, bound, slack_factor_) > blocking + slack_absolute_) return false;
   }
   if (find(i) == find(j)) return false;
   unite(i, j);
@@ -363,42 +386,6 @@ bool Certifier::on_line(int i) const {
   const auto a = static_cast<std::size_t>(i);
   // Alone: its own root, of size one.
   return straight_[a] && parent_[a] == i && size_[a] == 1;
-}
-
-bool Certifier::lines_meet(int i, int j, const Vec3& offset, double blocking) const {
-  const auto a = static_cast<std::size_t>(i), b = static_cast<std::size_t>(j);
-  // Closest approach of the relative line r + w s over s in the window
-  // (with the same margins as the gap test).
-  const Vec3 r = points_[b].position + offset - points_[a].position;
-  const Vec3 w = velocity_[b] - velocity_[a];
-  const double ww = w.squaredNorm();
-  const double s = ww > 0.0 ? std::clamp(-r.dot(w) / ww, 0.0, slack_factor_) : 0.0;
-  const double within = blocking + slack_absolute_;
-  return (r + w * s).squaredNorm() <= within * within;
-}
-
-bool Certifier::line_meets_reach(int line, int other, const Vec3& start, double blocking) const {
-  // The line node is at start + w s (relative to the other's start), the
-  // other within B s of its start: they can meet only if
-  // f(s) = |start + w s| - B s <= blocking for some s in the window. f is
-  // convex: its minimum is at an end or where f' = 0, i.e. where
-  // (r.w + w.w s)^2 = B^2 |r + w s|^2, which needs |w| > B.
-  const Vec3& w = velocity_[static_cast<std::size_t>(line)];
-  const double bound = bound_[static_cast<std::size_t>(other)];
-  const double window = slack_factor_;
-  const auto f = [&](double s) { return (start + w * s).norm() - bound * s; };
-  double lowest = std::min(f(0.0), f(window));
-  const double ww = w.squaredNorm(), rw = start.dot(w), bb = bound * bound;
-  if (ww > bb) {
-    // ww s^2 + 2 rw s + (rw^2 - bb rr) / (ww - bb) = 0. Its discriminant,
-    // rw^2 - ww (rw^2 - bb rr) / (ww - bb), is bb ww |p|^2 / (ww - bb) with
-    // p the part of r across w: computed so, it cannot cancel to a
-    // negative value when bb is small against ww.
-    const Vec3 across = start - w * (rw / ww);
-    const double root = std::sqrt(bb * ww * across.squaredNorm() / (ww - bb));
-    for (double s : {(-rw - root) / ww, (-rw + root) / ww}) lowest = std::min(lowest, f(std::clamp(s, 0.0, window)));
-  }
-  return lowest <= blocking + slack_absolute_;
 }
 
 bool Certifier::test_node(int i, bool first_pass) {

@@ -157,12 +157,19 @@ c = 1.0
 )" + extra;
 }
 
+// One [[initial.particle]] table of species A.
+std::string particle(int id, const Vec3& position, const Vec3& velocity = Vec3::Zero()) {
+  const auto vector = [](const Vec3& x) {
+    return "[" + std::to_string(x[0]) + ", " + std::to_string(x[1]) + ", " + std::to_string(x[2]) + "]";
+  };
+  return "[[initial.particle]]\nid = " + std::to_string(id) + "\nspecies = \"A\"\nposition = " + vector(position) +
+         "\nvelocity = " + vector(velocity) + "\n";
+}
+
 // A particle flying along +x at kFlyBySpeed whose line passes (5, 5, 5) at
 // `distance`, closest at fraction `phase` of the window.
 std::string fly_by(double distance, double phase) {
-  return "[[initial.particle]]\nid = 2\nspecies = \"A\"\nposition = [" +
-         std::to_string(5.0 - kFlyBySpeed * kFlyByWindow * phase) + ", " + std::to_string(5.0 - distance) +
-         ", 5.0]\nvelocity = [" + std::to_string(kFlyBySpeed) + ", 0.0, 0.0]\n";
+  return particle(2, Vec3(5.0 - kFlyBySpeed * kFlyByWindow * phase, 5.0 - distance, 5.0), Vec3(kFlyBySpeed, 0.0, 0.0));
 }
 
 // The largest component the certificate finds over the window from t = 0.
@@ -181,16 +188,9 @@ std::uint64_t largest_component(const std::string& model_text) {
 // the minimum of |r + w s| - B s inside the window, not at its ends: at
 // distance 1.004 it dips to 0.999 (joined), at 1.006 only to 1.0007 (not).
 std::uint64_t largest_with_fly_by(double distance) {
-  return largest_component(box_model(R"([[initial.particle]]
-id = 0
-species = "A"
-position = [5.0, 5.0, 5.0]
-[[initial.particle]]
-id = 1
-species = "A"
-position = [5.0, 6.001, 5.0]
-velocity = [0.0, -1.0, 0.0]
-)" + fly_by(distance, 0.5)));
+  return largest_component(box_model(particle(0, Vec3(5.0, 5.0, 5.0)) +
+                                     particle(1, Vec3(5.0, 6.001, 5.0), Vec3(0.0, -1.0, 0.0)) +
+                                     fly_by(distance, 0.5)));
 }
 
 TEST(Certifier, ALineIsTestedAgainstABoundAcrossTheWindow) {
@@ -201,18 +201,9 @@ TEST(Certifier, ALineIsTestedAgainstABoundAcrossTheWindow) {
 // A particle at rest held by a tether (bound 0, not on a line: its tether
 // could turn it) and the fly-by.
 std::uint64_t largest_passing_a_still_particle(double distance, double phase) {
-  return largest_component(box_model(R"(tethering = 2.0
-[initial]
-tethers = [[0, 1]]
-[[initial.particle]]
-id = 0
-species = "A"
-position = [5.0, 5.0, 5.0]
-[[initial.particle]]
-id = 1
-species = "A"
-position = [5.0, 6.5, 5.0]
-)" + fly_by(distance, phase)));
+  return largest_component(box_model("tethering = 2.0\n[initial]\ntethers = [[0, 1]]\n" +
+                                     particle(0, Vec3(5.0, 5.0, 5.0)) + particle(1, Vec3(5.0, 6.5, 5.0)) +
+                                     fly_by(distance, phase)));
 }
 
 TEST(Certifier, ALinePassingAStillParticleJoinsIt) {

@@ -99,7 +99,6 @@ class Certifier {
     SpeciesIndex species;
     bool owned;
     bool tethered;       // has tethers at the window start
-    Vec3 velocity;
   };
   // What a pair test reads, packed (nodes_ in cell order, 32 bytes).
   struct PairPoint {
@@ -122,13 +121,6 @@ class Certifier {
   // Alone in its component and plain: it moves on its straight line unless
   // it meets another node, so its pairs are tested on that line.
   bool on_line(int i) const;
-  // Do the straight lines from the window start bring the two within the
-  // blocking distance in the window?
-  bool lines_meet(int i, int j, const Vec3& offset, double blocking) const;
-  // Can node `other`, within its bound of its start, come within the
-  // blocking distance of node `line` on its straight line? `start` is
-  // line's position relative to other's.
-  bool line_meets_reach(int line, int other, const Vec3& start, double blocking) const;
   // How far a node's interactions can reach, as a distance and in sector
   // layers (1 or 2; 3 = too far).
   double reach(int i) const;
