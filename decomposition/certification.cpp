@@ -49,7 +49,7 @@ double closest_approach(const Vec3& start, const Vec3& w, double bound, double w
 
 }  // namespace
 
-Certifier::Certifier(const Model& model, const BlockLayout& layout, int rank)
+Certifier::Certifier(const Model& model, const BlockLayout& layout, int rank, bool sparse)
     : model_(model), layout_(layout), rank_(rank) {
   const auto n = static_cast<SpeciesIndex>(model.species().size());
   max_blocking_.assign(n, 0.0);
@@ -70,6 +70,46 @@ Certifier::Certifier(const Model& model, const BlockLayout& layout, int rank)
     straight_lines_ = straight_lines_ && domain.boundary[static_cast<std::size_t>(k)] == Boundary::periodic;
   }
   for (const Species& species : model.species()) straight_lines_ = straight_lines_ && !species.infinite_mass();
+  sparse_allowed_ = sparse && straight_lines_;
+  for (const Species& species : model.species()) sparse_allowed_ = sparse_allowed_ && !species.random_impulse.enabled();
+}
+
+Certifier::Node Certifier::make_node(engine::Index i) const {
+  const engine::Engine& engine = *engine_;
+  const engine::SectorGrid& grid = engine.grid();
+  const engine::ParticleState& s = engine.particles().state[i];
+  const Species& species = model_.species(s.species);
+  const bool infinite = species.infinite_mass();
+  Node node;
+  node.index = i;
+  node.position = s.position(start_);
+  node.inv_mass = infinite ? 0.0 : 1.0 / species.mass;
+  node.energy = infinite ? 0.0 : 0.5 * species.mass * s.v.squaredNorm();
+  node.sector = engine.sector(i);
+  node.depth = layout_.depth(rank_, node.sector);
+  node.clearance = 0.0;
+  if (node.depth == kHaloDepth - 1) {
+    // Only the second-last halo layer needs it (see closed()).
+    const engine::SectorCoords& c = node.sector;
+    std::array<double, 3> below{}, above{}, edge{};
+    for (int k = 0; k < 3; ++k) {
+      const auto kk = static_cast<std::size_t>(k);
+      edge[kk] = grid.edge()[k];
+      below[kk] = k < model_.dimensions() ? node.position[k] - grid.face(k, c[kk]) : edge[kk];
+      above[kk] = k < model_.dimensions() ? grid.face(k, c[kk] + 1) - node.position[k] : edge[kk];
+    }
+    // A position off its sector's frame would make the distance
+    // meaningless: count it as on the face.
+    for (std::size_t k = 0; k < 3; ++k) {
+      if (!(below[k] >= 0.0 && below[k] <= edge[k])) below[k] = 0.0;
+      if (!(above[k] >= 0.0 && above[k] <= edge[k])) above[k] = 0.0;
+    }
+    node.clearance = layout_.clearance(rank_, c, below, above, edge);
+  }
+  node.species = s.species;
+  node.owned = engine.is_owned(i);
+  node.tethered = !engine.tethers().empty(i);
+  return node;
 }
 
 void Certifier::prepare(const engine::Engine& engine, double start, double max_length) {
@@ -85,51 +125,62 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
   for (const DetachRule& r : model_.rules().detach) rule_species[r.species_a] = rule_species[r.species_b] = true;
 
   nodes_.clear();
+  points_.clear();
   impulses_.clear();
   impulse_begin_.clear();
   max_speed_ = 0.0;
+  owned_max_speed_ = 0.0;
+  node_of_.assign(store.size(), -1);
+  node_bits_.assign((store.size() + 63) / 64, 0);
+  // Sparse: where every particle is plain (no tethers can exist, no loaded
+  // edge is open, no random impulses), an owned particle whose calendar
+  // event comes after the window moves on its straight line, and the
+  // engine's calendar already proves that no other such particle's line
+  // meets it (Engine::particles_with_events_before). Only the owned
+  // particles with an earlier event and the ghosts (whose lines this
+  // calendar does not cover) start as nodes; a particle left out joins
+  // when a node's test reaches it (add_node).
+  sparse_ = sparse_allowed_ && !engine.tethers().allocated() && engine.loaded_edges().open_count() == 0;
+  constexpr int kEarly = -2;
+  if (sparse_) {
+    early_.clear();
+    // A window ends at start + length, or at a scheduled stop computed as
+    // start + (stop - start), which can round an ulp above: a relative
+    // margin and two ulps cover both.
+    const double end = start + max_length * (1.0 + kRelativeMargin);
+    engine.particles_with_events_before(std::nextafter(std::nextafter(end, kInfinity), kInfinity), early_);
+    for (engine::Index i : early_) node_of_[i] = kEarly;
+  }
   // In engine order, so that the engine's arrays are read in order; what
   // the pair tests need later is copied into the node.
   for (engine::Index i = 0; i < store.size(); ++i) {
     const engine::ParticleState& s = store.state[i];
     if (engine.is_removed(i) || !s.alive || engine.is_hub(i)) continue;
-    const Species& species = model_.species(s.species);
-    const bool infinite = species.infinite_mass();
-    if (infinite && !rule_species[s.species]) continue;
-    Node node;
-    node.index = i;
-    node.position = s.position(start);
-    node.inv_mass = infinite ? 0.0 : 1.0 / species.mass;
-    node.energy = infinite ? 0.0 : 0.5 * species.mass * s.v.squaredNorm();
-    node.sector = engine.sector(i);
-    node.depth = layout_.depth(rank_, node.sector);
-    node.clearance = 0.0;
-    if (node.depth == kHaloDepth - 1) {
-      // Only the second-last halo layer needs it (see closed()).
-      const engine::SectorCoords& c = node.sector;
-      std::array<double, 3> below{}, above{}, edge{};
-      for (int k = 0; k < 3; ++k) {
-        const auto kk = static_cast<std::size_t>(k);
-        edge[kk] = grid.edge()[k];
-        below[kk] = k < model_.dimensions() ? node.position[k] - grid.face(k, c[kk]) : edge[kk];
-        above[kk] = k < model_.dimensions() ? grid.face(k, c[kk] + 1) - node.position[k] : edge[kk];
-      }
-      // A position off its sector's frame would make the distance
-      // meaningless: count it as on the face.
-      for (std::size_t k = 0; k < 3; ++k) {
-        if (!(below[k] >= 0.0 && below[k] <= edge[k])) below[k] = 0.0;
-        if (!(above[k] >= 0.0 && above[k] <= edge[k])) above[k] = 0.0;
-      }
-      node.clearance = layout_.clearance(rank_, c, below, above, edge);
+    if (model_.species(s.species).infinite_mass() && !rule_species[s.species]) continue;
+    const double speed2 = s.v.squaredNorm();  // square roots once, below
+    max_speed_ = std::max(max_speed_, speed2);
+    if (sparse_ && engine.is_owned(i)) {
+      owned_max_speed_ = std::max(owned_max_speed_, speed2);
+      if (node_of_[i] != kEarly) continue;
     }
-    node.species = s.species;
-    node.owned = engine.is_owned(i);
-    node.tethered = !engine.tethers().empty(i);
-    max_speed_ = std::max(max_speed_, s.v.norm());
-    nodes_.push_back(node);
+    // Ghosts next to the block are nodes: this calendar's predictions may
+    // predate their refresh. Deeper ones meet an owned particle only after
+    // a sector crossing, which the calendar of one of the two's owners
+    // holds: that owner tests the pair, and says in phase 2 if the ghost
+    // turns (verify_phase then adds it).
+    if (sparse_ && !engine.is_owned(i) && layout_.depth(rank_, engine.sector(i)) > 1) continue;
+    nodes_.push_back(make_node(i));
   }
-  sort_by_sector(grid);
-  node_of_.assign(store.size(), -1);
+  max_speed_ = std::sqrt(max_speed_);
+  owned_max_speed_ = std::sqrt(owned_max_speed_);
+  if (sparse_) {
+    // Engine order is the cell order's stand-in: test_node_sparse walks
+    // the engine's sector lists.
+    for (const Node& node : nodes_) points_.push_back({node.position, node.species});
+    for (engine::Index i : early_) node_of_[i] = -1;
+  } else {
+    sort_by_sector(grid);
+  }
   plain_.assign(nodes_.size(), 0);
   velocity_.resize(nodes_.size());
   const std::uint64_t seed = model_.seed();
@@ -137,6 +188,7 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
     const Node& node = nodes_[n];
     const engine::Index i = node.index;
     node_of_[i] = static_cast<int>(n);
+    mark_node(i);
     velocity_[n] = store.state[i].v;
     const std::size_t first_impulse = impulses_.size();
     impulse_begin_.push_back(first_impulse);
@@ -388,19 +440,28 @@ bool Certifier::on_line(int i) const {
   return straight_[a] && parent_[a] == i && size_[a] == 1;
 }
 
-bool Certifier::test_node(int i, bool first_pass) {
+void Certifier::search_layers(int i, std::array<int, 3>& lo, std::array<int, 3>& hi) const {
   const Node& node = nodes_[static_cast<std::size_t>(i)];
   const engine::SectorGrid& grid = engine_->grid();
   const engine::SectorCoords& c = node.sector;
   const double search = reach(i);
   // Neighbour sectors: one layer, two towards a face the reach crosses.
-  std::array<int, 3> lo{-1, -1, -1}, hi{1, 1, 1};
+  lo = {-1, -1, -1};
+  hi = {1, 1, 1};
   for (int k = 0; k < 3; ++k) {
     const double edge = grid.edge()[k];
     if (search <= edge) continue;
     if (node.position[k] - grid.face(k, c[static_cast<std::size_t>(k)]) <= search - edge) lo[static_cast<std::size_t>(k)] = -2;
     if (grid.face(k, c[static_cast<std::size_t>(k)] + 1) - node.position[k] <= search - edge) hi[static_cast<std::size_t>(k)] = 2;
   }
+}
+
+bool Certifier::test_node(int i, bool first_pass) {
+  const Node& node = nodes_[static_cast<std::size_t>(i)];
+  const engine::SectorGrid& grid = engine_->grid();
+  const engine::SectorCoords& c = node.sector;
+  std::array<int, 3> lo{}, hi{};
+  search_layers(i, lo, hi);
   // Per axis and offset: the cell coordinate (-1: outside) and the image
   // shift.
   std::array<std::array<int, 5>, 3> cell{};
@@ -491,6 +552,126 @@ bool Certifier::test_node(int i, bool first_pass) {
   return merged;
 }
 
+int Certifier::add_node(engine::Index i) {
+  // Only in sparse certificates: a plain particle (owned, or a ghost beyond
+  // the first halo layer), alone on its line until now, with no impulses
+  // (the per-node arrays grow by one).
+  const auto n = static_cast<int>(nodes_.size());
+  nodes_.push_back(make_node(i));
+  const Node& node = nodes_.back();
+  points_.push_back({node.position, node.species});
+  velocity_.push_back(engine_->particles().state[i].v);
+  node_of_[i] = n;
+  mark_node(i);
+  impulse_begin_.push_back(impulses_.size());
+  plain_.push_back(1);
+  straight_.push_back(1);
+  parent_.push_back(n);
+  size_.push_back(1);
+  owned_root_.push_back(node.owned ? 1 : 0);
+  root_changed_.push_back(0);
+  still_.push_back(0);
+  const double alone = std::sqrt(2.0 * node.energy * node.inv_mass);
+  bound_.push_back(alone);
+  floor_.push_back(0.0);
+  single_bound_.push_back(alone);
+  // What the other ranks used for it: its line (phase 1 had not reached it).
+  sent_bound_.resize(static_cast<std::size_t>(n), 0.0);
+  sent_bound_.push_back(alone);
+  sent_straight_.resize(static_cast<std::size_t>(n), 1);
+  sent_straight_.push_back(1);
+  return n;
+}
+
+bool Certifier::test_line(int i, engine::Index j, const Vec3& offset) {
+  // As test_pair, with j on its straight line.
+  const PairPoint& a = points_[static_cast<std::size_t>(i)];
+  const engine::ParticleState& s = engine_->particles().state[j];
+  const double blocking = blocking_[a.species * max_blocking_.size() + s.species];
+  if (blocking <= 0.0) return false;
+  const double within =
+      blocking + (bound_[static_cast<std::size_t>(i)] + s.v.norm()) * slack_factor_ + slack_absolute_;
+  const Vec3 from_i = s.position(start_) + offset - a.position;
+  if (from_i.squaredNorm() > within * within) return false;
+  const bool line_i = on_line(i);
+  const Vec3 w = line_i ? Vec3(s.v - velocity_[static_cast<std::size_t>(i)]) : s.v;
+  const double bound = line_i ? 0.0 : bound_[static_cast<std::size_t>(i)];
+  if (closest_approach(from_i, w, bound, slack_factor_) > blocking + slack_absolute_) return false;
+  unite(i, add_node(j));
+  return true;
+}
+
+bool Certifier::test_node_sparse(int i, bool first_pass) {
+  const Node node = nodes_[static_cast<std::size_t>(i)];  // a copy: add_node grows nodes_
+  const engine::SectorGrid& grid = engine_->grid();
+  const engine::ParticleStore& store = engine_->particles();
+  std::array<int, 3> lo{}, hi{};
+  search_layers(i, lo, hi);
+  // The sectors around (up to 5^3), with the image shift of each.
+  std::array<std::uint32_t, 125> sectors{};
+  std::array<Vec3, 125> offsets;
+  std::array<bool, 125> extended{};  // in the second layer on some axis
+  std::size_t count = 0;
+  for (int ox = lo[0]; ox <= hi[0]; ++ox) {
+    for (int oy = lo[1]; oy <= hi[1]; ++oy) {
+      for (int oz = lo[2]; oz <= hi[2]; ++oz) {
+        engine::SectorCoords sector = node.sector;
+        Vec3 offset = Vec3::Zero();
+        bool inside = true;
+        const std::array<int, 3> o{ox, oy, oz};
+        for (std::size_t k = 0; k < 3; ++k) {
+          const int shape = grid.shape()[k];
+          int v = sector[k] + o[k];
+          if (v < 0 || v >= shape) {
+            inside = inside && grid.periodic(static_cast<int>(k));
+            offset[static_cast<int>(k)] = v < 0 ? -grid.length()[static_cast<int>(k)] : grid.length()[static_cast<int>(k)];
+            v = (v + shape) % shape;
+          }
+          sector[k] = v;
+        }
+        if (!inside) continue;
+        sectors[count] = grid.linear(sector);
+        offsets[count] = offset;
+        extended[count] = ox * ox == 4 || oy * oy == 4 || oz * oz == 4;
+        __builtin_prefetch(&grid.first_ref(sectors[count]));
+        ++count;
+      }
+    }
+  }
+  // Gather the candidates first, list heads and successors prefetched:
+  // walking each sector's list in turn chains one memory miss after another.
+  candidates_.clear();
+  for (std::size_t k = 0; k < count; ++k) {
+    const engine::Index j = grid.first(sectors[k]);
+    if (j == engine::kNoIndex) continue;
+    __builtin_prefetch(&store.state[j]);
+    candidates_.push_back({j, static_cast<std::uint32_t>(k)});
+  }
+  for (std::size_t h = 0, heads = candidates_.size(); h < heads; ++h) {
+    const std::uint32_t k = candidates_[h].second;
+    for (engine::Index j = store.state[candidates_[h].first].next_in_sector; j != engine::kNoIndex;
+         j = store.state[j].next_in_sector) {
+      __builtin_prefetch(&store.state[j]);
+      candidates_.push_back({j, k});
+    }
+  }
+  bool merged = false;
+  for (const auto& [j, k] : candidates_) {
+    // Most candidates are not nodes: the bit set (in cache) spares a read
+    // of node_of_ (usually a miss).
+    const int nj = is_node(j) ? node_of_[j] : -1;
+    // In the first pass every node is tested: a pair of nodes from its
+    // lower one (as in test_node, not across a second layer).
+    if (nj == i || (first_pass && nj >= 0 && nj < i && !extended[k])) continue;
+    if (nj >= 0) {
+      merged = test_pair(i, nj, offsets[k]) || merged;
+    } else if (store.state[j].alive && store.state[j].mobile) {  // removed ones are in no sector
+      merged = test_line(i, j, offsets[k]) || merged;
+    }
+  }
+  return merged;
+}
+
 void Certifier::structural_edges() {
   engine_->loaded_edges().for_each_open([&](engine::EdgeIndex, const engine::LoadedEdge& e) {
     const int a = node_of_[e.a], b = node_of_[e.b];
@@ -517,7 +698,8 @@ void Certifier::structural_edges() {
 
 void Certifier::iterate(std::vector<int> dirty, bool all_nodes) {
   // When every node is tested, a pair in neighbouring sectors is tested
-  // from its lower node only.
+  // from its lower node only (a sparse certificate still tests its pairs
+  // with the particles that are not nodes from the node).
   bool first_pass = all_nodes;
   for (;;) {
     // Bounds only change in dirty components (and only grow).
@@ -553,6 +735,10 @@ void Certifier::iterate(std::vector<int> dirty, bool all_nodes) {
       }
     }
     for (int i : dirty) {
+      if (sparse_) {
+        merged = test_node_sparse(i, first_pass) || merged;
+        continue;
+      }
       if (first_pass && still_[static_cast<std::size_t>(i)]) continue;
       merged = test_node(i, first_pass) || merged;
     }
@@ -570,7 +756,7 @@ bool Certifier::local_phase(double length) {
   slack_factor_ = length * (1.0 + kRelativeMargin);
   slack_absolute_ = kAbsoluteMargin * edge_min_;
   failure_ = CertificationFailure::none;
-  const std::size_t n = nodes_.size();
+  std::size_t n = nodes_.size();
   parent_.resize(n);
   for (std::size_t i = 0; i < n; ++i) parent_[i] = static_cast<int>(i);
   size_.assign(n, 1);
@@ -581,7 +767,10 @@ bool Certifier::local_phase(double length) {
   bound_.assign(n, 0.0);
   floor_.assign(n, 0.0);
   straight_ = plain_;
-  max_all_bound_ = 0.0;
+  // The particles a sparse certificate leaves out are alone on their
+  // lines: their bounds are their speeds (a hair above, for rounding).
+  constexpr double kSpeedRounding = 1.0 + 1e-12;
+  max_all_bound_ = sparse_ ? max_speed_ * kSpeedRounding : 0.0;
   // What each particle alone would give: neighbours compute the same, so
   // only bounds above it need to travel.
   std::vector<int> all(n);
@@ -590,11 +779,13 @@ bool Certifier::local_phase(double length) {
   single_bound_ = bound_;
   structural_edges();
   iterate(std::move(all), true);
+  n = nodes_.size();  // a sparse certificate may have added nodes
   stats_ = CertificationStats{};
   stats_.nodes = n;
   for (std::size_t i = 0; i < n; ++i) {
     if (nodes_[i].owned) stats_.max_bound = std::max(stats_.max_bound, bound_[i]);
   }
+  if (sparse_) stats_.max_bound = std::max(stats_.max_bound, owned_max_speed_ * kSpeedRounding);
   stats_.max_speed = max_speed_;
   sent_bound_ = bound_;
   sent_straight_.resize(n);
@@ -618,6 +809,31 @@ void Certifier::outgoing_bounds(std::vector<std::pair<int, SpeedBound>>& out) co
   }
 }
 
+std::pair<std::uint64_t, std::uint64_t> Certifier::examined() const {
+  std::uint64_t owned = 0;
+  for (const Node& node : nodes_) owned += node.owned ? 1 : 0;
+  return {owned, nodes_.size() - owned};
+}
+
+void Certifier::rising_bounds(std::vector<std::pair<int, SpeedBound>>& out) {
+  out.clear();
+  std::vector<int> ranks;
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    if (!nodes_[i].owned) continue;
+    stats_.max_bound = std::max(stats_.max_bound, bound_[i]);
+    const bool line = on_line(static_cast<int>(i));
+    if (!(bound_[i] > sent_bound_[i]) && !(sent_straight_[i] && !line)) continue;
+    sent_bound_[i] = bound_[i];
+    sent_straight_[i] = line;
+    layout_.window_ranks(engine_->sector(nodes_[i].index), ranks);
+    const SpeedBound b{engine_->particles().id[nodes_[i].index], bound_[i], straight_lines_ && !line ? 1u : 0u};
+    for (int r : ranks) {
+      if (r != rank_) out.push_back({r, b});
+    }
+  }
+  failure_ = CertificationFailure::none;
+}
+
 bool Certifier::verify_phase(const std::vector<SpeedBound>& received, double global_max) {
   if (failure_ != CertificationFailure::none) return false;
   max_all_bound_ = std::max(max_all_bound_, global_max);
@@ -625,7 +841,14 @@ bool Certifier::verify_phase(const std::vector<SpeedBound>& received, double glo
   std::vector<int> raised;
   for (const SpeedBound& b : received) {
     const engine::Index i = engine_->particles().index_of(b.id);
-    if (i == engine::kNoIndex || node_of_[i] < 0) continue;
+    if (i == engine::kNoIndex) continue;
+    if (node_of_[i] < 0) {
+      // A ghost a sparse certificate took for a line: its owner says it is
+      // more.
+      const engine::ParticleState& s = engine_->particles().state[i];
+      if (!sparse_ || engine_->is_owned(i) || engine_->is_removed(i) || !s.alive || !s.mobile) continue;
+      add_node(i);
+    }
     const auto n = static_cast<std::size_t>(node_of_[i]);
     if (nodes_[n].owned) continue;
     const bool turns = b.turns != 0 && straight_[n];
@@ -656,6 +879,8 @@ bool Certifier::verify_phase(const std::vector<SpeedBound>& received, double glo
     ++members[r];
   }
   active_ghosts_.clear();
+  stats_.components = stats_.cross_components = stats_.largest_component = 0;  // phase 2 may run again
+  bool unclosed = false, risen = false;
   for (std::size_t i = 0; i < n; ++i) {
     const auto r = static_cast<std::size_t>(find(static_cast<int>(i)));
     if (parent_[i] == static_cast<int>(i) && members[i] > 1) {
@@ -664,14 +889,21 @@ bool Certifier::verify_phase(const std::vector<SpeedBound>& received, double glo
       if (has_owned[i] && has_ghost[i]) ++stats_.cross_components;
     }
     if (!has_owned[r]) continue;
-    if (!closed(static_cast<int>(i), reach_layers(static_cast<int>(i)))) failure_ = CertificationFailure::depth;
-    if (nodes_[i].owned && bound_[i] > sent_bound_[i]) failure_ = CertificationFailure::energy;
+    if (!closed(static_cast<int>(i), reach_layers(static_cast<int>(i)))) unclosed = true;
+    if (nodes_[i].owned && bound_[i] > sent_bound_[i]) risen = true;
     // Others tested it on a straight line it no longer keeps.
-    if (nodes_[i].owned && sent_straight_[i] && !on_line(static_cast<int>(i))) {
-      failure_ = CertificationFailure::energy;
-    }
+    if (nodes_[i].owned && sent_straight_[i] && !on_line(static_cast<int>(i))) risen = true;
     if (!nodes_[i].owned) active_ghosts_.push_back(nodes_[i].index);
   }
+  // A component that is not closed stays so whatever bounds arrive (they
+  // only grow): depth wins, and only risen bounds alone are worth sending
+  // again (rising_bounds).
+  if (unclosed) {
+    failure_ = CertificationFailure::depth;
+  } else if (risen) {
+    failure_ = CertificationFailure::energy;
+  }
+  stats_.nodes = n;
   // In engine order, as the ghosts are activated.
   std::sort(active_ghosts_.begin(), active_ghosts_.end());
   stats_.active_ghosts = active_ghosts_.size();

@@ -20,6 +20,9 @@ namespace {
 constexpr int kMaxAttempts = 24;
 // Growth of the proposed window after a window certified at once.
 constexpr double kGrowth = 1.25;
+// The share of owned particles with an event in the first window.
+constexpr double kFirstEarlyShare = 0.03;
+constexpr int kFirstHalvings = 12;
 // Windows shorter than this fraction of the usual one end in a fallback.
 constexpr double kShortest = 1e-3;
 // A fallback runs until the next scheduled stop or this many events per
@@ -34,6 +37,9 @@ constexpr double kLargestFallbackBudget = 256.0;
 constexpr int kWindowsPerDecision = 4;
 // Failed halvings before testing whether an empty window certifies.
 constexpr int kStructuralCheck = 3;
+// Rounds of phase 2 (bounds sent again after they rose) before a window
+// fails on energy.
+constexpr int kBoundExchanges = 4;
 
 // MPI reduction: element 0 holds k; elements 1..k are maxima, the rest sums.
 void max_then_sum(void* in, void* inout, int* length, MPI_Datatype*) {
@@ -292,12 +298,7 @@ bool DistributedEngine::advance(double end, std::uint64_t event_budget) {
   return true;
 }
 
-bool DistributedEngine::certify(double length) {
-  const double started = seconds_now();
-  ++counters_.certifications;
-  const bool local = certifier_->local_phase(length);
-  std::vector<std::pair<int, SpeedBound>> bounds;
-  if (local) certifier_->outgoing_bounds(bounds);
+std::vector<SpeedBound> DistributedEngine::exchange_bounds(const std::vector<std::pair<int, SpeedBound>>& bounds) {
   std::vector<Bytes> out(neighbours_->neighbours().size());
   for (const auto& [rank, bound] : bounds) {
     const int slot = neighbours_->slot(rank);
@@ -307,34 +308,61 @@ bool DistributedEngine::certify(double length) {
     b.resize(at + sizeof(SpeedBound));
     std::memcpy(b.data() + at, &bound, sizeof(SpeedBound));
   }
-  counters_.seconds_certify += seconds_now() - started;
   const double exchange_started = seconds_now();
   const std::vector<Bytes> in = neighbours_->exchange(out);
   counters_.seconds_wait += seconds_now() - exchange_started;
+  std::vector<SpeedBound> received;
+  for (const Bytes& b : in) {
+    for (std::size_t at = 0; at + sizeof(SpeedBound) <= b.size(); at += sizeof(SpeedBound)) {
+      SpeedBound bound;
+      std::memcpy(&bound, b.data() + at, sizeof(SpeedBound));
+      received.push_back(bound);
+    }
+  }
+  return received;
+}
+
+bool DistributedEngine::certify(double length) {
+  const double started = seconds_now();
+  ++counters_.certifications;
+  const bool local = certifier_->local_phase(length);
+  std::vector<std::pair<int, SpeedBound>> bounds;
+  if (local) certifier_->outgoing_bounds(bounds);
+  counters_.seconds_certify += seconds_now() - started;
+  std::vector<SpeedBound> received = exchange_bounds(bounds);
   std::vector<double> maxima{local ? 0.0 : 1.0, certifier_->largest_owned_bound()};
   std::vector<double> sums;
   agree(maxima, sums);
   bool ok = maxima[0] == 0.0;
-  if (ok) {
+  // Phase 2, repeated while only bounds rose: a rank whose owned bounds
+  // rose above what it sent (a neighbour's bounds merged components here)
+  // sends them again and every rank verifies again, until no bound moves
+  // (the owners' bounds are then one fixed point) or a closure fails.
+  for (int exchanges = 1; ok; ++exchanges) {
     const double verify_started = seconds_now();
-    std::vector<SpeedBound> received;
-    for (const Bytes& b : in) {
-      for (std::size_t at = 0; at + sizeof(SpeedBound) <= b.size(); at += sizeof(SpeedBound)) {
-        SpeedBound bound;
-        std::memcpy(&bound, b.data() + at, sizeof(SpeedBound));
-        received.push_back(bound);
-      }
-    }
     ok = certifier_->verify_phase(received, maxima[1]);
+    const bool again = !ok && certifier_->failure() == CertificationFailure::energy && exchanges < kBoundExchanges;
+    if (again) certifier_->rising_bounds(bounds);
     counters_.seconds_certify += seconds_now() - verify_started;
-    std::vector<double> verdict{ok ? 0.0 : 1.0};
+    std::vector<double> verdict{ok ? 0.0 : again ? 1.0 : 2.0, certifier_->largest_owned_bound()};
     std::vector<double> executed{static_cast<double>(counters_.events_executed),
                                  static_cast<double>(counters_.owned)};
     agree(verdict, executed);
-    ok = verdict[0] == 0.0;
     global_events_ = static_cast<std::uint64_t>(executed[0]);
     global_owned_ = static_cast<std::uint64_t>(executed[1]);
+    if (verdict[0] != 1.0) {
+      ok = verdict[0] == 0.0;
+      break;
+    }
+    ++counters_.bound_exchanges;
+    if (!again) bounds.clear();
+    received = exchange_bounds(bounds);
+    maxima[1] = verdict[1];
+    ok = true;
   }
+  const auto [owned, ghosts] = certifier_->examined();
+  counters_.examined_owned += owned;
+  counters_.examined_ghosts += ghosts;
   switch (certifier_->failure()) {
     case CertificationFailure::reach: ++counters_.failures_reach; break;
     case CertificationFailure::depth: ++counters_.failures_depth; break;
@@ -419,10 +447,34 @@ void DistributedEngine::run_fallback(double cap) {
   after_window_ = false;
 }
 
+double DistributedEngine::first_proposal(double room) {
+  // The first window (after a start or a restart) has no history: a long
+  // one fails, and each failure certifies most particles. Start where a
+  // few per cent of the particles have a calendar event in the window, the
+  // share that certified windows usually hold; growth does the rest. Every
+  // rank must propose the same length: the shortest.
+  const std::size_t want = std::max<std::size_t>(1, static_cast<std::size_t>(kFirstEarlyShare *
+                                                                             static_cast<double>(counters_.owned)));
+  double length = room;
+  std::vector<engine::Index> early;
+  // At most 2^-12 of the room: many events at the window start (contacts)
+  // must not make the first window vanish.
+  for (int halvings = 0; halvings < kFirstHalvings; ++halvings) {
+    early.clear();
+    engine_->particles_with_events_before(time_ + length, early);
+    if (early.size() <= want) break;
+    length *= 0.5;
+  }
+  std::vector<double> maxima{-length}, sums;
+  agree(maxima, sums);
+  return -maxima[0];
+}
+
 void DistributedEngine::round(double end) {
   const double round_started = seconds_now();
   const double cap = std::min(end, next_transition());
   const double room = cap - time_;
+  if (proposal_ == 0.0) proposal_ = first_proposal(room);
   double length = proposal_ > 0.0 ? std::min(proposal_, room) : room;
   const double first = length;
   const double prepared = seconds_now();

@@ -31,14 +31,21 @@ rank count):
     lambda   = measured imbalance (slowest rank over the mean)
     c        = certifications per window (retries included)
     t_node   = measured certification seconds per node
-    n_cert   = nodes a certificate visits:
-                 implemented: every particle held, n + ghosts
-                 shell:       the particles within the halo depth of a cut
-                              face (SYNC-CIW.md's O((N/P)^(2/3)) certificate)
+    n_cert   = nodes a certificate visits, from the run's counters
+               examined_owned (o_m) and examined_ghosts (h_m) per
+               certification (every particle held, n + ghosts, when the
+               run does not report them):
+                 implemented: o_m n / n_m + h_m S / S_m (a sparse start
+                              examines a share of the owned particles and
+                              the first halo layer)
+                 shell:       h_m S / S_m, the halo alone (SYNC-CIW.md's
+                              O((N/P)^(2/3)) certificate)
     ghosts   = g_m S / S_m
     t_halo   = neighbours x latency + bytes / bandwidth, with the measured
                bytes per window scaled by S / S_m
     t_reduce = allreduces per certification x alpha x ceil(log2 P)
+               (phase 2's extra bound exchanges, measured, add one
+               neighbour exchange and one allreduce each)
 
 The rank grid is the most cubic one (2x1x1 for P = 2: both faces of the
 slab are cut, one through the periodic wrap; 4x4x4 for 64). Efficiency is the serial time of
@@ -139,7 +146,16 @@ def measured(serial, multi):
     ranks = multi["ranks"]
     particles = multi["final"]["particles"]
     grid = tuple(int(v) for v in dist["rank_grid"].split("x"))
-    nodes = (per["owned"]["total"] + per["ghosts"]["total"]) / ranks
+    # Particles a certification examines, per rank: owned and ghosts (every
+    # particle held, unless the run reports fewer: the sparse start).
+    if "examined_owned" in per and "examined_ghosts" in per:
+        examined_owned = per["examined_owned"]["total"] / (ranks * certifications)
+        examined_ghosts = per["examined_ghosts"]["total"] / (ranks * certifications)
+    else:
+        examined_owned = per["owned"]["total"] / ranks
+        examined_ghosts = per["ghosts"]["total"] / ranks
+    nodes = examined_owned + examined_ghosts
+    bound_exchanges = per.get("bound_exchanges", {"max": 0})["max"]
     m = {
         "ranks": ranks,
         "grid": grid,
@@ -150,7 +166,10 @@ def measured(serial, multi):
         "serial_particles": serial["final"]["particles"],
         "delta": span / windows,
         "certifications_per_window": certifications / windows,
-        "t_node": per["seconds_certify"]["max"] / (certifications * nodes),
+        "t_node": per["seconds_certify"]["max"] / (certifications * nodes) if nodes > 0 else 0.0,
+        "examined_owned": examined_owned,
+        "examined_ghosts": examined_ghosts,
+        "exchanges_per_certification": 1.0 + bound_exchanges / certifications,
         "ghosts": per["ghosts"]["mean"],
         "duplicated": dist["duplicated_fraction"],
         "imbalance": max(dist.get("imbalance", 1.0), 1.0),
@@ -168,12 +187,18 @@ def project(m, p, n, alpha, latency, bandwidth, certificate):
     ghosts = m["ghosts"] * surface
     events = n * m["nu"] * m["delta"]
     t_exec = m["imbalance"] * events * m["t_e"] * (1.0 + duplicated)
-    visited = n + ghosts if certificate == "implemented" else ghosts
+    # Owned particles examined scale with the particles per rank, ghosts with
+    # the halo surface.
+    ghosts_examined = m["examined_ghosts"] * surface
+    visited = m["examined_owned"] * n / m["per_rank"] + ghosts_examined if certificate == "implemented" else ghosts_examined
     c = m["certifications_per_window"]
     t_cert = c * m["t_node"] * visited
-    exchanges = EXCHANGES_PER_WINDOW + c * EXCHANGES_PER_CERTIFICATION
+    # Phase 2 may exchange bounds more than once; each extra round is one
+    # neighbour exchange and one allreduce.
+    rounds = m["exchanges_per_certification"]
+    exchanges = EXCHANGES_PER_WINDOW + c * EXCHANGES_PER_CERTIFICATION * rounds
     t_halo = exchanges * neighbours(grid) * latency + m["bytes_per_window"] * surface / bandwidth
-    t_reduce = c * REDUCES_PER_CERTIFICATION * alpha * max(math.ceil(math.log2(p)), 1)
+    t_reduce = c * (REDUCES_PER_CERTIFICATION + rounds - 1) * alpha * max(math.ceil(math.log2(p)), 1)
     t_round = t_exec + t_cert + t_halo + t_reduce
     per_time_unit = t_round / m["delta"]
     serial = n * m["nu"] * m["t_e"]

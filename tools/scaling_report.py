@@ -51,6 +51,7 @@ COUNTERS = [
     ("failed_reach", "total"),
     ("failed_depth", "total"),
     ("failed_energy", "total"),
+    ("bound_exchanges", "max"),
     ("fallbacks", "max"),
     ("rebalances", "max"),
     ("delta_mean", "mean"),

@@ -116,4 +116,18 @@ std::size_t ParticleCalendar::memory_bytes() const {
          position_.capacity() * sizeof(std::uint32_t);
 }
 
+void ParticleCalendar::particles_before(double time, std::vector<Index>& out) const {
+  if (empty() || !(node(0).time < time)) return;
+  // Children are never earlier than their parent.
+  std::vector<std::size_t> stack{0};
+  while (!stack.empty()) {
+    const std::size_t k = stack.back();
+    stack.pop_back();
+    out.push_back(node(k).particle);
+    for (std::size_t c = kArity * k + 1; c <= kArity * k + kArity && c < size(); ++c) {
+      if (node(c).time < time) stack.push_back(c);
+    }
+  }
+}
+
 }  // namespace tethersim::engine

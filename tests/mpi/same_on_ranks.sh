@@ -4,7 +4,10 @@
 # checks that it ends in the same state, bit for bit, as the run in REF.
 # With RESTART="T NP2" the run stops at time T and a run on NP2 ranks
 # continues it from the checkpoint. With MIN_MIGRATIONS=k the ranks must
-# have handed particles to each other at least k times.
+# have handed particles to each other at least k times; with
+# MIN_BOUND_EXCHANGES=k phase 2 must have sent risen bounds again at least k
+# times; with SPARSE=1 certificates must have examined under half the owned
+# particles on average (the sparse start was used).
 set -euo pipefail
 exe=$1 np=$2 ref=$3 out=$4
 shift 4
@@ -30,4 +33,18 @@ if [[ -n "${MIN_MIGRATIONS:-}" ]]; then
   migrations=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['distribution']['per_rank']['migrations']['total'])" "$out/summary.json")
   echo "migrations between ranks: $migrations"
   (( migrations >= MIN_MIGRATIONS )) || { echo "expected at least $MIN_MIGRATIONS migrations"; exit 1; }
+fi
+counter() {
+  /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['distribution']['per_rank'][sys.argv[2]][sys.argv[3]])" "$out/summary.json" "$1" "$2"
+}
+if [[ -n "${MIN_BOUND_EXCHANGES:-}" ]]; then
+  exchanges=$(counter bound_exchanges total)
+  echo "extra bound exchanges: $exchanges"
+  (( exchanges >= MIN_BOUND_EXCHANGES )) || { echo "expected at least $MIN_BOUND_EXCHANGES extra bound exchanges"; exit 1; }
+fi
+if [[ -n "${SPARSE:-}" ]]; then
+  examined=$(counter examined_owned mean) certifications=$(counter certifications mean) owned=$(counter owned mean)
+  echo "per rank: $examined owned particles examined in $certifications certifications, $owned owned"
+  /usr/bin/python3 -c "import sys; e, c, o = map(float, sys.argv[1:]); sys.exit(0 if c > 0 and e / c < 0.5 * o else 1)" \
+    "$examined" "$certifications" "$owned" || { echo "expected a sparse certificate"; exit 1; }
 fi

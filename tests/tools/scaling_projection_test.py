@@ -99,6 +99,28 @@ check(close(full["share_certify"] * full["seconds_per_time_unit"] * m["delta"], 
 check(shell["efficiency"] > full["efficiency"], "a shell certificate costs less than a full one")
 check(0.0 < full["efficiency"] < 1.0, "overhead lowers the efficiency")
 
+# A sparse start: the run reports the particles examined per certification
+# (5000 owned and 2000 ghosts per rank): certification costs 0.5 s over
+# those, owned ones scale with the particles per rank and ghosts with the
+# surface; extra bound exchanges add messages.
+serial, multi = summaries(overhead=True)
+per = multi["distribution"]["per_rank"]
+per["examined_owned"] = {"total": 2 * 800 * 5000}
+per["examined_ghosts"] = {"total": 2 * 800 * 2000}
+per["bound_exchanges"] = {"max": 400}
+m = sp.measured(serial, multi)
+check(close(m["t_node"], 0.5 / (800 * 7000), 1e-12), "sparse: certification seconds per examined particle")
+check(close(m["exchanges_per_certification"], 1.5, 1e-12), "bound exchanges per certification")
+r = sp.project(m, 2, m["per_rank"], 0.0, 0.0, 1e30, "implemented")
+check(close(r["share_certify"] * r["seconds_per_time_unit"] * m["delta"], 2 * m["t_node"] * 7000, 1e-6),
+      "sparse: two certifications of 7000 particles per window")
+half = sp.project(m, 2, m["per_rank"] / 2, 0.0, 0.0, 1e30, "implemented")
+check(close(half["share_certify"] * half["seconds_per_time_unit"] * m["delta"], 2 * m["t_node"] * (2500 + 2000 * 0.5 ** (2 / 3)), 1e-6),
+      "sparse: owned particles examined scale with the particles per rank, ghosts with the surface")
+slow = sp.project(m, 2, m["per_rank"], 0.0, 1e-3, 1e30, "implemented")
+check(close(slow["share_exchange"] * slow["seconds_per_time_unit"] * m["delta"], (1 + 2 * 1.5) * 1e-3, 1e-6),
+      "sparse: one exchange after the window and 1.5 per certification")
+
 # The command line: a table with the requested rank counts; bad input exits 2.
 with tempfile.TemporaryDirectory() as tmp:
     for name, content in (("serial.json", serial), ("multi.json", multi)):

@@ -106,32 +106,44 @@ TEST(Certifier, ComponentsAreTheBruteForceFixedPoint) {
   sim->run_until(0.5);
   const engine::SectorGrid& grid = sim->grid();
   const decomposition::BlockLayout layout(grid.shape(), {1, 1, 1}, {true, true, true});
-  decomposition::Certifier certifier(sim.model, layout, 0);
-  int compared = 0, run_away = 0;
-  std::uint64_t largest_seen = 0;
-  // From pairs to clusters of a handful, then one cluster of all (the
-  // bounds of a growing component run away near 1.3e-2; with bounds alone,
-  // near 1e-2). Sectors are one blocking distance wide, so every search
-  // also takes a second layer near a face.
-  for (double delta : {1e-3, 2e-3, 4e-3, 8e-3, 1e-2, 1.2e-2, 1.4e-2, 1.6e-2, 2e-2}) {
-    certifier.prepare(*sim, 0.5, delta);
-    if (!certifier.local_phase(delta)) {
-      // Only a reach beyond two sectors may stop a one-rank certificate.
-      EXPECT_EQ(certifier.failure(), decomposition::CertificationFailure::reach) << "delta " << delta;
-      ++run_away;
-      continue;
+  // Both ways of starting: every particle a node, and (sparse) only those
+  // with a calendar event inside the window, the rest joining when reached.
+  for (const bool sparse : {false, true}) {
+    decomposition::Certifier certifier(sim.model, layout, 0, sparse);
+    int compared = 0, run_away = 0;
+    std::uint64_t largest_seen = 0, fewest_nodes = 500;
+    // From pairs to clusters of a handful, then one cluster of all (the
+    // bounds of a growing component run away near 1.3e-2; with bounds
+    // alone, near 1e-2). Sectors are one blocking distance wide, so every
+    // search also takes a second layer near a face.
+    for (double delta : {1e-3, 2e-3, 4e-3, 8e-3, 1e-2, 1.2e-2, 1.4e-2, 1.6e-2, 2e-2}) {
+      certifier.prepare(*sim, 0.5, delta);
+      if (!certifier.local_phase(delta)) {
+        // Only a reach beyond two sectors may stop a one-rank certificate.
+        EXPECT_EQ(certifier.failure(), decomposition::CertificationFailure::reach) << "delta " << delta;
+        ++run_away;
+        continue;
+      }
+      ASSERT_TRUE(certifier.verify_phase({}, certifier.largest_owned_bound()))
+          << "delta " << delta << ": " << decomposition::to_string(certifier.failure());
+      const Components expected = brute_force(*sim, 0.5, delta, 1.0);
+      EXPECT_EQ(certifier.stats().components, expected.count) << "sparse " << sparse << " delta " << delta;
+      EXPECT_EQ(certifier.stats().largest_component, expected.largest) << "sparse " << sparse << " delta " << delta;
+      if (!sparse) {
+        EXPECT_EQ(certifier.stats().nodes, 500u);
+      }
+      fewest_nodes = std::min(fewest_nodes, certifier.stats().nodes);
+      largest_seen = std::max(largest_seen, expected.largest);
+      ++compared;
     }
-    ASSERT_TRUE(certifier.verify_phase({}, certifier.largest_owned_bound())) << "delta " << delta;
-    const Components expected = brute_force(*sim, 0.5, delta, 1.0);
-    EXPECT_EQ(certifier.stats().components, expected.count) << "delta " << delta;
-    EXPECT_EQ(certifier.stats().largest_component, expected.largest) << "delta " << delta;
-    EXPECT_EQ(certifier.stats().nodes, 500u);
-    largest_seen = std::max(largest_seen, expected.largest);
-    ++compared;
+    EXPECT_GE(compared, 5);
+    EXPECT_GE(largest_seen, 5u);  // the cases reach clusters of several
+    EXPECT_GE(run_away, 1);       // and the one cluster of all
+    // The sparse start leaves most particles out of short windows.
+    if (sparse) {
+      EXPECT_LT(fewest_nodes, 150u);
+    }
   }
-  EXPECT_GE(compared, 5);
-  EXPECT_GE(largest_seen, 5u);   // the cases reach clusters of several
-  EXPECT_GE(run_away, 1);        // and the one cluster of all
 }
 
 constexpr double kFlyByWindow = 0.01;

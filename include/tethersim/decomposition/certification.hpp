@@ -16,6 +16,13 @@
 // joined only when their lines meet in the window, and one such with
 // another only when the other's bound can reach its line.
 //
+// Sparse start: where every particle is plain whatever happens (no tethers,
+// loaded edges or random impulses either), nodes start as the owned
+// particles with a calendar event in the window and the ghosts of the first
+// halo layer; the engine's calendar proves that no two other owned
+// particles' lines meet, and a particle left out becomes a node when a
+// node's test reaches it, or (a ghost) when its owner's bound arrives.
+//
 // Every rank computes this over its own view (phase 1), sends the bounds of
 // its owned particles to the ranks that hold them as ghosts, and then
 // checks (phase 2), with every ghost's bound at least its owner's, that
@@ -64,7 +71,10 @@ const char* to_string(CertificationFailure failure);
 
 class Certifier {
  public:
-  Certifier(const Model& model, const BlockLayout& layout, int rank);
+  // `sparse`: where the model allows it, start from the particles the
+  // engine's calendar cannot vouch for instead of every particle (the
+  // components are the same; false sweeps everything, for comparison).
+  Certifier(const Model& model, const BlockLayout& layout, int rank, bool sparse = true);
 
   // Window-independent data at the window start: positions, energies, and
   // the random impulses due before start + max_length.
@@ -81,8 +91,15 @@ class Certifier {
   // the largest bound of any particle. True when certified.
   bool verify_phase(const std::vector<SpeedBound>& received, double global_max);
 
+  // After an energy failure: the owned bounds that rose above (or lines
+  // lost since) what was sent, to send again; the next verify_phase then
+  // starts afresh.
+  void rising_bounds(std::vector<std::pair<int, SpeedBound>>& out);
   CertificationFailure failure() const { return failure_; }
   const CertificationStats& stats() const { return stats_; }
+  // The particles this certification examined so far (its nodes): owned,
+  // and ghosts.
+  std::pair<std::uint64_t, std::uint64_t> examined() const;
   // Ghosts to run in the certified window (members of components with an
   // owned particle), as engine indices.
   const std::vector<engine::Index>& active_ghosts() const { return active_ghosts_; }
@@ -110,6 +127,18 @@ class Certifier {
     double amount;  // |J| / sqrt(2 m)
   };
 
+  Node make_node(engine::Index i) const;
+  // A particle left out of a sparse certificate becomes a node (alone);
+  // returns it.
+  int add_node(engine::Index i);
+  // Sparse certificates: node i against the particles of the sectors
+  // around it (the engine's lists), nodes or not; and against one that is
+  // not a node, on its straight line.
+  bool test_node_sparse(int i, bool first_pass);
+  bool test_line(int i, engine::Index j, const Vec3& offset);
+  // The sector offsets node i searches per axis: -1..1, or 2 towards a
+  // face its reach crosses.
+  void search_layers(int i, std::array<int, 3>& lo, std::array<int, 3>& hi) const;
   int find(int x);
   void unite(int a, int b);
   // The bounds of `members` (whole components, in node order) from their
@@ -150,6 +179,9 @@ class Certifier {
   std::vector<PairPoint> points_;
   std::vector<Vec3> velocity_;  // per node, in node order
   std::vector<int> node_of_;  // engine index -> node (-1: none)
+  std::vector<std::uint64_t> node_bits_;  // engine index -> is a node, one bit each
+  void mark_node(engine::Index i) { node_bits_[i / 64] |= std::uint64_t{1} << (i % 64); }
+  bool is_node(engine::Index i) const { return (node_bits_[i / 64] >> (i % 64)) & 1U; }
   std::vector<std::size_t> impulse_begin_;
   std::vector<Impulse> impulses_;
   std::vector<double> max_blocking_;  // per species
@@ -188,6 +220,14 @@ class Certifier {
   // without tethers, loaded edges or impulses due, alone in its component,
   // moves on a straight line through the window.
   bool straight_lines_ = false;
+  // Sparse certificates (prepare): allowed by the model and the options,
+  // and used for this window; the early particles (calendar events inside
+  // the window) and the largest speed of an owned particle.
+  bool sparse_allowed_ = false;
+  bool sparse_ = false;
+  std::vector<engine::Index> early_;
+  std::vector<std::pair<engine::Index, std::uint32_t>> candidates_;  // test_node_sparse: particle, sector slot
+  double owned_max_speed_ = 0.0;
   bool any_still_ = false;
   double max_speed_ = 0.0;      // the largest speed at the window start
   double max_all_bound_ = 0.0;  // the largest bound any particle can have (phase 2)

@@ -61,6 +61,7 @@ struct DistributionCounters {
   std::uint64_t failures_reach = 0;   // why attempts failed (on this rank)
   std::uint64_t failures_depth = 0;
   std::uint64_t failures_energy = 0;
+  std::uint64_t bound_exchanges = 0;  // extra rounds of phase 2 (bounds that rose, sent again)
   std::uint64_t fallbacks = 0;
   std::uint64_t fallbacks_declined = 0;  // windows kept because a fallback would cost more
   std::uint64_t rebalances = 0;
@@ -73,6 +74,8 @@ struct DistributionCounters {
   std::uint64_t cross_components = 0;
   std::uint64_t largest_component = 0;
   std::uint64_t active_ghosts = 0;     // summed over windows
+  std::uint64_t examined_owned = 0;    // particles certificates examined, summed over certifications
+  std::uint64_t examined_ghosts = 0;
   std::uint64_t owned = 0;             // now
   std::uint64_t ghosts = 0;            // now
   std::uint64_t ghosts_max = 0;
@@ -138,6 +141,11 @@ class DistributedEngine {
 
   // One window ending at most at `end`.
   void round(double end);
+  // Sends owned particles' bounds to the ranks holding them as ghosts and
+  // returns what the neighbours sent (collective over the neighbourhood).
+  std::vector<SpeedBound> exchange_bounds(const std::vector<std::pair<int, SpeedBound>>& bounds);
+  // The first window length to propose, agreed by all ranks (collective).
+  double first_proposal(double room);
   // Certification of [time_, time_ + length) on all ranks; true when every
   // rank certified it.
   bool certify(double length);

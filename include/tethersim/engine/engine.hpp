@@ -85,6 +85,12 @@ class Engine {
   // The number and time of a particle's next random impulse (kInfinity:
   // none).
   std::uint64_t random_impulse_index(Index i) const { return has_random_impulses_ ? ri_index_[i] : 0; }
+  // Particles whose calendar event (its earliest, or a stale one no later)
+  // comes before `time`. Any two active particles whose trajectories would
+  // meet at t have one of them here for every time after t.
+  void particles_with_events_before(double time, std::vector<Index>& out) const {
+    calendar_.particles_before(time, out);
+  }
   double next_random_impulse(Index i) const { return has_random_impulses_ ? ri_time_[i] : kInfinity; }
   // The number of the next tick of each periodic impulse.
   const std::vector<std::uint64_t>& periodic_ticks() const { return periodic_tick_; }

@@ -53,6 +53,10 @@ class ParticleCalendar {
     return {time, s.partner, s.partner_counter, s.kind, s.detail};
   }
   std::size_t memory_bytes() const;
+  // Appends every particle whose event comes before `time` (in heap order):
+  // a walk of the heap that stops below any node at or after it, so it
+  // costs the number found, not the calendar's size.
+  void particles_before(double time, std::vector<Index>& out) const;
   // Renumbers particles (new_index[old]); the heap's shape is kept.
   void renumber(const std::vector<Index>& new_index);
 
