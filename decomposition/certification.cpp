@@ -440,47 +440,54 @@ bool Certifier::on_line(int i) const {
   return straight_[a] && parent_[a] == i && size_[a] == 1;
 }
 
-void Certifier::search_layers(int i, std::array<int, 3>& lo, std::array<int, 3>& hi) const {
+Certifier::SearchBox Certifier::search_box(int i) const {
   const Node& node = nodes_[static_cast<std::size_t>(i)];
   const engine::SectorGrid& grid = engine_->grid();
   const engine::SectorCoords& c = node.sector;
   const double search = reach(i);
-  // Neighbour sectors: one layer, two towards a face the reach crosses.
-  lo = {-1, -1, -1};
-  hi = {1, 1, 1};
+  SearchBox box;
   for (int k = 0; k < 3; ++k) {
+    const auto kk = static_cast<std::size_t>(k);
+    // Neighbour sectors: one layer, two towards a face the reach crosses.
+    box.lo[kk] = -1;
+    box.hi[kk] = 1;
     const double edge = grid.edge()[k];
-    if (search <= edge) continue;
-    if (node.position[k] - grid.face(k, c[static_cast<std::size_t>(k)]) <= search - edge) lo[static_cast<std::size_t>(k)] = -2;
-    if (grid.face(k, c[static_cast<std::size_t>(k)] + 1) - node.position[k] <= search - edge) hi[static_cast<std::size_t>(k)] = 2;
+    if (search > edge) {
+      if (node.position[k] - grid.face(k, c[kk]) <= search - edge) box.lo[kk] = -2;
+      if (grid.face(k, c[kk] + 1) - node.position[k] <= search - edge) box.hi[kk] = 2;
+    }
+    const int shape = grid.shape()[kk];
+    for (int o = box.lo[kk]; o <= box.hi[kk]; ++o) {
+      const auto slot = static_cast<std::size_t>(o + 2);
+      int v = c[kk] + o;
+      box.shift[kk][slot] = 0.0;
+      if (v < 0 || v >= shape) {
+        if (!grid.periodic(k)) {
+          box.coordinate[kk][slot] = -1;
+          continue;
+        }
+        box.shift[kk][slot] = v < 0 ? -grid.length()[k] : grid.length()[k];
+        v = (v + shape) % shape;
+      }
+      box.coordinate[kk][slot] = v;
+    }
   }
+  return box;
 }
 
 bool Certifier::test_node(int i, bool first_pass) {
   const Node& node = nodes_[static_cast<std::size_t>(i)];
   const engine::SectorGrid& grid = engine_->grid();
   const engine::SectorCoords& c = node.sector;
-  std::array<int, 3> lo{}, hi{};
-  search_layers(i, lo, hi);
-  // Per axis and offset: the cell coordinate (-1: outside) and the image
-  // shift.
+  const SearchBox box = search_box(i);
+  const auto& [lo, hi, coordinate, shift] = box;
+  // Per axis and offset: the cell coordinate (-1: outside).
   std::array<std::array<int, 5>, 3> cell{};
-  std::array<std::array<double, 5>, 3> shift{};
   for (std::size_t k = 0; k < 3; ++k) {
-    const int shape = grid.shape()[k];
     for (int o = lo[k]; o <= hi[k]; ++o) {
       const auto slot = static_cast<std::size_t>(o + 2);
-      int v = c[k] + o;
-      shift[k][slot] = 0.0;
-      if (v < 0 || v >= shape) {
-        if (!grid.periodic(static_cast<int>(k))) {
-          cell[k][slot] = -1;
-          continue;
-        }
-        shift[k][slot] = v < 0 ? -grid.length()[static_cast<int>(k)] : grid.length()[static_cast<int>(k)];
-        v = (v + shape) % shape;
-      }
-      cell[k][slot] = local_of_[k][static_cast<std::size_t>(v)];
+      const int v = coordinate[k][slot];
+      cell[k][slot] = v < 0 ? -1 : local_of_[k][static_cast<std::size_t>(v)];
     }
   }
   bool merged = false;
@@ -602,36 +609,26 @@ bool Certifier::test_line(int i, engine::Index j, const Vec3& offset) {
 }
 
 bool Certifier::test_node_sparse(int i, bool first_pass) {
-  const Node node = nodes_[static_cast<std::size_t>(i)];  // a copy: add_node grows nodes_
   const engine::SectorGrid& grid = engine_->grid();
   const engine::ParticleStore& store = engine_->particles();
-  std::array<int, 3> lo{}, hi{};
-  search_layers(i, lo, hi);
+  const SearchBox box = search_box(i);
+  const auto& [lo, hi, coordinate, shift] = box;
   // The sectors around (up to 5^3), with the image shift of each.
   std::array<std::uint32_t, 125> sectors{};
   std::array<Vec3, 125> offsets;
   std::array<bool, 125> extended{};  // in the second layer on some axis
   std::size_t count = 0;
   for (int ox = lo[0]; ox <= hi[0]; ++ox) {
+    const auto sx = static_cast<std::size_t>(ox + 2);
+    if (coordinate[0][sx] < 0) continue;
     for (int oy = lo[1]; oy <= hi[1]; ++oy) {
+      const auto sy = static_cast<std::size_t>(oy + 2);
+      if (coordinate[1][sy] < 0) continue;
       for (int oz = lo[2]; oz <= hi[2]; ++oz) {
-        engine::SectorCoords sector = node.sector;
-        Vec3 offset = Vec3::Zero();
-        bool inside = true;
-        const std::array<int, 3> o{ox, oy, oz};
-        for (std::size_t k = 0; k < 3; ++k) {
-          const int shape = grid.shape()[k];
-          int v = sector[k] + o[k];
-          if (v < 0 || v >= shape) {
-            inside = inside && grid.periodic(static_cast<int>(k));
-            offset[static_cast<int>(k)] = v < 0 ? -grid.length()[static_cast<int>(k)] : grid.length()[static_cast<int>(k)];
-            v = (v + shape) % shape;
-          }
-          sector[k] = v;
-        }
-        if (!inside) continue;
-        sectors[count] = grid.linear(sector);
-        offsets[count] = offset;
+        const auto sz = static_cast<std::size_t>(oz + 2);
+        if (coordinate[2][sz] < 0) continue;
+        sectors[count] = grid.linear({coordinate[0][sx], coordinate[1][sy], coordinate[2][sz]});
+        offsets[count] = Vec3(shift[0][sx], shift[1][sy], shift[2][sz]);
         extended[count] = ox * ox == 4 || oy * oy == 4 || oz * oz == 4;
         __builtin_prefetch(&grid.first_ref(sectors[count]));
         ++count;
@@ -801,11 +798,16 @@ void Certifier::outgoing_bounds(std::vector<std::pair<int, SpeedBound>>& out) co
     // state says it turns.
     const bool turns = straight_lines_ && !sent_straight_[i];
     if (!nodes_[i].owned || !(bound_[i] > single_bound_[i] || turns)) continue;
-    layout_.window_ranks(engine_->sector(nodes_[i].index), ranks);
-    const SpeedBound b{engine_->particles().id[nodes_[i].index], bound_[i], turns ? 1u : 0u};
-    for (int r : ranks) {
-      if (r != rank_) out.push_back({r, b});
-    }
+    send_bound(i, turns, ranks, out);
+  }
+}
+
+void Certifier::send_bound(std::size_t i, bool turns, std::vector<int>& ranks,
+                           std::vector<std::pair<int, SpeedBound>>& out) const {
+  layout_.window_ranks(engine_->sector(nodes_[i].index), ranks);
+  const SpeedBound b{engine_->particles().id[nodes_[i].index], bound_[i], turns ? 1u : 0u};
+  for (int r : ranks) {
+    if (r != rank_) out.push_back({r, b});
   }
 }
 
@@ -825,11 +827,7 @@ void Certifier::rising_bounds(std::vector<std::pair<int, SpeedBound>>& out) {
     if (!(bound_[i] > sent_bound_[i]) && !(sent_straight_[i] && !line)) continue;
     sent_bound_[i] = bound_[i];
     sent_straight_[i] = line;
-    layout_.window_ranks(engine_->sector(nodes_[i].index), ranks);
-    const SpeedBound b{engine_->particles().id[nodes_[i].index], bound_[i], straight_lines_ && !line ? 1u : 0u};
-    for (int r : ranks) {
-      if (r != rank_) out.push_back({r, b});
-    }
+    send_bound(i, straight_lines_ && !line, ranks, out);
   }
   failure_ = CertificationFailure::none;
 }

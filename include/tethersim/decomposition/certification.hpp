@@ -136,9 +136,20 @@ class Certifier {
   // not a node, on its straight line.
   bool test_node_sparse(int i, bool first_pass);
   bool test_line(int i, engine::Index j, const Vec3& offset);
-  // The sector offsets node i searches per axis: -1..1, or 2 towards a
-  // face its reach crosses.
-  void search_layers(int i, std::array<int, 3>& lo, std::array<int, 3>& hi) const;
+  // The sectors node i searches: per axis the offsets lo..hi (-1..1, or
+  // 2 towards a face its reach crosses), and for each offset o (slot
+  // o + 2) the wrapped sector coordinate (-1: beyond a wall) and the
+  // image shift that brings it next to the node.
+  struct SearchBox {
+    std::array<int, 3> lo{}, hi{};
+    std::array<std::array<int, 5>, 3> coordinate{};
+    std::array<std::array<double, 5>, 3> shift{};
+  };
+  SearchBox search_box(int i) const;
+  // Owned node i's bound (and whether it turns) to every other rank that
+  // holds it in this window; `ranks` is scratch.
+  void send_bound(std::size_t i, bool turns, std::vector<int>& ranks,
+                  std::vector<std::pair<int, SpeedBound>>& out) const;
   int find(int x);
   void unite(int a, int b);
   // The bounds of `members` (whole components, in node order) from their
