@@ -77,6 +77,19 @@ void extend_frames(hid_t dataset, hsize_t frames) {
 }  // namespace
 
 struct TrajectoryFile::State {
+  // What creating and continuing a trajectory share: the communicator, the
+  // path and the model's frame layout.
+  static std::unique_ptr<State> make(const std::string& path, MPI_Comm comm, const Model& model, SlotMap slots) {
+    silence_hdf5_errors();
+    auto s = std::make_unique<State>();
+    s->comm = comm;
+    MPI_Comm_rank(comm, &s->rank);
+    MPI_Comm_size(comm, &s->ranks);
+    s->path = path;
+    s->slots = std::move(slots);
+    s->dimensions = model.dimensions();
+    return s;
+  }
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
   int ranks = 1;
@@ -124,14 +137,7 @@ TrajectoryFile::~TrajectoryFile() {
 TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, const Model& model,
                                       SlotMap slots, const std::vector<SpeciesIndex>& species,
                                       std::uint64_t expected_tethers) {
-  silence_hdf5_errors();
-  auto s = std::make_unique<State>();
-  s->comm = comm;
-  MPI_Comm_rank(comm, &s->rank);
-  MPI_Comm_size(comm, &s->ranks);
-  s->path = path;
-  s->slots = std::move(slots);
-  s->dimensions = model.dimensions();
+  auto s = State::make(path, comm, model, std::move(slots));
   const auto& fields = model.output().frame_fields;
   s->write_velocity = std::find(fields.begin(), fields.end(), "velocity") != fields.end();
   s->write_tethers = std::find(fields.begin(), fields.end(), "tethers") != fields.end();
@@ -314,14 +320,7 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
 
 TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, const Model& model,
                                       SlotMap slots, double time) {
-  silence_hdf5_errors();
-  auto s = std::make_unique<State>();
-  s->comm = comm;
-  MPI_Comm_rank(comm, &s->rank);
-  MPI_Comm_size(comm, &s->ranks);
-  s->path = path;
-  s->slots = std::move(slots);
-  s->dimensions = model.dimensions();
+  auto s = State::make(path, comm, model, std::move(slots));
   s->observables = observable_layout(model);
   s->transfer = collective_transfer();
   H5Id fapl = mpio_file_access(comm);
