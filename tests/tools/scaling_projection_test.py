@@ -73,6 +73,13 @@ for p in (2, 64, 512):
         r = sp.project(m, p, m["per_rank"], 0.0, 0.0, 1e9, cert)
         check(close(r["efficiency"], 1.0, 1e-12), f"no overhead: efficiency 1 at {p} ranks ({cert})")
 
+# A summary with loop_seconds: the serial rate leaves its checkpoint writes
+# out (here a write as long as the run).
+serial, multi = summaries(overhead=False)
+serial["loop_seconds"] = serial["wall_seconds"]
+serial["wall_seconds"] *= 2
+check(close(sp.measured(serial, multi)["t_e"], 1e-6), "t_e from loop_seconds, not wall_seconds")
+
 # Duplicated work alone: efficiency 1 / (1 + d), with d following the
 # surface per particle (weak scaling to 4x4x4: 3 / 2^(2/3) times the slab's).
 serial, multi = summaries(overhead=False, duplicated=0.01)
