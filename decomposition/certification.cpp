@@ -176,11 +176,11 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
   if (sparse_) {
     // Engine order is the cell order's stand-in: test_node_sparse walks
     // the engine's sector lists.
-    for (const Node& node : nodes_) points_.push_back({node.position, node.species});
     for (engine::Index i : early_) node_of_[i] = -1;
   } else {
     sort_by_sector(grid);
   }
+  for (const Node& node : nodes_) points_.push_back({node.position, node.species});
   plain_.assign(nodes_.size(), 0);
   velocity_.resize(nodes_.size());
   const std::uint64_t seed = model_.seed();
@@ -273,8 +273,6 @@ void Certifier::sort_by_sector(const engine::SectorGrid& grid) {
   sorted_nodes_.resize(nodes_.size());
   for (std::size_t n = 0; n < nodes_.size(); ++n) sorted_nodes_[sort_next_[cell[n]]++] = nodes_[n];
   nodes_.swap(sorted_nodes_);
-  points_.resize(nodes_.size());
-  for (std::size_t n = 0; n < nodes_.size(); ++n) points_[n] = {nodes_[n].position, nodes_[n].species};
 }
 
 std::size_t Certifier::cell_index(int x, int y, int z) const {
@@ -406,28 +404,31 @@ bool Certifier::could_escape(int i) const {
   return false;
 }
 
-bool Certifier::test_pair(int i, int j, const Vec3& offset) {
-  const PairPoint& a = points_[static_cast<std::size_t>(i)];
-  const PairPoint& b = points_[static_cast<std::size_t>(j)];
-  const double blocking = blocking_[a.species * max_blocking_.size() + b.species];
+bool Certifier::may_meet(int i, const Vec3& from_i, double blocking, double bound_j, bool line_j,
+                         const Vec3& v_j) const {
   if (blocking <= 0.0) return false;
   // gap = distance - blocking against the slack, compared in squares (no
   // square root; the absolute margin covers the rounding).
-  const double within = blocking + (bound_[static_cast<std::size_t>(i)] + bound_[static_cast<std::size_t>(j)]) *
-                                       slack_factor_ +
-                        slack_absolute_;
-  const Vec3 from_i = b.position + offset - a.position;
+  const double within = blocking + (bound_[static_cast<std::size_t>(i)] + bound_j) * slack_factor_ + slack_absolute_;
   if (from_i.squaredNorm() > within * within) return false;
-  const bool line_i = on_line(i), line_j = on_line(j);
-  if (line_i || line_j) {
-    // j as seen from i's start: on their lines, j moves with the relative
-    // velocity; with one on its line, the other is anywhere its bound takes
-    // it (the margins as in the gap test).
-    const Vec3& v_i = velocity_[static_cast<std::size_t>(i)];
-    const Vec3& v_j = velocity_[static_cast<std::size_t>(j)];
-    const Vec3 w = line_i && line_j ? Vec3(v_j - v_i) : line_j ? v_j : Vec3(-v_i);
-    const double bound = line_i && line_j ? 0.0 : bound_[static_cast<std::size_t>(line_j ? i : j)];
-    if (closest_approach(from_i, w, bound, slack_factor_) > blocking + slack_absolute_) return false;
+  const bool line_i = on_line(i);
+  if (!line_i && !line_j) return true;
+  // j as seen from i's start: on their lines, j moves with the relative
+  // velocity; with one on its line, the other is anywhere its bound takes
+  // it (the margins as in the gap test).
+  const Vec3& v_i = velocity_[static_cast<std::size_t>(i)];
+  const Vec3 w = line_i && line_j ? Vec3(v_j - v_i) : line_j ? v_j : Vec3(-v_i);
+  const double bound = line_i && line_j ? 0.0 : line_j ? bound_[static_cast<std::size_t>(i)] : bound_j;
+  return !(closest_approach(from_i, w, bound, slack_factor_) > blocking + slack_absolute_);
+}
+
+bool Certifier::test_pair(int i, int j, const Vec3& offset) {
+  const PairPoint& a = points_[static_cast<std::size_t>(i)];
+  const PairPoint& b = points_[static_cast<std::size_t>(j)];
+  const auto nj = static_cast<std::size_t>(j);
+  if (!may_meet(i, b.position + offset - a.position, blocking_[a.species * max_blocking_.size() + b.species],
+                bound_[nj], on_line(j), velocity_[nj])) {
+    return false;
   }
   if (find(i) == find(j)) return false;
   unite(i, j);
@@ -591,19 +592,13 @@ int Certifier::add_node(engine::Index i) {
 }
 
 bool Certifier::test_line(int i, engine::Index j, const Vec3& offset) {
-  // As test_pair, with j on its straight line.
+  // As test_pair, with j on its straight line (its bound: its speed).
   const PairPoint& a = points_[static_cast<std::size_t>(i)];
   const engine::ParticleState& s = engine_->particles().state[j];
-  const double blocking = blocking_[a.species * max_blocking_.size() + s.species];
-  if (blocking <= 0.0) return false;
-  const double within =
-      blocking + (bound_[static_cast<std::size_t>(i)] + s.v.norm()) * slack_factor_ + slack_absolute_;
-  const Vec3 from_i = s.position(start_) + offset - a.position;
-  if (from_i.squaredNorm() > within * within) return false;
-  const bool line_i = on_line(i);
-  const Vec3 w = line_i ? Vec3(s.v - velocity_[static_cast<std::size_t>(i)]) : s.v;
-  const double bound = line_i ? 0.0 : bound_[static_cast<std::size_t>(i)];
-  if (closest_approach(from_i, w, bound, slack_factor_) > blocking + slack_absolute_) return false;
+  if (!may_meet(i, s.position(start_) + offset - a.position, blocking_[a.species * max_blocking_.size() + s.species],
+                s.v.norm(), true, s.v)) {
+    return false;
+  }
   unite(i, add_node(j));
   return true;
 }

@@ -158,6 +158,10 @@ class Certifier {
   // Tests node i against its candidates; true when something merged.
   bool test_node(int i, bool first_pass);
   bool test_pair(int i, int j, const Vec3& offset);
+  // Whether node i and a particle seen at from_i from it (bound bound_j,
+  // on its straight line with velocity v_j when line_j) can come within
+  // `blocking` of each other in the window.
+  bool may_meet(int i, const Vec3& from_i, double blocking, double bound_j, bool line_j, const Vec3& v_j) const;
   // Alone in its component and plain: it moves on its straight line unless
   // it meets another node, so its pairs are tested on that line.
   bool on_line(int i) const;
