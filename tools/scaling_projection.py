@@ -176,7 +176,7 @@ def measured(serial, multi):
         "duplicated": dist["duplicated_fraction"],
         "imbalance": max(dist.get("imbalance", 1.0), 1.0),
         "bytes_per_window": per["bytes_sent"]["mean"] / windows,
-        "wall_seconds": loop_seconds(multi),
+        "loop_seconds": loop_seconds(multi),
         "span": span,
     }
     return m
@@ -247,7 +247,7 @@ def main():
     # The model at the measured point: how well it describes the run.
     here = project(m, m["ranks"], m["per_rank"], args.alpha, args.latency, args.bandwidth, "implemented")
     print(f"  the model at {m['ranks']} ranks gives {here['seconds_per_time_unit'] * m['span']:.4g} s "
-          f"for the run, measured {m['wall_seconds']:.4g} s (without checkpoint writes)")
+          f"for the run, measured {m['loop_seconds']:.4g} s (without checkpoint writes)")
 
     rows = []
     for scaling, n_of in (("weak", lambda p: m["per_rank"]), ("strong", lambda p: m["particles"] / p)):
