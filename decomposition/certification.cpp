@@ -368,10 +368,12 @@ void Certifier::compute_bounds(const std::vector<int>& members) {
   }
 }
 
+double Certifier::slack(int i) const {
+  return (bound_[static_cast<std::size_t>(i)] + max_all_bound_) * slack_factor_ + slack_absolute_;
+}
+
 double Certifier::reach(int i) const {
-  const Node& node = nodes_[static_cast<std::size_t>(i)];
-  return max_blocking_[node.species] + (bound_[static_cast<std::size_t>(i)] + max_all_bound_) * slack_factor_ +
-         slack_absolute_;
+  return max_blocking_[nodes_[static_cast<std::size_t>(i)].species] + slack(i);
 }
 
 int Certifier::reach_layers(int i) const {
@@ -579,6 +581,7 @@ int Certifier::add_node(engine::Index i) {
   owned_root_.push_back(node.owned ? 1 : 0);
   root_changed_.push_back(0);
   still_.push_back(0);
+  scans_.emplace_back();
   const double alone = std::sqrt(2.0 * node.energy * node.inv_mass);
   bound_.push_back(alone);
   floor_.push_back(0.0);
@@ -608,6 +611,15 @@ bool Certifier::test_node_sparse(int i, bool first_pass) {
   const engine::ParticleStore& store = engine_->particles();
   const SearchBox box = search_box(i);
   const auto& [lo, hi, coordinate, shift] = box;
+  const auto ni = static_cast<std::size_t>(i);
+  if (!first_pass) {
+    const ScanMemory& memory = scans_[ni];
+    bool covered = true;
+    for (std::size_t k = 0; k < 3; ++k) covered = covered && lo[k] >= memory.lo[k] && hi[k] <= memory.hi[k];
+    // The far gaps were computed with a square root and a subtraction: a
+    // relative and an absolute allowance cover their rounding.
+    if (covered && memory.far_gap > slack(i) * (1.0 + 1e-9) + 1e-12 * edge_min_) return rescan_near(i);
+  }
   // The sectors around (up to 5^3), with the image shift of each.
   std::array<std::uint32_t, 125> sectors{};
   std::array<Vec3, 125> offsets;
@@ -648,17 +660,58 @@ bool Certifier::test_node_sparse(int i, bool first_pass) {
     }
   }
   bool merged = false;
+  // Copies: test_line may add nodes, which moves the per-node arrays.
+  const Vec3 position = points_[ni].position;
+  const std::size_t species_row = points_[ni].species * max_blocking_.size();
+  const double near_gap = 2.0 * slack(i);
+  const auto near_begin = static_cast<std::uint32_t>(near_.size());
+  double far_gap = kInfinity;
   for (const auto& [j, k] : candidates_) {
     // Most candidates are not nodes: the bit set (in cache) spares a read
     // of node_of_ (usually a miss).
     const int nj = is_node(j) ? node_of_[j] : -1;
+    if (nj == i) continue;
+    const engine::ParticleState& s = store.state[j];
+    if (nj < 0 && !(s.alive && s.mobile)) continue;  // removed ones are in no sector
+    const PairPoint b = nj >= 0 ? points_[static_cast<std::size_t>(nj)] : PairPoint{s.position(start_), s.species};
+    const double blocking = blocking_[species_row + b.species];
+    if (blocking > 0.0) {
+      const double gap = (b.position + offsets[k] - position).norm() - blocking;
+      if (gap <= near_gap) {
+        near_.push_back({j, offsets[k]});
+      } else {
+        far_gap = std::min(far_gap, gap);
+      }
+    }
     // In the first pass every node is tested: a pair of nodes from its
     // lower one (as in test_node, not across a second layer).
-    if (nj == i || (first_pass && nj >= 0 && nj < i && !extended[k])) continue;
+    if (first_pass && nj >= 0 && nj < i && !extended[k]) continue;
     if (nj >= 0) {
       merged = test_pair(i, nj, offsets[k]) || merged;
-    } else if (store.state[j].alive && store.state[j].mobile) {  // removed ones are in no sector
+    } else {
       merged = test_line(i, j, offsets[k]) || merged;
+    }
+  }
+  ScanMemory& memory = scans_[ni];
+  memory.near_begin = near_begin;
+  memory.near_count = static_cast<std::uint32_t>(near_.size()) - near_begin;
+  memory.far_gap = far_gap;
+  memory.lo = lo;
+  memory.hi = hi;
+  return merged;
+}
+
+bool Certifier::rescan_near(int i) {
+  const ScanMemory memory = scans_[static_cast<std::size_t>(i)];
+  bool merged = false;
+  for (std::uint32_t e = memory.near_begin; e < memory.near_begin + memory.near_count; ++e) {
+    const NearCandidate near = near_[e];
+    const int nj = is_node(near.particle) ? node_of_[near.particle] : -1;
+    if (nj == i) continue;
+    if (nj >= 0) {
+      merged = test_pair(i, nj, near.offset) || merged;
+    } else {
+      merged = test_line(i, near.particle, near.offset) || merged;
     }
   }
   return merged;
@@ -756,6 +809,8 @@ bool Certifier::local_phase(double length) {
   for (std::size_t i = 0; i < n; ++i) owned_root_[i] = nodes_[i].owned ? 1 : 0;
   root_changed_.assign(n, 0);
   still_.assign(n, 0);
+  scans_.assign(n, ScanMemory{});
+  near_.clear();
   bound_.assign(n, 0.0);
   floor_.assign(n, 0.0);
   straight_ = plain_;

@@ -228,5 +228,29 @@ TEST(Certifier, ALinePassingAStillParticleJoinsIt) {
   }
 }
 
+// Particle a rests at a sector's centre; five of speed 1 run into it from
+// +x, +-y and +-z at once, so the six form one component of bound
+// sqrt(5) = 2.236 (unit masses). c rests on a's -x side at `gap`. a's
+// first scan had bound 0 with the largest speed 1, so c at a gap above
+// twice that slack (0.02) was left far from it, and the five fast ones
+// are far from c too; a's final ball reaches c when the gap is below
+// 2.236 * 0.01.
+std::uint64_t largest_after_a_bound_rises(double gap) {
+  const Vec3 a(5.5, 5.5, 5.5);
+  std::string particles = particle(0, a);
+  const Vec3 directions[] = {Vec3::UnitX(), Vec3::UnitY(), -Vec3::UnitY(), Vec3::UnitZ(), -Vec3::UnitZ()};
+  int id = 1;
+  for (const Vec3& e : directions) particles += particle(id++, a + 1.001 * e, -e);
+  particles += particle(id, a - (1.0 + gap) * Vec3::UnitX());
+  return largest_component(box_model(particles));
+}
+
+TEST(Certifier, ABoundThatRisesReachesWhatAnEarlierScanLeftFar) {
+  // Later passes rescan only what a node's first scan found near, while
+  // its far gap exceeds its slack: past that, a full rescan must find c.
+  EXPECT_EQ(largest_after_a_bound_rises(0.0212), 7u);
+  EXPECT_EQ(largest_after_a_bound_rises(0.0230), 6u);
+}
+
 }  // namespace
 }  // namespace tethersim::testing

@@ -136,6 +136,10 @@ class Certifier {
   // not a node, on its straight line.
   bool test_node_sparse(int i, bool first_pass);
   bool test_line(int i, engine::Index j, const Vec3& offset);
+  // A later pass of a sparse certificate over node i, when its earlier
+  // scan still covers it: only the candidates that scan found near
+  // (ScanMemory); true when something merged.
+  bool rescan_near(int i);
   // The sectors node i searches: per axis the offsets lo..hi (-1..1, or
   // 2 towards a face its reach crosses), and for each offset o (slot
   // o + 2) the wrapped sector coordinate (-1: beyond a wall) and the
@@ -168,6 +172,9 @@ class Certifier {
   // How far a node's interactions can reach, as a distance and in sector
   // layers (1 or 2; 3 = too far).
   double reach(int i) const;
+  // The gap node i's pair tests allow against any particle now: its bound
+  // and the largest bound anywhere over the window, with the margins.
+  double slack(int i) const;
   int reach_layers(int i) const;
   // Every particle the node could meet is held here (given its reach in
   // layers).
@@ -242,6 +249,27 @@ class Certifier {
   bool sparse_ = false;
   std::vector<engine::Index> early_;
   std::vector<std::pair<engine::Index, std::uint32_t>> candidates_;  // test_node_sparse: particle, sector slot
+  // What a sparse scan of a node learnt, for the later passes of the same
+  // window: every candidate of its search box whose gap was within twice
+  // its slack then is near (its entries in near_); the others' smallest gap
+  // is far_gap. While the box does not grow and far_gap exceeds the node's
+  // slack (bounds only grow, and none exceeds the largest), no far
+  // candidate can pass the gap test that every join needs, so a rescan
+  // tests the near ones alone and merges exactly what a full one would.
+  // Most later-pass scans (members of a merged component, whose bound rose
+  // a little) find nothing new.
+  struct ScanMemory {
+    std::uint32_t near_begin = 0;
+    std::uint32_t near_count = 0;
+    double far_gap = -kInfinity;  // -inf: not scanned in this window
+    std::array<int, 3> lo{}, hi{};
+  };
+  struct NearCandidate {
+    engine::Index particle;
+    Vec3 offset;
+  };
+  std::vector<ScanMemory> scans_;
+  std::vector<NearCandidate> near_;
   double owned_max_speed_ = 0.0;
   bool any_still_ = false;
   double max_speed_ = 0.0;      // the largest speed at the window start
