@@ -70,6 +70,10 @@ Certifier::Certifier(const Model& model, const BlockLayout& layout, int rank, bo
     straight_lines_ = straight_lines_ && domain.boundary[static_cast<std::size_t>(k)] == Boundary::periodic;
   }
   for (const Species& species : model.species()) straight_lines_ = straight_lines_ && !species.infinite_mass();
+  // Still particles are left out where nothing but an event turns a
+  // particle at rest: no action potentials (their boundaries release
+  // tethers by rule).
+  still_allowed_ = sparse && model.action_potentials().windows.empty();
   sparse_allowed_ = sparse && straight_lines_;
   for (const Species& species : model.species()) sparse_allowed_ = sparse_allowed_ && !species.random_impulse.enabled();
 }
@@ -141,6 +145,46 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
   // calendar does not cover) start as nodes; a particle left out joins
   // when a node's test reaches it (add_node).
   sparse_ = sparse_allowed_ && !engine.tethers().allocated() && engine.loaded_edges().open_count() == 0;
+  // Releases (a detach that drops the subject's other tethers) only happen
+  // during action potentials.
+  release_edges_ = false;
+  for (const DetachRule& r : model_.rules().detach) {
+    if (r.reaction < 0 || r.subject_releases.empty()) continue;
+    for (const ActionPotentialWindow& w : model_.action_potentials().windows) {
+      if (w.start < start + max_length && w.end > start) release_edges_ = true;
+    }
+  }
+  // Still start: elsewhere, a particle at rest with no energy to come (no
+  // open loaded edge, no random impulse and no periodic tick due in the
+  // window) stays at rest until an event touches it, and such an event
+  // needs a moving partner, which is a node and tests it (at rest, as a
+  // line of speed 0; through a tether with slack a bound could take up).
+  // It becomes a node when a test joins it, or (a ghost) when its owner's
+  // bound arrives. A membrane at rest is mostly still.
+  const bool leave_still = !sparse_ && still_allowed_;
+  std::vector<bool> kicked_species(model_.species().size(), false);
+  std::vector<std::uint64_t> energised;  // engine index -> has an open loaded edge, one bit each
+  if (leave_still) {
+    const auto& periodic = model_.periodic_impulses();
+    for (std::size_t p = 0; p < periodic.size(); ++p) {
+      const double next_tick =
+          periodic[p].start + static_cast<double>(engine.periodic_ticks()[p]) * periodic[p].interval;
+      if (!(next_tick < start + max_length)) continue;
+      for (std::size_t k = 0; k < kicked_species.size(); ++k) {
+        if (periodic[p].applies_to[k]) kicked_species[k] = true;
+      }
+    }
+    energised.assign((store.size() + 63) / 64, 0);
+    engine.loaded_edges().for_each_open([&](engine::EdgeIndex, const engine::LoadedEdge& e) {
+      for (engine::Index i : {e.a, e.b}) energised[i / 64] |= std::uint64_t{1} << (i % 64);
+    });
+  }
+  const auto still = [&](engine::Index i, const engine::ParticleState& s) {
+    return leave_still && s.mobile && s.v.x() == 0.0 && s.v.y() == 0.0 && s.v.z() == 0.0 &&
+           !kicked_species[s.species] && !((energised[i / 64] >> (i % 64)) & 1U) &&
+           !(engine.next_random_impulse(i) < start + max_length);
+  };
+  std::size_t left_still = 0;
   constexpr int kEarly = -2;
   if (sparse_) {
     early_.clear();
@@ -169,17 +213,19 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
     // holds: that owner tests the pair, and says in phase 2 if the ghost
     // turns (verify_phase then adds it).
     if (sparse_ && !engine.is_owned(i) && layout_.depth(rank_, engine.sector(i)) > 1) continue;
+    if (still(i, s)) {
+      ++left_still;
+      continue;
+    }
     nodes_.push_back(make_node(i));
   }
+  scan_lists_ = sparse_ || left_still > 0;
   max_speed_ = std::sqrt(max_speed_);
   owned_max_speed_ = std::sqrt(owned_max_speed_);
-  if (sparse_) {
-    // Engine order is the cell order's stand-in: test_node_sparse walks
-    // the engine's sector lists.
-    for (engine::Index i : early_) node_of_[i] = -1;
-  } else {
-    sort_by_sector(grid);
-  }
+  if (sparse_) for (engine::Index i : early_) node_of_[i] = -1;
+  // With particles left out, engine order is the cell order's stand-in:
+  // test_node_sparse walks the engine's sector lists.
+  if (!scan_lists_) sort_by_sector(grid);
   for (const Node& node : nodes_) points_.push_back({node.position, node.species});
   plain_.assign(nodes_.size(), 0);
   velocity_.resize(nodes_.size());
@@ -218,15 +264,6 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
     if (a >= 0) plain_[static_cast<std::size_t>(a)] = 0;
     if (b >= 0) plain_[static_cast<std::size_t>(b)] = 0;
   });
-  // Releases (a detach that drops the subject's other tethers) only happen
-  // during action potentials.
-  release_edges_ = false;
-  for (const DetachRule& r : model_.rules().detach) {
-    if (r.reaction < 0 || r.subject_releases.empty()) continue;
-    for (const ActionPotentialWindow& w : model_.action_potentials().windows) {
-      if (w.start < start + max_length && w.end > start) release_edges_ = true;
-    }
-  }
 }
 
 void Certifier::sort_by_sector(const engine::SectorGrid& grid) {
@@ -479,9 +516,6 @@ Certifier::SearchBox Certifier::search_box(int i) const {
 }
 
 bool Certifier::test_node(int i, bool first_pass) {
-  const Node& node = nodes_[static_cast<std::size_t>(i)];
-  const engine::SectorGrid& grid = engine_->grid();
-  const engine::SectorCoords& c = node.sector;
   const SearchBox box = search_box(i);
   const auto& [lo, hi, coordinate, shift] = box;
   // Per axis and offset: the cell coordinate (-1: outside).
@@ -538,23 +572,41 @@ bool Certifier::test_node(int i, bool first_pass) {
       }
     }
   }
-  if (!node.tethered) return merged;
+  return test_tethers(i) || merged;
+}
+
+bool Certifier::test_tethers(int i) {
+  const Node& node = nodes_[static_cast<std::size_t>(i)];
+  if (!node.tethered) return false;
+  // Copies: a partner left out becomes a node, which moves nodes_.
+  const engine::Index index = node.index;
+  const engine::SectorCoords c = node.sector;
+  const Vec3 position = node.position;
+  const SpeciesIndex species = node.species;
+  const engine::ParticleStore& store = engine_->particles();
   // Tethers: a taut tether (slack the speeds could take up) couples.
   const bool escaping = could_escape(i);
-  engine_->tethers().for_each(node.index, [&](engine::Index j, std::uint32_t) {
-    const int nj = node_of_[j];
-    if (nj < 0) return;
-    const Node& other = nodes_[static_cast<std::size_t>(nj)];
+  bool merged = false;
+  engine_->tethers().for_each(index, [&](engine::Index j, std::uint32_t) {
+    int nj = node_of_[j];
+    const engine::ParticleState& s = store.state[j];
+    // A partner left out is still (bound 0); one that cannot move (a hub)
+    // only turns this node, which its own bound covers.
+    if (nj < 0 && (!scan_lists_ || engine_->is_removed(j) || !s.alive || !s.mobile)) return;
+    const Vec3 other = nj >= 0 ? nodes_[static_cast<std::size_t>(nj)].position : s.position(start_);
+    const engine::SectorCoords& other_sector = nj >= 0 ? nodes_[static_cast<std::size_t>(nj)].sector : engine_->sector(j);
+    const double bound_j = nj >= 0 ? bound_[static_cast<std::size_t>(nj)] : 0.0;
     bool couple = escaping;  // an escape drops every tether of the particle
-    const double tethering = model_.pair(node.species, other.species).tethering;
+    const double tethering = model_.pair(species, s.species).tethering;
     if (!couple && tethering < kInfinity) {
-      const Vec3 dx = other.position - node.position;
-      const double distance = (dx + grid.image_shift(c, other.sector, dx)).norm();
+      const Vec3 dx = other - position;
+      const double distance = (dx + engine_->grid().image_shift(c, other_sector, dx)).norm();
       couple = tethering - distance <=
-               (bound_[static_cast<std::size_t>(i)] + bound_[static_cast<std::size_t>(nj)]) * slack_factor_ +
-                   slack_absolute_;
+               (bound_[static_cast<std::size_t>(i)] + bound_j) * slack_factor_ + slack_absolute_;
     }
-    if (couple && find(i) != find(nj)) {
+    if (!couple) return;
+    if (nj < 0) nj = add_node(j);
+    if (find(i) != find(nj)) {
       unite(i, nj);
       merged = true;
     }
@@ -563,9 +615,9 @@ bool Certifier::test_node(int i, bool first_pass) {
 }
 
 int Certifier::add_node(engine::Index i) {
-  // Only in sparse certificates: a plain particle (owned, or a ghost beyond
-  // the first halo layer), alone on its line until now, with no impulses
-  // (the per-node arrays grow by one).
+  // A particle a certificate left out: in a sparse one, plain and alone on
+  // its line until now; otherwise still. Either way no impulses are due
+  // and no loaded edge is open (the per-node arrays grow by one).
   const auto n = static_cast<int>(nodes_.size());
   nodes_.push_back(make_node(i));
   const Node& node = nodes_.back();
@@ -574,8 +626,9 @@ int Certifier::add_node(engine::Index i) {
   node_of_[i] = n;
   mark_node(i);
   impulse_begin_.push_back(impulses_.size());
-  plain_.push_back(1);
-  straight_.push_back(1);
+  const bool plain = straight_lines_ && node.inv_mass > 0.0 && !node.tethered;
+  plain_.push_back(plain ? 1 : 0);
+  straight_.push_back(plain ? 1 : 0);
   parent_.push_back(n);
   size_.push_back(1);
   owned_root_.push_back(node.owned ? 1 : 0);
@@ -698,7 +751,7 @@ bool Certifier::test_node_sparse(int i, bool first_pass) {
   memory.far_gap = far_gap;
   memory.lo = lo;
   memory.hi = hi;
-  return merged;
+  return test_tethers(i) || merged;
 }
 
 bool Certifier::rescan_near(int i) {
@@ -714,7 +767,7 @@ bool Certifier::rescan_near(int i) {
       merged = test_line(i, near.particle, near.offset) || merged;
     }
   }
-  return merged;
+  return test_tethers(i) || merged;
 }
 
 void Certifier::structural_edges() {
@@ -780,7 +833,7 @@ void Certifier::iterate(std::vector<int> dirty, bool all_nodes) {
       }
     }
     for (int i : dirty) {
-      if (sparse_) {
+      if (scan_lists_) {
         merged = test_node_sparse(i, first_pass) || merged;
         continue;
       }
@@ -894,7 +947,7 @@ bool Certifier::verify_phase(const std::vector<SpeedBound>& received, double glo
       // A ghost a sparse certificate took for a line: its owner says it is
       // more.
       const engine::ParticleState& s = engine_->particles().state[i];
-      if (!sparse_ || engine_->is_owned(i) || engine_->is_removed(i) || !s.alive || !s.mobile) continue;
+      if (!scan_lists_ || engine_->is_owned(i) || engine_->is_removed(i) || !s.alive || !s.mobile) continue;
       add_node(i);
     }
     const auto n = static_cast<std::size_t>(node_of_[i]);

@@ -162,6 +162,10 @@ class Certifier {
   // Tests node i against its candidates; true when something merged.
   bool test_node(int i, bool first_pass);
   bool test_pair(int i, int j, const Vec3& offset);
+  // Node i against its tether partners (a partner left out is still, and
+  // becomes a node when the slack couples them); true when something
+  // merged.
+  bool test_tethers(int i);
   // Whether node i and a particle seen at from_i from it (bound bound_j,
   // on its straight line with velocity v_j when line_j) can come within
   // `blocking` of each other in the window.
@@ -247,6 +251,12 @@ class Certifier {
   // the window) and the largest speed of an owned particle.
   bool sparse_allowed_ = false;
   bool sparse_ = false;
+  // Still particles may be left out (the model allows it and the options
+  // do), and this window left some or all plain ones out: nodes then find
+  // their partners through the engine's lists (test_node_sparse), not the
+  // cell list of nodes.
+  bool still_allowed_ = false;
+  bool scan_lists_ = false;
   std::vector<engine::Index> early_;
   std::vector<std::pair<engine::Index, std::uint32_t>> candidates_;  // test_node_sparse: particle, sector slot
   // What a sparse scan of a node learnt, for the later passes of the same
