@@ -70,10 +70,11 @@ Certifier::Certifier(const Model& model, const BlockLayout& layout, int rank, bo
     straight_lines_ = straight_lines_ && domain.boundary[static_cast<std::size_t>(k)] == Boundary::periodic;
   }
   for (const Species& species : model.species()) straight_lines_ = straight_lines_ && !species.infinite_mass();
-  // Still particles are left out where nothing but an event turns a
-  // particle at rest: no action potentials (their boundaries release
-  // tethers by rule).
-  still_allowed_ = sparse && model.action_potentials().windows.empty();
+  // Still particles are left out where nothing but a moving partner's
+  // event touches a particle at rest: no action potentials (their
+  // boundaries release tethers by rule) and no escape sphere (a particle
+  // at rest outside it escapes at once).
+  still_allowed_ = sparse && model.action_potentials().windows.empty() && !model.domain().escape;
   sparse_allowed_ = sparse && straight_lines_;
   for (const Species& species : model.species()) sparse_allowed_ = sparse_allowed_ && !species.random_impulse.enabled();
 }
