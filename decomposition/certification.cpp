@@ -738,8 +738,9 @@ bool Certifier::test_node_sparse(int i, bool first_pass) {
       }
     }
     // In the first pass every node is tested: a pair of nodes from its
-    // lower one (as in test_node, not across a second layer).
-    if (first_pass && nj >= 0 && nj < i && !extended[k]) continue;
+    // lower one (as in test_node, not across a second layer), unless that
+    // one is still and skipped.
+    if (first_pass && nj >= 0 && nj < i && !extended[k] && !still_[static_cast<std::size_t>(nj)]) continue;
     if (nj >= 0) {
       merged = test_pair(i, nj, offsets[k]) || merged;
     } else {
@@ -835,6 +836,10 @@ void Certifier::iterate(std::vector<int> dirty, bool all_nodes) {
     }
     for (int i : dirty) {
       if (scan_lists_) {
+        // Under the still start every particle left out is still too, so a
+        // still node is skipped as below; a sparse one is not (its pairs
+        // with the lines left out are tested from its side only).
+        if (first_pass && !sparse_ && still_[static_cast<std::size_t>(i)]) continue;
         merged = test_node_sparse(i, first_pass) || merged;
         continue;
       }

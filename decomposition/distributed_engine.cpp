@@ -490,12 +490,6 @@ void DistributedEngine::round(double end) {
     ++counters_.retries;
     ++attempts;
     length *= 0.5;
-    // Prepared for the shorter window: the longer one's early particles
-    // would do (they include these), but a sparse certificate would then
-    // examine up to twice as many.
-    const double reprepared = seconds_now();
-    certifier_->prepare(*engine_, time_, length);
-    counters_.seconds_certify += seconds_now() - reprepared;
     // A cluster that no halo holds whatever the window's length (a long
     // loaded group, taut tethers, particles in contact) shows when even an
     // empty window fails: then shorter windows cannot help. One rank runs
@@ -507,6 +501,12 @@ void DistributedEngine::round(double end) {
       run_fallback(cap);
       return;
     }
+    // Prepared for the shorter window: the longer one's early particles
+    // would do (they include these), but a sparse certificate would then
+    // examine up to twice as many.
+    const double reprepared = seconds_now();
+    certifier_->prepare(*engine_, time_, length);
+    counters_.seconds_certify += seconds_now() - reprepared;
   }
   if (fallback_after_window(round_started, cap)) {
     run_fallback(cap);
