@@ -196,29 +196,77 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
     engine.particles_with_events_before(std::nextafter(std::nextafter(end, kInfinity), kInfinity), early_);
     for (engine::Index i : early_) node_of_[i] = kEarly;
   }
-  // In engine order, so that the engine's arrays are read in order; what
-  // the pair tests need later is copied into the node.
-  for (engine::Index i = 0; i < store.size(); ++i) {
+  // The particles that could be nodes (every particle, or where the start
+  // is sparse or still, those the engine names without reading every
+  // record), in engine order, so that the engine's arrays are read in
+  // order; what the pair tests need later is copied into the node.
+  const auto consider = [&](engine::Index i) {
     const engine::ParticleState& s = store.state[i];
-    if (engine.is_removed(i) || !s.alive || engine.is_hub(i)) continue;
-    if (model_.species(s.species).infinite_mass() && !rule_species[s.species]) continue;
-    const double speed2 = s.v.squaredNorm();  // square roots once, below
-    max_speed_ = std::max(max_speed_, speed2);
-    if (sparse_ && engine.is_owned(i)) {
-      owned_max_speed_ = std::max(owned_max_speed_, speed2);
-      if (node_of_[i] != kEarly) continue;
-    }
+    if (engine.is_removed(i) || !s.alive || engine.is_hub(i)) return;
+    if (model_.species(s.species).infinite_mass() && !rule_species[s.species]) return;
+    if (sparse_ && engine.is_owned(i) && node_of_[i] != kEarly) return;
     // Ghosts next to the block are nodes: this calendar's predictions may
     // predate their refresh. Deeper ones meet an owned particle only after
     // a sector crossing, which the calendar of one of the two's owners
     // holds: that owner tests the pair, and says in phase 2 if the ghost
     // turns (verify_phase then adds it).
-    if (sparse_ && !engine.is_owned(i) && layout_.depth(rank_, engine.sector(i)) > 1) continue;
+    if (sparse_ && !engine.is_owned(i) && layout_.depth(rank_, engine.sector(i)) > 1) return;
     if (still(i, s)) {
       ++left_still;
-      continue;
+      return;
     }
     nodes_.push_back(make_node(i));
+  };
+  bool named = sparse_;
+  if (leave_still) {
+    // Only the moving particles and those with energy to come: none of a
+    // species that impulses or a rule (an immobile node) could concern.
+    named = std::none_of(kicked_species.begin(), kicked_species.end(), [](bool k) { return k; });
+    for (std::size_t k = 0; k < model_.species().size(); ++k) {
+      const Species& species = model_.species(static_cast<SpeciesIndex>(k));
+      if (species.random_impulse.enabled() || (species.infinite_mass() && rule_species[k])) named = false;
+    }
+  }
+  if (named) {
+    std::vector<std::uint64_t> candidates((store.size() + 63) / 64, 0);
+    const auto name = [&](engine::Index i) { candidates[i / 64] |= std::uint64_t{1} << (i % 64); };
+    if (sparse_) {
+      for (engine::Index i : early_) {
+        if (engine.is_owned(i)) name(i);
+      }
+      for (engine::Index i = 0; i < store.size(); ++i) {
+        if (!engine.is_owned(i) && !engine.is_removed(i) && layout_.depth(rank_, engine.sector(i)) <= 1) name(i);
+      }
+      // A bound on every speed without reading every record.
+      max_speed_ = owned_max_speed_ = engine.speed2_ceiling();
+    } else {
+      const std::vector<std::uint64_t>& moving = engine.moving_bits();
+      for (std::size_t w = 0; w < candidates.size(); ++w) candidates[w] = moving[w] | energised[w];
+      // The particles left out are at rest: the moving ones hold the
+      // largest speed.
+      for (std::size_t w = 0; w < candidates.size(); ++w) {
+        for (std::uint64_t bits = moving[w]; bits != 0; bits &= bits - 1) {
+          const auto i = static_cast<engine::Index>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
+          max_speed_ = std::max(max_speed_, store.state[i].v.squaredNorm());
+        }
+      }
+      // Everything not named is still.
+      left_still = 1;
+    }
+    for (std::size_t w = 0; w < candidates.size(); ++w) {
+      for (std::uint64_t bits = candidates[w]; bits != 0; bits &= bits - 1) {
+        consider(static_cast<engine::Index>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))));
+      }
+    }
+  } else {
+    for (engine::Index i = 0; i < store.size(); ++i) {
+      const engine::ParticleState& s = store.state[i];
+      if (engine.is_removed(i) || !s.alive || engine.is_hub(i)) continue;
+      const double speed2 = s.v.squaredNorm();  // square roots once, below
+      max_speed_ = std::max(max_speed_, speed2);
+      if (engine.is_owned(i)) owned_max_speed_ = std::max(owned_max_speed_, speed2);
+      consider(i);
+    }
   }
   scan_lists_ = sparse_ || left_still > 0;
   max_speed_ = std::sqrt(max_speed_);

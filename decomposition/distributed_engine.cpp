@@ -23,6 +23,10 @@ constexpr double kGrowth = 1.25;
 // The share of owned particles with an event in the first window.
 constexpr double kFirstEarlyShare = 0.03;
 constexpr int kFirstHalvings = 12;
+// Rounds between exact scans for the engine's speed ceiling, which the
+// certificates read instead of every particle's speed: between scans it
+// only rises, by the fastest new speed.
+constexpr int kCeilingRounds = 16;
 // Windows shorter than this fraction of the usual one end in a fallback.
 constexpr double kShortest = 1e-3;
 // A fallback runs until the next scheduled stop or this many events per
@@ -478,6 +482,10 @@ void DistributedEngine::round(double end) {
   double length = proposal_ > 0.0 ? std::min(proposal_, room) : room;
   const double first = length;
   const double prepared = seconds_now();
+  if (++rounds_since_ceiling_ >= kCeilingRounds) {
+    engine_->refresh_speed_ceiling();
+    rounds_since_ceiling_ = 0;
+  }
   certifier_->prepare(*engine_, time_, length);
   counters_.seconds_certify += seconds_now() - prepared;
   int attempts = 0;

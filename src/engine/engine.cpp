@@ -70,6 +70,7 @@ void Engine::store_particle(Index i, const ParticleSnapshot& p) {
   ParticleState& s = particles_.state[i];
   s.u0 = p.u0;
   s.v = p.v;
+  note_velocity(i);
   s.t0 = p.t0;
   s.species = p.species;
   s.alive = p.alive;
@@ -107,6 +108,8 @@ void Engine::place_particles(std::size_t count,
     ri_index_.assign(count, 0);
     ri_time_.assign(count, kInfinity);
   }
+  moving_.assign((count + 63) / 64, 0);
+  speed2_ceiling_ = 0.0;
   for (std::size_t k = 0; k < count; ++k) {
     const ParticleSnapshot p = particle_at(keys[k] & 0xffffffffULL);
     const auto i = static_cast<Index>(k);
@@ -119,6 +122,17 @@ void Engine::place_particles(std::size_t count,
       grid_.insert(particles_.state, i, grid_.linear(coords_[i]));
     }
   }
+}
+
+void Engine::rebuild_moving() {
+  moving_.assign((particles_.size() + 63) / 64, 0);
+  for (Index i = 0; i < particles_.size(); ++i) note_velocity(i);
+}
+
+void Engine::refresh_speed_ceiling() {
+  double largest = 0.0;
+  for (Index i = 0; i < particles_.size(); ++i) largest = std::max(largest, particles_.state[i].v.squaredNorm());
+  speed2_ceiling_ = largest;
 }
 
 void Engine::finish_placement() {

@@ -14,6 +14,7 @@ void Engine::set_velocity(Index i, const Vec3& v, double t) {
   s.t0 = t;
   note_change(i);
   s.v = v;
+  note_velocity(i);
   ++particles_.counter[i];
   mark_for_prediction(i);
 }

@@ -86,6 +86,9 @@ Index Engine::append_slot() {
   const auto i = static_cast<Index>(particles_.size());
   const std::size_t n = particles_.size() + 1;
   particles_.state.emplace_back();
+  // At rest until a record is stored in it.
+  if (moving_.size() * 64 < n) moving_.push_back(0);
+  moving_[i / 64] &= ~(std::uint64_t{1} << (i % 64));
   particles_.id.push_back(0);
   particles_.counter.push_back(0);
   coords_.push_back({0, 0, 0});

@@ -97,6 +97,7 @@ void Engine::reorder() {
     visit_mark_.resize(kept);
   }
   particles_.build_id_index();
+  rebuild_moving();
 
   grid_.clear();
   // Insert in reverse so each sector's list runs in ascending index order.

@@ -183,6 +183,7 @@ class DistributedEngine {
   double time_ = 0.0;
   double proposal_ = 0.0;              // the next window length to try
   double typical_ = 0.0;               // moving geometric mean of certified lengths
+  int rounds_since_ceiling_ = 0;       // since the engine's speed ceiling was exact
   double fallback_budget_ = 0.0;       // events per particle of the next fallback
   std::uint64_t global_owned_ = 0;     // particles on all ranks (agreed)
   std::uint64_t events_before_window_ = 0;  // global_events_ before the last window

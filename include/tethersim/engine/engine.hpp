@@ -12,6 +12,7 @@
 // run_until(T) processes every event before T and stops without touching
 // the state: stopping and continuing gives exactly the straight run.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -92,6 +93,15 @@ class Engine {
     calendar_.particles_before(time, out);
   }
   double next_random_impulse(Index i) const { return has_random_impulses_ ? ri_time_[i] : kInfinity; }
+  // An upper bound on every particle's squared speed: each velocity the
+  // engine stores raises it, and refresh_speed_ceiling() lowers it to the
+  // exact largest (a scan of every particle). Certificates need a bound,
+  // not the maximum, and cannot afford the scan every window.
+  double speed2_ceiling() const { return speed2_ceiling_; }
+  void refresh_speed_ceiling();
+  // One bit per index: the velocity is not zero. A membrane at rest shows
+  // where it moves without a scan of its particles.
+  const std::vector<std::uint64_t>& moving_bits() const { return moving_; }
   // The number of the next tick of each periodic impulse.
   const std::vector<std::uint64_t>& periodic_ticks() const { return periodic_tick_; }
 
@@ -128,7 +138,8 @@ class Engine {
   std::size_t memory_bytes() const;
 
   // Checks internal consistency (sector lists, groups share velocities,
-  // tether symmetry, calendar entries); throws std::logic_error. For tests.
+  // tether symmetry, calendar entries, the speed ceiling and moving bits);
+  // throws std::logic_error. For tests.
   void check_invariants() const;
 
   // --- a partial view of the system, for distributed runs
@@ -235,6 +246,20 @@ class Engine {
   }
   // A new slot at the end of every per-particle array.
   Index append_slot();
+  // Keeps speed2_ceiling_ and moving_ true after particle i's velocity was
+  // stored (every store goes through set_velocity or store_particle).
+  void note_velocity(Index i) {
+    const Vec3& v = particles_.state[i].v;
+    speed2_ceiling_ = std::max(speed2_ceiling_, v.squaredNorm());
+    const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+    if (v.x() != 0.0 || v.y() != 0.0 || v.z() != 0.0) {
+      moving_[i / 64] |= bit;
+    } else {
+      moving_[i / 64] &= ~bit;
+    }
+  }
+  // moving_ sized for every slot and filled from the stored velocities.
+  void rebuild_moving();
   ParticleSnapshot particle_snapshot(Index i) const;
   // Makes the particle's tethers and loaded edges with the particles held
   // here those of the record.
@@ -334,6 +359,8 @@ class Engine {
   std::uint64_t uncounted_events_ = 0;
   bool track_changes_ = false;
   BigVector<std::uint8_t> changed_mark_;
+  std::vector<std::uint64_t> moving_;
+  double speed2_ceiling_ = 0.0;
   std::vector<Change> changes_;
 
   double clock_ = 0.0;
