@@ -127,6 +127,12 @@ class Certifier {
     double amount;  // |J| / sqrt(2 m)
   };
 
+  // Relative and absolute safety margins on every gap test: computed event
+  // times carry rounding errors, and a pair certified apart must never be
+  // predicted to meet inside the window.
+  static constexpr double kRelativeMargin = 1e-6;
+  static constexpr double kAbsoluteMargin = 1e-9;  // in sector edges
+
   Node make_node(engine::Index i) const;
   // A particle left out of a sparse certificate becomes a node (alone);
   // returns it.
