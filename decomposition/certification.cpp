@@ -499,11 +499,7 @@ bool Certifier::test_node_sparse(int i, bool first_pass) {
     // lower one (as in test_node, not across a second layer), unless that
     // one is still and skipped.
     if (first_pass && nj >= 0 && nj < i && !extended[k] && !still_[static_cast<std::size_t>(nj)]) continue;
-    if (nj >= 0) {
-      merged = test_pair(i, nj, offsets[k]) || merged;
-    } else {
-      merged = test_line(i, j, offsets[k]) || merged;
-    }
+    merged = test_candidate(i, nj, j, offsets[k]) || merged;
   }
   ScanMemory& memory = scans_[ni];
   memory.near_begin = near_begin;
@@ -520,12 +516,7 @@ bool Certifier::rescan_near(int i) {
   for (std::uint32_t e = memory.near_begin; e < memory.near_begin + memory.near_count; ++e) {
     const NearCandidate near = near_[e];
     const int nj = is_node(near.particle) ? node_of_[near.particle] : -1;
-    if (nj == i) continue;
-    if (nj >= 0) {
-      merged = test_pair(i, nj, near.offset) || merged;
-    } else {
-      merged = test_line(i, near.particle, near.offset) || merged;
-    }
+    if (nj != i) merged = test_candidate(i, nj, near.particle, near.offset) || merged;
   }
   return test_tethers(i) || merged;
 }

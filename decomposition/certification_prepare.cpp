@@ -111,7 +111,7 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
     });
   }
   const auto still = [&](engine::Index i, const engine::ParticleState& s) {
-    return leave_still && s.mobile && s.v.x() == 0.0 && s.v.y() == 0.0 && s.v.z() == 0.0 &&
+    return leave_still && s.mobile && s.at_rest() &&
            !kicked_species[s.species] && !((energised[i / 64] >> (i % 64)) & 1U) &&
            !(engine.next_random_impulse(i) < start + max_length);
   };

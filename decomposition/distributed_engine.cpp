@@ -481,13 +481,16 @@ void DistributedEngine::round(double end) {
   if (proposal_ == 0.0) proposal_ = first_proposal(room);
   double length = proposal_ > 0.0 ? std::min(proposal_, room) : room;
   const double first = length;
-  const double prepared = seconds_now();
-  if (++rounds_since_ceiling_ >= kCeilingRounds) {
-    engine_->refresh_speed_ceiling();
-    rounds_since_ceiling_ = 0;
-  }
-  certifier_->prepare(*engine_, time_, length);
-  counters_.seconds_certify += seconds_now() - prepared;
+  // Preparing (and making the speed ceiling exact) counts as certifying.
+  const auto prepare = [&](bool refresh_ceiling) {
+    const double prepared = seconds_now();
+    if (refresh_ceiling) engine_->refresh_speed_ceiling();
+    certifier_->prepare(*engine_, time_, length);
+    counters_.seconds_certify += seconds_now() - prepared;
+  };
+  const bool refresh_ceiling = ++rounds_since_ceiling_ >= kCeilingRounds;
+  if (refresh_ceiling) rounds_since_ceiling_ = 0;
+  prepare(refresh_ceiling);
   int attempts = 0;
   // Fault injection: the proposed window runs whatever its certificate says.
   while (!certify(length) && !break_synchronization_) {
@@ -512,9 +515,7 @@ void DistributedEngine::round(double end) {
     // Prepared for the shorter window: the longer one's early particles
     // would do (they include these), but a sparse certificate would then
     // examine up to twice as many.
-    const double reprepared = seconds_now();
-    certifier_->prepare(*engine_, time_, length);
-    counters_.seconds_certify += seconds_now() - reprepared;
+    prepare(false);
   }
   if (fallback_after_window(round_started, cap)) {
     run_fallback(cap);

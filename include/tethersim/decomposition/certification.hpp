@@ -142,6 +142,11 @@ class Certifier {
   // not a node, on its straight line.
   bool test_node_sparse(int i, bool first_pass);
   bool test_line(int i, engine::Index j, const Vec3& offset);
+  // Node i against a particle of its search box seen through `offset`:
+  // node nj (test_pair), or, when nj < 0, particle j on its line.
+  bool test_candidate(int i, int nj, engine::Index j, const Vec3& offset) {
+    return nj >= 0 ? test_pair(i, nj, offset) : test_line(i, j, offset);
+  }
   // A later pass of a sparse certificate over node i, when its earlier
   // scan still covers it: only the candidates that scan found near
   // (ScanMemory); true when something merged.

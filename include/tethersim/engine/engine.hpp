@@ -249,13 +249,13 @@ class Engine {
   // Keeps speed2_ceiling_ and moving_ true after particle i's velocity was
   // stored (every store goes through set_velocity or store_particle).
   void note_velocity(Index i) {
-    const Vec3& v = particles_.state[i].v;
-    speed2_ceiling_ = std::max(speed2_ceiling_, v.squaredNorm());
+    const ParticleState& s = particles_.state[i];
+    speed2_ceiling_ = std::max(speed2_ceiling_, s.v.squaredNorm());
     const std::uint64_t bit = std::uint64_t{1} << (i % 64);
-    if (v.x() != 0.0 || v.y() != 0.0 || v.z() != 0.0) {
-      moving_[i / 64] |= bit;
-    } else {
+    if (s.at_rest()) {
       moving_[i / 64] &= ~bit;
+    } else {
+      moving_[i / 64] |= bit;
     }
   }
   // moving_ sized for every slot and filled from the stored velocities.

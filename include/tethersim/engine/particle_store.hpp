@@ -32,6 +32,9 @@ struct alignas(64) ParticleState {
   std::uint8_t mobile = 1;  // finite mass: has events of its own
 
   Vec3 position(double t) const { return u0 + v * (t - t0); }
+  // Every component of the velocity is zero (not merely its square, which
+  // can underflow).
+  bool at_rest() const { return v.x() == 0.0 && v.y() == 0.0 && v.z() == 0.0; }
 };
 static_assert(sizeof(ParticleState) == 64, "the hot particle record must fill one cache line");
 
