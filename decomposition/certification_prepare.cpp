@@ -66,7 +66,7 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
   max_speed_ = 0.0;
   owned_max_speed_ = 0.0;
   node_of_.assign(store.size(), -1);
-  node_bits_.assign((store.size() + 63) / 64, 0);
+  node_bits_.assign(engine::index_words(store.size()), 0);
   // Sparse: where every particle is plain (no tethers can exist, no loaded
   // edge is open, no random impulses), an owned particle whose calendar
   // event comes after the window moves on its straight line, and the
@@ -94,7 +94,7 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
   // bound arrives. A membrane at rest is mostly still.
   const bool leave_still = !sparse_ && still_allowed_;
   std::vector<bool> kicked_species(model_.species().size(), false);
-  std::vector<std::uint64_t> energised;  // engine index -> has an open loaded edge, one bit each
+  engine::IndexBits energised;  // particles with an open loaded edge
   if (leave_still) {
     const auto& periodic = model_.periodic_impulses();
     for (std::size_t p = 0; p < periodic.size(); ++p) {
@@ -105,14 +105,14 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
         if (periodic[p].applies_to[k]) kicked_species[k] = true;
       }
     }
-    energised.assign((store.size() + 63) / 64, 0);
+    energised.assign(engine::index_words(store.size()), 0);
     engine.loaded_edges().for_each_open([&](engine::EdgeIndex, const engine::LoadedEdge& e) {
-      for (engine::Index i : {e.a, e.b}) energised[i / 64] |= std::uint64_t{1} << (i % 64);
+      for (engine::Index i : {e.a, e.b}) engine::add_index(energised, i);
     });
   }
   const auto still = [&](engine::Index i, const engine::ParticleState& s) {
     return leave_still && s.mobile && s.at_rest() &&
-           !kicked_species[s.species] && !((energised[i / 64] >> (i % 64)) & 1U) &&
+           !kicked_species[s.species] && !engine::has_index(energised, i) &&
            !(engine.next_random_impulse(i) < start + max_length);
   };
   std::size_t left_still = 0;
@@ -158,8 +158,8 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
     }
   }
   if (named) {
-    std::vector<std::uint64_t> candidates((store.size() + 63) / 64, 0);
-    const auto name = [&](engine::Index i) { candidates[i / 64] |= std::uint64_t{1} << (i % 64); };
+    engine::IndexBits candidates(engine::index_words(store.size()), 0);
+    const auto name = [&](engine::Index i) { engine::add_index(candidates, i); };
     if (sparse_) {
       for (engine::Index i : early_) {
         if (engine.is_owned(i)) name(i);
@@ -170,24 +170,16 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
       // A bound on every speed without reading every record.
       max_speed_ = owned_max_speed_ = engine.speed2_ceiling();
     } else {
-      const std::vector<std::uint64_t>& moving = engine.moving_bits();
+      const engine::IndexBits& moving = engine.moving_bits();
       for (std::size_t w = 0; w < candidates.size(); ++w) candidates[w] = moving[w] | energised[w];
       // The particles left out are at rest: the moving ones hold the
       // largest speed.
-      for (std::size_t w = 0; w < candidates.size(); ++w) {
-        for (std::uint64_t bits = moving[w]; bits != 0; bits &= bits - 1) {
-          const auto i = static_cast<engine::Index>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
-          max_speed_ = std::max(max_speed_, store.state[i].v.squaredNorm());
-        }
-      }
+      engine::for_each_index(moving,
+                             [&](engine::Index i) { max_speed_ = std::max(max_speed_, store.state[i].v.squaredNorm()); });
       // Everything not named is still.
       left_still = 1;
     }
-    for (std::size_t w = 0; w < candidates.size(); ++w) {
-      for (std::uint64_t bits = candidates[w]; bits != 0; bits &= bits - 1) {
-        consider(static_cast<engine::Index>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))));
-      }
-    }
+    engine::for_each_index(candidates, consider);
   } else {
     for (engine::Index i = 0; i < store.size(); ++i) {
       const engine::ParticleState& s = store.state[i];

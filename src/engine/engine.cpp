@@ -108,7 +108,7 @@ void Engine::place_particles(std::size_t count,
     ri_index_.assign(count, 0);
     ri_time_.assign(count, kInfinity);
   }
-  moving_.assign((count + 63) / 64, 0);
+  moving_.assign(index_words(count), 0);
   speed2_ceiling_ = 0.0;
   for (std::size_t k = 0; k < count; ++k) {
     const ParticleSnapshot p = particle_at(keys[k] & 0xffffffffULL);
@@ -125,7 +125,7 @@ void Engine::place_particles(std::size_t count,
 }
 
 void Engine::rebuild_moving() {
-  moving_.assign((particles_.size() + 63) / 64, 0);
+  moving_.assign(index_words(particles_.size()), 0);
   for (Index i = 0; i < particles_.size(); ++i) note_velocity(i);
 }
 

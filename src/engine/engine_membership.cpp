@@ -87,8 +87,8 @@ Index Engine::append_slot() {
   const std::size_t n = particles_.size() + 1;
   particles_.state.emplace_back();
   // At rest until a record is stored in it.
-  if (moving_.size() * 64 < n) moving_.push_back(0);
-  moving_[i / 64] &= ~(std::uint64_t{1} << (i % 64));
+  if (moving_.size() < index_words(n)) moving_.push_back(0);
+  drop_index(moving_, i);
   particles_.id.push_back(0);
   particles_.counter.push_back(0);
   coords_.push_back({0, 0, 0});

@@ -171,7 +171,7 @@ void Engine::check_invariants() const {
   for (Index i = 0; i < particles_.size(); ++i) {
     const ParticleState& s = particles_.state[i];
     if (listed[i] != (in_grid(i) ? 1U : 0U)) fail("particle listed " + std::to_string(listed[i]) + " times");
-    if (s.at_rest() == (((moving_[i / 64] >> (i % 64)) & 1U) != 0)) fail("moving bit disagrees with the velocity");
+    if (s.at_rest() == has_index(moving_, i)) fail("moving bit disagrees with the velocity");
     if (s.v.squaredNorm() > speed2_ceiling_) fail("a speed above the speed ceiling");
     tethers_.for_each(i, [&](Index j, std::uint32_t) {
       if (!tethers_.contains(j, i)) fail("asymmetric tether");

@@ -216,9 +216,9 @@ class Certifier {
   std::vector<PairPoint> points_;
   std::vector<Vec3> velocity_;  // per node, in node order
   std::vector<int> node_of_;  // engine index -> node (-1: none)
-  std::vector<std::uint64_t> node_bits_;  // engine index -> is a node, one bit each
-  void mark_node(engine::Index i) { node_bits_[i / 64] |= std::uint64_t{1} << (i % 64); }
-  bool is_node(engine::Index i) const { return (node_bits_[i / 64] >> (i % 64)) & 1U; }
+  engine::IndexBits node_bits_;  // engine indices that are nodes
+  void mark_node(engine::Index i) { engine::add_index(node_bits_, i); }
+  bool is_node(engine::Index i) const { return engine::has_index(node_bits_, i); }
   std::vector<std::size_t> impulse_begin_;
   std::vector<Impulse> impulses_;
   std::vector<double> max_blocking_;  // per species

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tethersim/engine/global_calendar.hpp"
+#include "tethersim/engine/index_bits.hpp"
 #include "tethersim/engine/loaded_edges.hpp"
 #include "tethersim/engine/particle_calendar.hpp"
 #include "tethersim/engine/particle_store.hpp"
@@ -101,7 +102,7 @@ class Engine {
   void refresh_speed_ceiling();
   // One bit per index: the velocity is not zero. A membrane at rest shows
   // where it moves without a scan of its particles.
-  const std::vector<std::uint64_t>& moving_bits() const { return moving_; }
+  const IndexBits& moving_bits() const { return moving_; }
   // The number of the next tick of each periodic impulse.
   const std::vector<std::uint64_t>& periodic_ticks() const { return periodic_tick_; }
 
@@ -251,11 +252,10 @@ class Engine {
   void note_velocity(Index i) {
     const ParticleState& s = particles_.state[i];
     speed2_ceiling_ = std::max(speed2_ceiling_, s.v.squaredNorm());
-    const std::uint64_t bit = std::uint64_t{1} << (i % 64);
     if (s.at_rest()) {
-      moving_[i / 64] &= ~bit;
+      drop_index(moving_, i);
     } else {
-      moving_[i / 64] |= bit;
+      add_index(moving_, i);
     }
   }
   // moving_ sized for every slot and filled from the stored velocities.
@@ -359,7 +359,7 @@ class Engine {
   std::uint64_t uncounted_events_ = 0;
   bool track_changes_ = false;
   BigVector<std::uint8_t> changed_mark_;
-  std::vector<std::uint64_t> moving_;
+  IndexBits moving_;
   double speed2_ceiling_ = 0.0;
   std::vector<Change> changes_;
 
