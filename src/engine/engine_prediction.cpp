@@ -49,11 +49,10 @@ std::uint64_t Engine::tie_key(Index owner, const ParticleEvent& e) const {
   const std::uint64_t kind = (static_cast<std::uint64_t>(e.kind) << 8) | e.detail;
   const std::uint64_t stream = static_cast<std::uint64_t>(physics::RandomStream::event_order);
   if (e.partner == kNoIndex) {
-    return physics::mix_hash(seed_, stream, kind, particles_.id[owner], ~0ULL,
-                             particles_.counter[owner]);
+    return physics::mix_hash(seed_, stream, kind, particles_.id[owner], ~0ULL, e.counter);
   }
   std::uint64_t id_a = particles_.id[owner], id_b = particles_.id[e.partner];
-  std::uint64_t count_a = particles_.counter[owner], count_b = e.partner_counter;
+  std::uint64_t count_a = e.counter, count_b = e.partner_counter;
   if (id_a > id_b) {
     std::swap(id_a, id_b);
     std::swap(count_a, count_b);
@@ -92,6 +91,7 @@ void Engine::crossing_times(Index i, ParticleEvent& best) const {
     // at once (never before the trajectory's own start).
     const double t = s.t0 + std::max(dt, 0.0);
     ParticleEvent e;
+    e.counter = particles_.counter[i];
     e.time = t;
     e.kind = EventKind::sector_crossing;
     e.detail = static_cast<std::uint8_t>(k | (upward ? 4 : 0));
@@ -114,7 +114,10 @@ double Engine::escape_time(Index i) const {
 }
 
 ParticleEvent Engine::predict(Index i) const {
-  ParticleEvent best;
+  // Every candidate carries the owner's counter (its tie key's).
+  ParticleEvent blank;
+  blank.counter = particles_.counter[i];
+  ParticleEvent best = blank;
   // The winner's partner counter is read once at the end; on an exact tie
   // (which needs the counters for the tie keys) it is read on the spot.
   bool best_counter_read = true;
@@ -136,7 +139,7 @@ ParticleEvent Engine::predict(Index i) const {
   auto pair_event = [&](Index j, const Vec3& shift, double distance, EventKind kind) {
     const double t = pair_time(i, j, shift, distance, kind);
     if (t > best.time || t == kInfinity) return;
-    ParticleEvent e;
+    ParticleEvent e = blank;
     e.time = t;
     e.partner = j;
     e.kind = kind;
@@ -151,14 +154,14 @@ ParticleEvent Engine::predict(Index i) const {
   const ParticleState& s = particles_.state[i];
 
   if (has_random_impulses_ && ri_time_[i] != kInfinity) {
-    ParticleEvent e;
+    ParticleEvent e = blank;
     e.time = ri_time_[i];
     e.kind = EventKind::random_impulse;
     consider(e);
   }
   crossing_times(i, best);
   if (model_.domain().escape) {
-    ParticleEvent e;
+    ParticleEvent e = blank;
     e.time = escape_time(i);
     e.kind = EventKind::escape;
     e.detail = 3;  // the escape sphere, not a box face

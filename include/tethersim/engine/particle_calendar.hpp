@@ -21,6 +21,12 @@ struct ParticleEvent {
   double time = kInfinity;
   Index partner = kNoIndex;              // pair events
   std::uint32_t partner_counter = 0;     // partner's counter at prediction
+  // The owner's counter at prediction. Tie keys are built from the stored
+  // counters, never from live ones: an event's key must not change while
+  // it sits in the heap (between a group's velocity change and the
+  // re-prediction of its members, live counters have moved on, and a heap
+  // sifted with such keys can hand out simultaneous events out of order).
+  std::uint32_t counter = 0;
   EventKind kind = EventKind::none;
   std::uint8_t detail = 0;               // sector crossing: axis | (upward << 2)
 };
@@ -50,7 +56,7 @@ class ParticleCalendar {
   // The particle's event with its time given by the caller.
   ParticleEvent event_at(Index particle, double time) const {
     const Stored& s = events_[particle];
-    return {time, s.partner, s.partner_counter, s.kind, s.detail};
+    return {time, s.partner, s.partner_counter, s.counter, s.kind, s.detail};
   }
   std::size_t memory_bytes() const;
   // Appends every particle whose event comes before `time` (in heap order):
@@ -69,6 +75,7 @@ class ParticleCalendar {
   struct Stored {
     Index partner = kNoIndex;
     std::uint32_t partner_counter = 0;
+    std::uint32_t counter = 0;
     EventKind kind = EventKind::none;
     std::uint8_t detail = 0;
   };
