@@ -1,6 +1,7 @@
 // Set-up, the window loop and certification agreement of the distributed
 // engine.
 #include "tethersim/decomposition/distributed_engine.hpp"
+#include "shadow_check.hpp"
 #include "wall_clock.hpp"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <cstring>
 
 #include "tethersim/decomposition/record_snapshot.hpp"
+#include "tethersim/physics/counter_rng.hpp"
 #include "tethersim/physics/external_impulse.hpp"
 
 namespace tethersim::decomposition {
@@ -117,6 +119,7 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
   assign_roles();
   certifier_ = std::make_unique<Certifier>(model_, layout_, rank_);
   start_build_seconds_ = seconds_now() - started;
+  start_shadow_check();
 }
 
 DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
@@ -180,6 +183,13 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
   certifier_ = std::make_unique<Certifier>(model_, layout_, rank_);
   redistribute(homed, globals, slice.statistics, slice.escapes, slice.releases);
   start_build_seconds_ = seconds_now() - started;
+  start_shadow_check();
+}
+
+void DistributedEngine::start_shadow_check() {
+  if (std::getenv("TETHERSIM_SHADOW_CHECK") != nullptr) {
+    shadow_ = std::make_unique<ShadowCheck>(model_, comm_, *engine_, time_);
+  }
 }
 
 DistributedEngine::~DistributedEngine() {
@@ -297,6 +307,7 @@ bool DistributedEngine::advance(double end, std::uint64_t event_budget) {
   const std::uint64_t start_events = global_events_;
   while (time_ < end) {
     round(end);
+    if (shadow_) shadow_->check(*engine_, time_);
     if (time_ < end && global_events_ - start_events >= event_budget) return false;
   }
   return true;
@@ -395,10 +406,15 @@ bool DistributedEngine::fallback_after_window(double round_started, double cap) 
   events_before_window_ = global_events_;
   previous_round_ = {round_started, time_};
   after_window_ = true;
-  if (!settings_.fallback_when_lean || weighed_.count < kWindowsPerDecision) return false;
-  const bool pays = fallback_pays(cap);
+  if (settings_.lean_fallback == LeanFallback::off || weighed_.count < kWindowsPerDecision) return false;
+  const bool pays = settings_.lean_fallback == LeanFallback::random ? random_decision() % 2 == 0
+                                                                     : fallback_pays(cap);
   weighed_ = {};
   return pays;
+}
+
+std::uint64_t DistributedEngine::random_decision() {
+  return physics::mix_hash(model_.seed(), 0x7e57ULL, ++random_decisions_);
 }
 
 double DistributedEngine::next_fallback_budget() const {

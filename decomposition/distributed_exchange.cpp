@@ -36,7 +36,11 @@ void DistributedEngine::exchange_changes() {
   std::vector<ParticleId> expected;  // ghosts run here: their owners must report them
   for (const engine::Engine::Change& c : changes) {
     const engine::Index i = c.particle;
-    if (e.is_hub(i)) continue;
+    // An infinite-mass particle never moves: what changes on it is its
+    // links, and those travel with its mobile partners' records (the rank
+    // that runs a link's events, which may not own the particle, is the
+    // partner's owner). Its own record is never sent after it is placed.
+    if (e.is_hub(i) || !e.particles().state[i].mobile) continue;
     if (!e.is_owned(i)) {
       if (e.is_active(i)) expected.push_back(e.particles().id[i]);
       continue;

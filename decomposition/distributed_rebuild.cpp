@@ -1,6 +1,7 @@
 // Rebuilding every rank's engine: the fallback for clusters no halo can
 // hold, and moving block boundaries to balance the load.
 #include <algorithm>
+#include <cstdio>
 #include <array>
 #include <numeric>
 
@@ -29,16 +30,6 @@ void add_statistics(engine::EngineStatistics& to, const engine::EngineStatistics
   to.largest_group = std::max(to.largest_group, from.largest_group);
 }
 
-// Every record this rank accounts for: its particles (those that left the
-// simulation included) and, on rank 0, the hubs.
-std::vector<engine::ParticleRecord> accounted_records(const engine::Engine& e) {
-  std::vector<engine::ParticleRecord> out;
-  for (engine::Index i : e.particles().indices_in_id_order()) {
-    if (e.accounted_here(i)) out.push_back(e.record(i));
-  }
-  return out;
-}
-
 std::vector<engine::EscapeSnapshot> escape_snapshots(const engine::Engine& e) {
   std::vector<engine::EscapeSnapshot> out;
   for (const engine::EscapeRecord& r : e.escapes()) out.push_back({r.id, r.species, r.time, r.position, r.velocity});
@@ -59,15 +50,7 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
   // Everything to rank 0, which runs the window as one serial engine.
   Bytes mine;
   for (const engine::ParticleRecord& r : accounted_records(*engine_)) append_record(mine, r);
-  int size = static_cast<int>(mine.size());
-  std::vector<int> sizes(static_cast<std::size_t>(ranks_)), offsets(static_cast<std::size_t>(ranks_), 0);
-  MPI_Gather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, comm_);
-  Bytes all;
-  if (rank_ == 0) {
-    for (int k = 1; k < ranks_; ++k) offsets[static_cast<std::size_t>(k)] = offsets[static_cast<std::size_t>(k - 1)] + sizes[static_cast<std::size_t>(k - 1)];
-    all.resize(static_cast<std::size_t>(offsets.back() + sizes.back()));
-  }
-  MPI_Gatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE, 0, comm_);
+  Bytes all = gather_to_root(comm_, mine);
   counters_.bytes_sent += mine.size();
 
   Globals globals = current_globals();
@@ -151,6 +134,12 @@ void DistributedEngine::maybe_rebalance() {
       // Planes move one layer back and forth: migration and rebuilding are
       // exercised whatever the load (tests).
       for (int b = 1; b < parts; ++b) c[static_cast<std::size_t>(b)] += forced_shift_;
+    } else if (settings_.balance == BalanceMode::random) {
+      // Anywhere the widths allow (clamped below): results must not care.
+      for (int b = 1; b < parts; ++b) {
+        c[static_cast<std::size_t>(b)] = static_cast<int>(random_decision() % static_cast<std::uint64_t>(n + 1));
+      }
+      std::sort(c.begin() + 1, c.end() - 1);
     } else {
       // Imbalance along this axis: the heaviest slab of blocks over the mean.
       std::vector<double> slab(static_cast<std::size_t>(parts), 0.0);
@@ -180,6 +169,7 @@ void DistributedEngine::maybe_rebalance() {
   if (!moved) return;
   const double started = seconds_now();
   ++counters_.rebalances;
+  if (trace_) std::fprintf(stderr, "[rank %d] rebalance at t = %.17g\n", rank_, time_);
   const std::vector<engine::ParticleRecord> records = accounted_records(*engine_);
   const Globals globals = current_globals();
   const engine::EngineStatistics statistics = engine_->statistics();

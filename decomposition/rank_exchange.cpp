@@ -111,4 +111,21 @@ std::vector<Bytes> all_to_all(MPI_Comm comm, const std::vector<Bytes>& out) {
       });
 }
 
+Bytes gather_to_root(MPI_Comm comm, const Bytes& mine) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const int size = checked_int(mine.size());
+  std::vector<int> sizes(static_cast<std::size_t>(ranks));
+  MPI_Gather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, comm);
+  std::vector<int> offsets;
+  Bytes all;
+  if (rank == 0) {
+    offsets = displacements(sizes);
+    all.resize(static_cast<std::size_t>(offsets.back()) + static_cast<std::size_t>(sizes.back()));
+  }
+  MPI_Gatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE, 0, comm);
+  return all;
+}
+
 }  // namespace tethersim::decomposition

@@ -47,13 +47,15 @@ int run_main(const Arguments& args) {
       "quiet,q", "print nothing but errors")(
       "ranks-grid", po::value<std::string>()->value_name("X,Y,Z"),
       "how MPI ranks split the sector grid (default: the grid with the smallest halos)")(
-      "balance", po::value<std::string>()->value_name("auto|off|force")->default_value("auto"),
-      "move block boundaries to balance measured work (force: every check, for testing)")(
+      "balance", po::value<std::string>()->value_name("auto|off|force|random")->default_value("auto"),
+      "move block boundaries to balance measured work (force: one layer at every check; random: "
+      "anywhere at every check; both for testing)")(
       "balance-interval", po::value<int>()->value_name("WINDOWS")->default_value(64),
       "windows between load-balance checks")(
-      "lean-fallback", po::value<std::string>()->value_name("on|off")->default_value("on"),
+      "lean-fallback", po::value<std::string>()->value_name("on|off|random")->default_value("on"),
       "let one rank run everything for a while when that is expected to take less time than "
-      "synchronized windows (off: only when a window cannot be certified)");
+      "synchronized windows (off: only when a window cannot be certified; random: a seeded coin "
+      "decides, for testing)");
   add_model_override_option(options);
   po::positional_options_description positional;
   positional.add("model", 1);
@@ -98,14 +100,23 @@ int run_main(const Arguments& args) {
     request.distribution.balance = decomposition::BalanceMode::off;
   } else if (balance == "force") {
     request.distribution.balance = decomposition::BalanceMode::forced;
+  } else if (balance == "random") {
+    request.distribution.balance = decomposition::BalanceMode::random;
   } else {
-    throw UsageError{"run", "--balance is auto, off or force, got '" + balance + "'"};
+    throw UsageError{"run", "--balance is auto, off, force or random, got '" + balance + "'"};
   }
   request.distribution.balance_interval = values["balance-interval"].as<int>();
   if (request.distribution.balance_interval < 1) throw UsageError{"run", "--balance-interval must be at least 1"};
   const std::string lean = values["lean-fallback"].as<std::string>();
-  if (lean != "on" && lean != "off") throw UsageError{"run", "--lean-fallback is on or off, got '" + lean + "'"};
-  request.distribution.fallback_when_lean = lean == "on";
+  if (lean == "on") {
+    request.distribution.lean_fallback = decomposition::LeanFallback::on;
+  } else if (lean == "off") {
+    request.distribution.lean_fallback = decomposition::LeanFallback::off;
+  } else if (lean == "random") {
+    request.distribution.lean_fallback = decomposition::LeanFallback::random;
+  } else {
+    throw UsageError{"run", "--lean-fallback is on, off or random, got '" + lean + "'"};
+  }
   request.overwrite = values.count("overwrite") > 0;
   request.quiet = values.count("quiet") > 0;
 

@@ -98,10 +98,15 @@ std::string summary_json(const Model& model, const engine::EngineStatistics& st,
       .value("attachments", st.attachments)
       .value("detachments", st.detachments)
       .value("releases", st.releases)
-      .value("escapes", st.escapes)
+      .value("escapes", st.escapes);
+  // The engine's own work, summed over ranks: it depends on the rank count
+  // (ghosts are predicted too), the sector size and restarts (which predict
+  // everything anew), unlike every count above.
+  json.begin_object("engine_work")
       .value("stale_events", st.stale_events)
       .value("predictions", st.predictions)
-      .value("pair_tests", st.pair_tests);
+      .value("pair_tests", st.pair_tests)
+      .end_object();
   observables_json(json, "initial", model, t.start_time, t.initial);
   observables_json(json, "final", model, t.end_time, t.final);
   json.begin_object("checkpoints")

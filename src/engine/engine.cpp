@@ -252,12 +252,21 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
   return false;
 }
 
+Index Engine::attributed_particle(Index a, Index b) const {
+  if (b == kNoIndex) return a;
+  // Mobile particles first: their owners run their events (an
+  // infinite-mass particle in the grid has no events of its own, and its
+  // owner may hold neither the partner nor the event), then the rest of
+  // the grid, then hubs.
+  auto tier = [&](Index i) { return is_hub(i) ? 2 : particles_.state[i].mobile ? 0 : 1; };
+  const int ta = tier(a), tb = tier(b);
+  if (ta != tb) return ta < tb ? a : b;
+  return particles_.id[b] < particles_.id[a] ? b : a;
+}
+
 bool Engine::counted_here(Index a, Index b) const {
   if (uniform_roles_ && counts_global_events_) return true;
-  Index attributed = a;
-  if (b != kNoIndex && !is_hub(b) && (is_hub(a) || particles_.id[b] < particles_.id[a])) {
-    attributed = b;
-  }
+  const Index attributed = attributed_particle(a, b);
   // Between hubs alone (which no process owns): the global-events process.
   return is_hub(attributed) ? counts_global_events_ : is_owned(attributed);
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """same_state.py REF OUT: two runs of one model ended in the same state, bit
 for bit: the state hash of summary.json, every frame of the trajectory
-(positions, velocities, ids, tethers, observables) and every dataset of the
-final checkpoint's state. Statistics and metadata that legitimately differ
-between rank counts (pair tests, rank count, output paths) are not compared.
+(positions, velocities, ids, tethers, observables), every dataset of the
+final checkpoint's state, and every count of summary.json (events by kind,
+responses, loadings, attachments, escapes, the final observables). What
+legitimately differs between rank counts (the engine's work counters, the
+rank count, timings, output paths) is not compared.
 Exit 0 when the same, 1 when not (each difference on one line)."""
 import json
 import sys
@@ -55,12 +57,32 @@ def compare(ref, out, file, paths):
     return problems
 
 
+# summary.json keys whose values are the same on any number of ranks and
+# across restarts ("initial" too, unless one of the runs was restarted).
+SUMMARY_COUNTS = ["end_time", "events", "collisions", "events_by_kind", "collision_responses", "loadings",
+                  "instantaneous_collisions", "capped_loadings", "largest_loaded_group", "attachments",
+                  "detachments", "releases", "escapes", "final"]
+
+
+def compare_counts(a, b):
+    problems = []
+    keys = list(SUMMARY_COUNTS)
+    if not a.get("restarted") and not b.get("restarted"):
+        keys.append("initial")
+    for key in keys:
+        if a.get(key) != b.get(key):
+            problems.append(f"summary.json: {key} differs: {a.get(key)} and {b.get(key)}")
+    return problems
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: same_state.py REF_DIR OUT_DIR")
     ref, out = sys.argv[1], sys.argv[2]
-    hashes = [json.load(open(f"{d}/summary.json"))["state_hash"] for d in (ref, out)]
+    summaries = [json.load(open(f"{d}/summary.json")) for d in (ref, out)]
+    hashes = [s["state_hash"] for s in summaries]
     problems = [] if hashes[0] == hashes[1] else [f"state hash differs: {hashes[0]} and {hashes[1]}"]
+    problems += compare_counts(*summaries)
     problems += compare(ref, out, "trajectory.h5", TRAJECTORY)
     problems += compare(ref, out, "checkpoint.h5", CHECKPOINT)
     for p in problems:

@@ -29,7 +29,16 @@
 
 namespace tethersim::decomposition {
 
-enum class BalanceMode { off, automatic, forced };
+class ShadowCheck;
+
+// How block boundaries move: never; where measured work says; by one layer
+// back and forth at every check (testing); to random places at every check
+// (testing: results must never depend on where the planes are).
+enum class BalanceMode { off, automatic, forced, random };
+// When one rank runs everything for a while besides clusters no halo holds:
+// when measured costs say it pays; never; on a coin toss (testing: results
+// must never depend on the decision).
+enum class LeanFallback { on, off, random };
 
 struct DistributionSettings {
   std::optional<GridShape> ranks_grid;  // chosen from the rank count and box when empty
@@ -39,7 +48,7 @@ struct DistributionSettings {
   // Let one rank run everything for a while when certified windows cost
   // more than that (a small or tightly bound system, or a large one on few
   // ranks); off, only windows that cannot be certified at all fall back.
-  bool fallback_when_lean = true;
+  LeanFallback lean_fallback = LeanFallback::on;
 };
 
 // Why a model cannot run on several ranks (empty: it can).
@@ -124,6 +133,8 @@ class DistributedEngine {
   };
 
   void start_layout(const DistributionSettings& settings);
+  // The developer's shadow check, when asked for (collective).
+  void start_shadow_check();
   // Action-potential reactions each particle carries a time for.
   std::size_t reaction_count() const;
   // Builds this rank's engine from the records of its window.
@@ -164,6 +175,9 @@ class DistributedEngine {
   // windows like the last ones (measured costs, agreed over ranks).
   bool fallback_pays(double cap);
   double next_fallback_budget() const;
+  // The testing modes' coin: the same sequence on every rank, from the
+  // model's seed (so a failing test can be repeated).
+  std::uint64_t random_decision();
   void maybe_rebalance();
   // Collective agreement: MAX over `maxima`, SUM over `sums`.
   void agree(std::vector<double>& maxima, std::vector<double>& sums);
@@ -207,8 +221,10 @@ class DistributedEngine {
   std::uint64_t windows_since_balance_ = 0;
   std::array<std::vector<double>, 3> work_by_slab_;  // per sector coordinate, since the last balance
   int forced_shift_ = 1;
+  std::uint64_t random_decisions_ = 0;  // testing modes: decisions drawn so far
   bool trace_ = false;
   bool break_synchronization_ = false;  // fault injection builds only
+  std::unique_ptr<ShadowCheck> shadow_;  // TETHERSIM_SHADOW_CHECK: a serial engine to compare with
   DistributionCounters counters_;
 };
 

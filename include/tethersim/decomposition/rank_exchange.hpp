@@ -39,4 +39,8 @@ class NeighbourExchange {
 // out[r] goes to rank r of `comm`; returns what each rank sent here.
 std::vector<Bytes> all_to_all(MPI_Comm comm, const std::vector<Bytes>& out);
 
+// Every rank's bytes, concatenated in rank order on rank 0 (empty
+// elsewhere).
+Bytes gather_to_root(MPI_Comm comm, const Bytes& mine);
+
 }  // namespace tethersim::decomposition

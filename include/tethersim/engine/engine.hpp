@@ -118,9 +118,14 @@ class Engine {
   // observables, hashes and snapshots.
   bool accounted_here(Index i) const;
   // True when this process counts events with these participants, and
-  // accounts for the tether or loaded edge between them: the owner of the
-  // lower id of those in the sector grid (b = kNoIndex for one particle).
+  // accounts for the tether or loaded edge between them: the owner of
+  // attributed_particle(a, b) (b = kNoIndex for one particle).
   bool counted_here(Index a, Index b) const;
+  // The participant an event or link is attributed to: the lower id of the
+  // mobile ones, else of those in the sector grid, else of the hubs. Its
+  // owner always runs the event, whatever the number of ranks, so counts
+  // and link records do not depend on how the system is split.
+  Index attributed_particle(Index a, Index b) const;
   // Connected components of the tether graph (hubs excluded) that hold at
   // least one particle of `species`.
   std::size_t cluster_count(SpeciesIndex species) const;

@@ -1,0 +1,126 @@
+#include "shadow_check.hpp"
+
+#include <cstring>
+#include <sstream>
+#include <string>
+
+#include "tethersim/decomposition/distributed_engine.hpp"
+#include "tethersim/decomposition/rank_exchange.hpp"
+#include "tethersim/decomposition/record_codec.hpp"
+#include "tethersim/decomposition/record_snapshot.hpp"
+
+namespace tethersim::decomposition {
+
+namespace {
+
+// Every rank's accounted particles as one snapshot on rank 0.
+engine::EngineSnapshot gathered_snapshot(const Model& model, MPI_Comm comm, const engine::Engine& local,
+                                         double time) {
+  Bytes mine;
+  for (const engine::ParticleRecord& r : accounted_records(local)) append_record(mine, r);
+  const Bytes all = gather_to_root(comm, mine);
+  const std::size_t reactions =
+      model.action_potentials().enabled() ? model.action_potentials().reactions.size() : 0;
+  engine::EngineSnapshot s = snapshot_of_records(read_records(all.data(), all.size()), time, reactions);
+  s.periodic_ticks = local.periodic_ticks();
+  s.active_window = local.active_window();
+  return s;
+}
+
+template <typename T>
+bool same_bits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+std::string describe(const engine::ParticleSnapshot& p) {
+  std::ostringstream out;
+  out.precision(17);
+  out << "id " << p.id << " alive " << int(p.alive) << " t0 " << p.t0 << " u0 (" << p.u0.transpose()
+      << ") v (" << p.v.transpose() << ") counter " << p.counter << " sector (" << p.sector[0] << ","
+      << p.sector[1] << "," << p.sector[2] << ") ri " << p.ri_index << "@" << p.ri_time;
+  return out.str();
+}
+
+bool same_particle(const engine::ParticleSnapshot& a, const engine::ParticleSnapshot& b) {
+  return a.id == b.id && a.species == b.species && a.alive == b.alive && same_bits(a.t0, b.t0) &&
+         std::memcmp(a.u0.data(), b.u0.data(), sizeof(double) * 3) == 0 &&
+         std::memcmp(a.v.data(), b.v.data(), sizeof(double) * 3) == 0 && a.counter == b.counter &&
+         a.sector == b.sector && a.ri_index == b.ri_index && same_bits(a.ri_time, b.ri_time);
+}
+
+bool same_edge(const engine::LoadedEdgeSnapshot& a, const engine::LoadedEdgeSnapshot& b) {
+  return a.a == b.a && a.b == b.b && std::memcmp(a.impulse.data(), b.impulse.data(), sizeof(double) * 3) == 0 &&
+         same_bits(a.time, b.time) && a.sequence == b.sequence;
+}
+
+// The first difference between the serial state and the ranks' (empty when
+// they agree).
+std::string first_difference(const engine::EngineSnapshot& serial, const engine::EngineSnapshot& ranks) {
+  if (serial.particles.size() != ranks.particles.size()) {
+    return "the ranks hold " + std::to_string(ranks.particles.size()) + " particles, the serial engine " +
+           std::to_string(serial.particles.size());
+  }
+  for (std::size_t k = 0; k < serial.particles.size(); ++k) {
+    if (!same_particle(serial.particles[k], ranks.particles[k])) {
+      return "particle differs: serial " + describe(serial.particles[k]) + "; ranks " + describe(ranks.particles[k]);
+    }
+    for (std::size_t r = 0; r < serial.reaction_times.size(); ++r) {
+      if (!same_bits(serial.reaction_times[r][k], ranks.reaction_times[r][k])) {
+        return "reaction time " + std::to_string(r) + " of particle " + std::to_string(serial.particles[k].id) +
+               " differs";
+      }
+    }
+  }
+  for (std::size_t k = 0; k < std::max(serial.tethers.size(), ranks.tethers.size()); ++k) {
+    if (k >= serial.tethers.size() || k >= ranks.tethers.size() || serial.tethers[k].a != ranks.tethers[k].a ||
+        serial.tethers[k].b != ranks.tethers[k].b) {
+      const auto& t = k < serial.tethers.size() ? serial.tethers[k] : ranks.tethers[k];
+      return "tethers differ near " + std::to_string(t.a) + "-" + std::to_string(t.b) + " (serial " +
+             std::to_string(serial.tethers.size()) + ", ranks " + std::to_string(ranks.tethers.size()) + ")";
+    }
+  }
+  for (std::size_t k = 0; k < std::max(serial.loaded_edges.size(), ranks.loaded_edges.size()); ++k) {
+    if (k >= serial.loaded_edges.size() || k >= ranks.loaded_edges.size() ||
+        !same_edge(serial.loaded_edges[k], ranks.loaded_edges[k])) {
+      const auto& e = k < serial.loaded_edges.size() ? serial.loaded_edges[k] : ranks.loaded_edges[k];
+      return "loaded edges differ near " + std::to_string(e.a) + "-" + std::to_string(e.b) + " (serial " +
+             std::to_string(serial.loaded_edges.size()) + ", ranks " + std::to_string(ranks.loaded_edges.size()) +
+             ")";
+    }
+  }
+  if (serial.periodic_ticks != ranks.periodic_ticks) return "periodic impulse ticks differ";
+  if (serial.active_window != ranks.active_window) return "the action-potential window differs";
+  return "";
+}
+
+}  // namespace
+
+ShadowCheck::ShadowCheck(const Model& model, MPI_Comm comm, const engine::Engine& local, double time)
+    : model_(model), comm_(comm) {
+  MPI_Comm_rank(comm, &rank_);
+  engine::EngineSnapshot s = gathered_snapshot(model, comm, local, time);
+  if (rank_ == 0) serial_ = std::make_unique<engine::Engine>(model, s);
+}
+
+ShadowCheck::~ShadowCheck() = default;
+
+void ShadowCheck::check(const engine::Engine& local, double time) {
+  const engine::EngineSnapshot ranks = gathered_snapshot(model_, comm_, local, time);
+  std::string problem;
+  if (rank_ == 0) {
+    serial_->run_until(time);
+    problem = first_difference(serial_->snapshot(time), ranks);
+  }
+  int length = static_cast<int>(problem.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, comm_);
+  problem.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(problem.data(), length, MPI_CHAR, 0, comm_);
+  if (!problem.empty()) {
+    std::ostringstream where;
+    where.precision(17);
+    where << "shadow check at t = " << time << ": " << problem;
+    throw SynchronizationError(where.str());
+  }
+}
+
+}  // namespace tethersim::decomposition
