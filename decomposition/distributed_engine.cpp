@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <exception>
 
 #include "tethersim/decomposition/record_snapshot.hpp"
 #include "tethersim/physics/counter_rng.hpp"
@@ -92,6 +94,27 @@ std::string distribution_problem(const Model& model) {
     }
   }
   return "";
+}
+
+GridShape rank_grid_for(const Model& model, int ranks, const DistributionSettings& settings) {
+  const std::string problem = distribution_problem(model);
+  if (!problem.empty() && ranks > 1) {
+    throw std::invalid_argument("this model cannot run on several ranks: " + problem);
+  }
+  const engine::SectorGrid grid(model.domain(), model.sector_size());
+  const GridShape sectors{grid.shape()[0], grid.shape()[1], grid.shape()[2]};
+  if (settings.ranks_grid) {
+    const std::string why = rank_grid_problem(ranks, *settings.ranks_grid, sectors);
+    if (!why.empty()) throw std::invalid_argument("--ranks-grid: " + why);
+    return *settings.ranks_grid;
+  }
+  const auto chosen = choose_rank_grid(ranks, sectors);
+  if (!chosen) {
+    throw std::invalid_argument(std::to_string(ranks) + " ranks cannot split the " + std::to_string(sectors[0]) +
+                                "x" + std::to_string(sectors[1]) + "x" + std::to_string(sectors[2]) +
+                                " sector grid (at most " + std::to_string(max_ranks(sectors)) + " ranks)");
+  }
+  return *chosen;
 }
 
 DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
@@ -186,6 +209,12 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
   start_shadow_check();
 }
 
+void DistributedEngine::fail_if_asked() const {
+  if (rank_ == failing_rank_ && time_ >= failing_time_) {
+    throw std::runtime_error("injected failure at t = " + std::to_string(time_) + " (TETHERSIM_FAIL_ON_RANK)");
+  }
+}
+
 void DistributedEngine::start_shadow_check() {
   if (std::getenv("TETHERSIM_SHADOW_CHECK") != nullptr) {
     shadow_ = std::make_unique<ShadowCheck>(model_, comm_, *engine_, time_);
@@ -193,6 +222,7 @@ void DistributedEngine::start_shadow_check() {
 }
 
 DistributedEngine::~DistributedEngine() {
+  if (std::uncaught_exceptions() > 0) return;  // the job is ending every rank
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (!finalized && max_sum_op_ != MPI_OP_NULL) MPI_Op_free(&max_sum_op_);
@@ -201,32 +231,19 @@ DistributedEngine::~DistributedEngine() {
 void DistributedEngine::start_layout(const DistributionSettings& settings) {
   // A developer's switch: one line per window and per failed attempt.
   trace_ = std::getenv("TETHERSIM_TRACE_WINDOWS") != nullptr;
+  if (const char* failing = std::getenv("TETHERSIM_FAIL_ON_RANK")) {
+    if (std::sscanf(failing, "%d@%lf", &failing_rank_, &failing_time_) != 2) {
+      throw std::invalid_argument("TETHERSIM_FAIL_ON_RANK wants RANK@TIME, got '" + std::string(failing) + "'");
+    }
+  }
 #ifdef TETHERSIM_SYNC_FAULT_INJECTION
   break_synchronization_ = std::getenv("TETHERSIM_BREAK_SYNCHRONIZATION") != nullptr;
 #endif
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &ranks_);
-  const std::string problem = distribution_problem(model_);
-  if (!problem.empty() && ranks_ > 1) {
-    throw std::invalid_argument("this model cannot run on several ranks: " + problem);
-  }
   const engine::SectorGrid grid(model_.domain(), model_.sector_size());
   const GridShape sectors{grid.shape()[0], grid.shape()[1], grid.shape()[2]};
-  GridShape shape{1, 1, 1};
-  if (settings.ranks_grid) {
-    const std::string why = rank_grid_problem(ranks_, *settings.ranks_grid, sectors);
-    if (!why.empty()) throw std::invalid_argument("--ranks-grid: " + why);
-    shape = *settings.ranks_grid;
-  } else {
-    const auto chosen = choose_rank_grid(ranks_, sectors);
-    if (!chosen) {
-      throw std::invalid_argument(std::to_string(ranks_) + " ranks cannot split the " +
-                                  std::to_string(sectors[0]) + "x" + std::to_string(sectors[1]) + "x" +
-                                  std::to_string(sectors[2]) + " sector grid (at most " +
-                                  std::to_string(max_ranks(sectors)) + " ranks)");
-    }
-    shape = *chosen;
-  }
+  const GridShape shape = rank_grid_for(model_, ranks_, settings);
   layout_ = BlockLayout(sectors, shape, {grid.periodic(0), grid.periodic(1), grid.periodic(2)});
   neighbours_ = std::make_unique<NeighbourExchange>(comm_, layout_.neighbours(rank_));
   MPI_Op_create(&max_then_sum, 1, &max_sum_op_);
@@ -308,6 +325,7 @@ bool DistributedEngine::advance(double end, std::uint64_t event_budget) {
   while (time_ < end) {
     round(end);
     if (shadow_) shadow_->check(*engine_, time_);
+    fail_if_asked();
     if (time_ < end && global_events_ - start_events >= event_budget) return false;
   }
   return true;

@@ -1,6 +1,7 @@
 #include "tethersim/decomposition/rank_exchange.hpp"
 
 #include <climits>
+#include <exception>
 #include <numeric>
 #include <stdexcept>
 
@@ -50,6 +51,9 @@ NeighbourExchange::NeighbourExchange(MPI_Comm comm, std::vector<int> neighbours)
 }
 
 NeighbourExchange::~NeighbourExchange() {
+  // Freeing a communicator is collective: not while a failure on this rank
+  // unwinds (the job is about to end every rank).
+  if (std::uncaught_exceptions() > 0) return;
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (!finalized && graph_ != MPI_COMM_NULL) MPI_Comm_free(&graph_);

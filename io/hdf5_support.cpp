@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <exception>
 
 namespace tethersim::io_detail {
 
@@ -21,10 +22,23 @@ H5Id& H5Id::operator=(H5Id&& other) noexcept {
   return *this;
 }
 
+bool unwinding_in_a_parallel_job() {
+  if (std::uncaught_exceptions() == 0) return false;
+  int initialised = 0, finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  if (!initialised || finalised) return false;
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  return ranks > 1;
+}
+
 void H5Id::reset() {
   if (id_ < 0) return;
   switch (H5Iget_type(id_)) {
-    case H5I_FILE: H5Fclose(id_); break;
+    case H5I_FILE:
+      if (!unwinding_in_a_parallel_job()) H5Fclose(id_);
+      break;
     case H5I_GROUP: H5Gclose(id_); break;
     case H5I_DATASET: H5Dclose(id_); break;
     case H5I_DATASPACE: H5Sclose(id_); break;

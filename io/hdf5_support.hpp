@@ -20,6 +20,11 @@ class Hdf5Error : public std::runtime_error {
 };
 
 // Owns an HDF5 identifier and closes it with the right function.
+// True while an exception unwinds in a job of several ranks: closing a
+// parallel file then would wait for ranks that may be waiting elsewhere
+// (the job is about to end them all), so files are left open.
+bool unwinding_in_a_parallel_job();
+
 class H5Id {
  public:
   H5Id() = default;

@@ -127,6 +127,8 @@ TrajectoryFile::TrajectoryFile(std::unique_ptr<State> state) : state_(std::move(
 TrajectoryFile::TrajectoryFile(TrajectoryFile&&) noexcept = default;
 TrajectoryFile& TrajectoryFile::operator=(TrajectoryFile&&) noexcept = default;
 TrajectoryFile::~TrajectoryFile() {
+  // Closing writes collectively: not while a failure unwinds on one rank.
+  if (io_detail::unwinding_in_a_parallel_job()) return;
   try {
     close();
   } catch (...) {

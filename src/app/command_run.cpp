@@ -120,22 +120,10 @@ int run_main(const Arguments& args) {
   request.overwrite = values.count("overwrite") > 0;
   request.quiet = values.count("quiet") > 0;
 
+  // Failures on several ranks end the job inside run_simulation
+  // (failure_policy.hpp); a single process reports them from main.
   const decomposition::MpiSession mpi;
-  try {
-    return run_simulation(request, mpi);
-  } catch (const InputError&) {
-    // Every rank meets the same bad input; one message is enough.
-    if (mpi.is_root()) throw;
-    return kExitBadInput;
-  } catch (const std::exception& e) {
-    if (mpi.size() == 1) throw;
-    // A failure on one rank leaves the others waiting in a collective:
-    // say what happened and end them all.
-    std::fprintf(stderr, "tethersim: failed on rank %d of %d: %s\n", mpi.rank(), mpi.size(), e.what());
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, kExitRuntimeFailure);
-    return kExitRuntimeFailure;
-  }
+  return run_simulation(request, mpi);
 }
 
 }  // namespace tethersim::app

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "exit_codes.hpp"
+#include "failure_policy.hpp"
 #include "model_description.hpp"
 #include "progress.hpp"
 #include "resource_usage.hpp"
@@ -80,14 +81,20 @@ struct Schedule {
   }
 };
 
-// A model that cannot be split over ranks is refused with the reason.
-void check_distribution(const Model& model, const decomposition::MpiSession& mpi) {
+// A model that cannot be split over ranks, or not over this rank grid, is
+// refused with the reason (no MPI call: before the first collective).
+void check_distribution(const Model& model, const RunRequest& request, const decomposition::MpiSession& mpi) {
   if (mpi.size() == 1) return;
   const std::string problem = decomposition::distribution_problem(model);
   if (!problem.empty()) {
     throw InputError({model.source_path(), 0}, "",
                      "cannot run on " + std::to_string(mpi.size()) + " ranks: " + problem +
                          "; run it on one rank");
+  }
+  try {
+    decomposition::rank_grid_for(model, mpi.size(), request.distribution);
+  } catch (const std::invalid_argument& e) {
+    throw InputError({model.source_path(), 0}, "", e.what());
   }
 }
 
@@ -119,6 +126,8 @@ struct LoadedRun {
   fs::path directory;
   bool restarted = false;
   double start_time = 0.0;
+  // A fresh run's initial particles, until the simulation takes them.
+  scenario::InitialParticles initial;
 };
 
 // One process runs the serial engine; several the distributed one. `state`
@@ -131,22 +140,22 @@ std::unique_ptr<Simulation> make_simulation(const Model& model, const RunRequest
   return std::make_unique<DistributedSimulation>(model, MPI_COMM_WORLD, state, request.distribution);
 }
 
-LoadedRun load_fresh(const RunRequest& request, const decomposition::MpiSession& mpi) {
+// A fresh run's model and initial particles: files only, no collective
+// call, the same on every rank.
+LoadedRun read_fresh(const RunRequest& request, const decomposition::MpiSession& mpi) {
   LoadedRun run;
-  scenario::InitialParticles initial;
   run.model = std::make_unique<Model>(
-      load_model_file(request.model_path, ModelFileOptions{request.overrides, false}, &initial));
-  check_distribution(*run.model, mpi);
-  run.counts = count_particles(initial);
+      load_model_file(request.model_path, ModelFileOptions{request.overrides, false}, &run.initial));
+  check_distribution(*run.model, request, mpi);
+  run.counts = count_particles(run.initial);
   std::vector<ParticleId> ids;
-  ids.reserve(initial.particles.size());
-  for (const ParticleSpec& p : initial.particles) {
+  ids.reserve(run.initial.particles.size());
+  for (const ParticleSpec& p : run.initial.particles) {
     ids.push_back(p.id);
     run.species_by_slot.push_back(p.species);
   }
   run.slots = SlotMap(std::move(ids));
   run.directory = run.model->output().directory;
-  run.simulation = make_simulation(*run.model, request, mpi, std::move(initial));
   return run;
 }
 
@@ -164,6 +173,65 @@ std::vector<std::string> checkpoint_candidates(const std::string& given) {
     throw InputError({given, 0}, "", "holds no checkpoint (checkpoint.h5 or checkpoint.prev.h5)");
   }
   return candidates;
+}
+
+// The model a restart continues: the checkpoint's, with its overrides and
+// then the request's; refused when they change the physics, or when the end
+// time is not after the checkpoint's. Files only, no MPI call.
+Model restart_model(const CheckpointHeader& header, const std::string& path, const RunRequest& request,
+                    const decomposition::MpiSession& mpi) {
+  // The run continues in the checkpoint's directory unless told otherwise;
+  // a later override of a key replaces an earlier one.
+  std::vector<std::string> overrides;
+  auto add = [&](const std::string& assignment) {
+    const std::string key = assignment.substr(0, assignment.find('='));
+    overrides.erase(std::remove_if(overrides.begin(), overrides.end(),
+                                   [&](const std::string& o) { return o.substr(0, o.find('=')) == key; }),
+                    overrides.end());
+    overrides.push_back(assignment);
+  };
+  for (const std::string& o : header.overrides) add(o);
+  add("output.directory=\"" + fs::path(path).parent_path().string() + "\"");
+  for (const std::string& o : request.overrides) add(o);
+  Model model = load_model_text(header.model_text, header.model_path, ModelFileOptions{overrides, true});
+  if (model.physics_hash() != header.physics_hash) {
+    const Model original =
+        load_model_text(header.model_text, header.model_path, ModelFileOptions{header.overrides, true});
+    if (original.seed() != model.seed()) {
+      throw InputError({path, 0}, "--seed",
+                       "--seed cannot change on a restart: the checkpointed run uses seed " +
+                           std::to_string(original.seed()));
+    }
+    throw InputError({path, 0}, "--set",
+                     "the overrides change the physics of the checkpointed run; on a restart only "
+                     "run.end_time and output settings may change");
+  }
+  if (!(model.end_time() > header.time)) {
+    throw InputError({path, 0}, "run.end_time",
+                     "the end time " + std::to_string(model.end_time()) +
+                         " is not after the checkpoint time " + std::to_string(header.time) +
+                         "; pass a later --end-time");
+  }
+  check_distribution(model, request, mpi);
+  return model;
+}
+
+// A restart reads its checkpoint collectively; before that, every rank
+// checks alone that there is one to read.
+void check_restart_source(const RunRequest& request, const decomposition::MpiSession& mpi) {
+  const std::vector<std::string> candidates = checkpoint_candidates(request.restart);
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    CheckpointHeader header;
+    try {
+      header = read_checkpoint_header(candidates[k]);
+    } catch (const InputError&) {
+      // A damaged newest checkpoint falls back to the previous one.
+      if (k + 1 == candidates.size()) throw;
+      continue;
+    }
+    restart_model(header, candidates[k], request, mpi);
+    return;
+  }
 }
 
 LoadedRun load_restart(const RunRequest& request, const decomposition::MpiSession& mpi) {
@@ -186,40 +254,7 @@ LoadedRun load_restart(const RunRequest& request, const decomposition::MpiSessio
       std::fprintf(stderr, "tethersim run: %s; using %s\n", e.what(), candidates[k + 1].c_str());
     }
   }
-  // The run continues in the checkpoint's directory unless told otherwise;
-  // a later override of a key replaces an earlier one.
-  std::vector<std::string> overrides;
-  auto add = [&](const std::string& assignment) {
-    const std::string key = assignment.substr(0, assignment.find('='));
-    overrides.erase(std::remove_if(overrides.begin(), overrides.end(),
-                                   [&](const std::string& o) { return o.substr(0, o.find('=')) == key; }),
-                    overrides.end());
-    overrides.push_back(assignment);
-  };
-  for (const std::string& o : header.overrides) add(o);
-  add("output.directory=\"" + fs::path(path).parent_path().string() + "\"");
-  for (const std::string& o : request.overrides) add(o);
-  run.model = std::make_unique<Model>(
-      load_model_text(header.model_text, header.model_path, ModelFileOptions{overrides, true}));
-  if (run.model->physics_hash() != header.physics_hash) {
-    const Model original =
-        load_model_text(header.model_text, header.model_path, ModelFileOptions{header.overrides, true});
-    if (original.seed() != run.model->seed()) {
-      throw InputError({path, 0}, "--seed",
-                       "--seed cannot change on a restart: the checkpointed run uses seed " +
-                           std::to_string(original.seed()));
-    }
-    throw InputError({path, 0}, "--set",
-                     "the overrides change the physics of the checkpointed run; on a restart only "
-                     "run.end_time and output settings may change");
-  }
-  if (!(run.model->end_time() > header.time)) {
-    throw InputError({path, 0}, "run.end_time",
-                     "the end time " + std::to_string(run.model->end_time()) +
-                         " is not after the checkpoint time " + std::to_string(header.time) +
-                         "; pass a later --end-time");
-  }
-  check_distribution(*run.model, mpi);
+  run.model = std::make_unique<Model>(restart_model(header, path, request, mpi));
   std::vector<std::uint64_t> pairs;
   for (const auto& p : snapshot.particles) pairs.insert(pairs.end(), {p.id, p.species});
   // The trajectory's rows are every particle's: slices share theirs.
@@ -444,15 +479,14 @@ class RunLoop {
   RunTotals totals_;
 };
 
-}  // namespace
-
-int run_simulation(const RunRequest& given, const decomposition::MpiSession& mpi) {
-  // Rank 0 speaks for all.
-  RunRequest request = given;
-  if (!mpi.is_root()) request.quiet = true;
-  LoadedRun run;
+// Starts the simulation and runs it: collective from the first call on.
+int start_and_run(LoadedRun& run, const RunRequest& request, const decomposition::MpiSession& mpi) {
   try {
-    run = request.restart.empty() ? load_fresh(request, mpi) : load_restart(request, mpi);
+    if (run.restarted) {
+      run = load_restart(request, mpi);
+    } else {
+      run.simulation = make_simulation(*run.model, request, mpi, std::move(run.initial));
+    }
   } catch (const std::invalid_argument& e) {
     // The rank count or grid does not suit the model (every rank agrees).
     throw InputError({request.model_path.empty() ? request.restart : request.model_path, 0}, "", e.what());
@@ -477,7 +511,11 @@ int run_simulation(const RunRequest& given, const decomposition::MpiSession& mpi
     problem.resize(static_cast<std::size_t>(length));
     MPI_Bcast(problem.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
   }
-  if (!problem.empty()) throw InputError({}, "", problem);
+  if (!problem.empty()) {
+    // Every rank knows: end alike, without an abort.
+    if (mpi.is_root()) std::fprintf(stderr, "tethersim: error: %s\n", problem.c_str());
+    return kExitBadInput;
+  }
   if (!request.quiet) {
     if (run.restarted) {
       std::printf("continuing model '%s' from its checkpoint at t = %.10g to t = %.10g%s\n",
@@ -490,6 +528,50 @@ int run_simulation(const RunRequest& given, const decomposition::MpiSession& mpi
   }
   RunLoop loop(run, request);
   return loop.execute();
+}
+
+}  // namespace
+
+int run_simulation(const RunRequest& given, const decomposition::MpiSession& mpi) {
+  // Rank 0 speaks for all.
+  RunRequest request = given;
+  if (!mpi.is_root()) request.quiet = true;
+  // Reading the model and checking the restart's source touch files only:
+  // bad input fails on every rank alike, and the ranks agree on it before
+  // the first collective call, so that it ends with one message and no
+  // rank waiting for another.
+  LoadedRun run;
+  std::optional<RunFailure> failure;
+  try {
+    if (request.restart.empty()) {
+      run = read_fresh(request, mpi);
+    } else {
+      check_restart_source(request, mpi);
+      run.restarted = true;
+    }
+  } catch (const InputError& e) {
+    failure = RunFailure{kExitBadInput, std::string("tethersim: error: ") + e.what()};
+  } catch (const std::exception& e) {
+    failure = RunFailure{kExitRuntimeFailure, std::string("tethersim: failed: ") + e.what()};
+  }
+  if (mpi.size() == 1) {
+    if (failure) {
+      std::fprintf(stderr, "%s\n", failure->message.c_str());
+      return failure->exit_code;
+    }
+    return start_and_run(run, request, mpi);
+  }
+  if (const int code = agree_on_failure(MPI_COMM_WORLD, failure)) return code;
+  // From here on the ranks call collectives: an error on one rank ends them
+  // all at once, before anything collective is torn down (another rank may
+  // be waiting in a collective call that would never return).
+  try {
+    return start_and_run(run, request, mpi);
+  } catch (const InputError& e) {
+    end_all_ranks(MPI_COMM_WORLD, kExitBadInput, std::string("tethersim: error: ") + e.what(), true);
+  } catch (const std::exception& e) {
+    end_all_ranks(MPI_COMM_WORLD, kExitRuntimeFailure, std::string("tethersim: failed: ") + e.what(), false);
+  }
 }
 
 }  // namespace tethersim::app

@@ -54,6 +54,11 @@ struct DistributionSettings {
 // Why a model cannot run on several ranks (empty: it can).
 std::string distribution_problem(const Model& model);
 
+// The rank grid a run of `ranks` ranks uses (given or chosen); throws
+// std::invalid_argument when the model or grid does not allow it. No MPI
+// call: every rank can check before the first collective.
+GridShape rank_grid_for(const Model& model, int ranks, const DistributionSettings& settings);
+
 // Raised when ranks disagree on a particle they both computed: a broken
 // synchronization, never a user error.
 class SynchronizationError : public std::logic_error {
@@ -135,6 +140,8 @@ class DistributedEngine {
   void start_layout(const DistributionSettings& settings);
   // The developer's shadow check, when asked for (collective).
   void start_shadow_check();
+  // Throws on the rank TETHERSIM_FAIL_ON_RANK names once it is due.
+  void fail_if_asked() const;
   // Action-potential reactions each particle carries a time for.
   std::size_t reaction_count() const;
   // Builds this rank's engine from the records of its window.
@@ -224,6 +231,10 @@ class DistributedEngine {
   std::uint64_t random_decisions_ = 0;  // testing modes: decisions drawn so far
   bool trace_ = false;
   bool break_synchronization_ = false;  // fault injection builds only
+  // TETHERSIM_FAIL_ON_RANK="R@T": rank R fails once its windows reach
+  // time T (tests of how a failure on one rank ends the job).
+  int failing_rank_ = -1;
+  double failing_time_ = kInfinity;
   std::unique_ptr<ShadowCheck> shadow_;  // TETHERSIM_SHADOW_CHECK: a serial engine to compare with
   DistributionCounters counters_;
 };
