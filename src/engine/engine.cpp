@@ -1,5 +1,6 @@
 // Engine construction, the event loop and event dispatch.
 #include "tethersim/engine/engine.hpp"
+#include "speculation_state.hpp"
 #include "tethersim/engine/free_storage.hpp"
 
 #include <algorithm>
@@ -76,6 +77,7 @@ void Engine::store_particle(Index i, const ParticleSnapshot& p) {
   s.alive = p.alive;
   s.mobile = !model_.species(p.species).infinite_mass();
   particles_.counter[i] = p.counter;
+  ++particles_.stamp[i];  // overwritten: no entry naming it survives
   coords_[i] = p.sector;
   if (has_random_impulses_) {
     ri_index_[i] = p.ri_index;
@@ -100,6 +102,7 @@ void Engine::place_particles(std::size_t count,
   particles_.state.resize(count);
   particles_.id.resize(count);
   particles_.counter.resize(count);
+  particles_.stamp.assign(count, 0);
   coords_.resize(count);
   has_random_impulses_ = any_random_impulses(model_);
   has_tethers_ = any_tetherable_pair(model_);
@@ -209,7 +212,7 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
     // Particles drift away from their storage neighbours; renumber in
     // sector order after about two events per particle.
     const std::uint64_t done = stats_.total_events();
-    if (done - events_at_reorder_ > 2 * particles_.size() + 1000) {
+    if (!speculation_ && done - events_at_reorder_ > 2 * particles_.size() + 1000) {
       reorder();
       events_at_reorder_ = done;
     }
@@ -233,7 +236,7 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
       const ParticleEvent e = calendar_.event(i);
       if (e.time >= end) return true;
       if (e.partner != kNoIndex && (!particles_.state[e.partner].alive ||
-                                    particles_.counter[e.partner] != e.partner_counter)) {
+                                    particles_.stamp[e.partner] != e.partner_stamp)) {
         ++stats_.stale_events;
         repredict(i);
         continue;
@@ -289,6 +292,7 @@ void Engine::execute_particle_event(Index i, const ParticleEvent& e) {
   const int axis = e.detail & 3;
   const bool upward = (e.detail & 4) != 0;
   mark_for_prediction(i);
+  begin_event(i, e.partner);
   switch (e.kind) {
     case EventKind::random_impulse: random_impulse(i, e.time); break;
     case EventKind::blocking:
@@ -298,6 +302,7 @@ void Engine::execute_particle_event(Index i, const ParticleEvent& e) {
     case EventKind::sector_crossing: cross_sector(i, axis, upward, e.time); break;
     default: break;
   }
+  end_event(e.time, e.kind);
   repredict_touched();
 }
 
@@ -310,7 +315,11 @@ void Engine::execute_global_event(const GlobalEvent& g) {
   }
   count(stats_.events[static_cast<int>(g.kind)]);
   switch (g.kind) {
-    case EventKind::restitution: restitute(g.payload, g.time); break;
+    case EventKind::restitution:
+      begin_event(loaded_[g.payload].a, loaded_[g.payload].b);
+      restitute(g.payload, g.time);
+      end_event(g.time, g.kind);
+      break;
     case EventKind::periodic_impulse: periodic_impulse(g.payload, g.time); break;
     case EventKind::action_potential: action_potential_transition(g.payload, g.time); break;
     default: break;

@@ -17,6 +17,7 @@ void Engine::cross_sector(Index i, int axis, bool upward, double) {
     next = (next + shape) % shape;
     s.u0[axis] += upward ? -grid_.length()[axis] : grid_.length()[axis];
     ++particles_.counter[i];
+    ++particles_.stamp[i];
   }
   grid_.remove(particles_.state, i, grid_.linear(c));
   c[axis] = next;
@@ -26,6 +27,7 @@ void Engine::cross_sector(Index i, int axis, bool upward, double) {
 void Engine::reflect(Index i, int axis, double t) {
   Group& g = scratch_a_;
   collect_group(i, g);
+  note_participants(g.members);
   if (g.mass == kInfinity) return;
   Vec3 v = g.velocity;
   v[axis] = -v[axis];
@@ -47,6 +49,7 @@ void Engine::escape(Index i, double t) {
   grid_.remove(particles_.state, i, sector_of(i));
   s.alive = 0;
   ++particles_.counter[i];  // every event predicted with it is now stale
+  ++particles_.stamp[i];
   calendar_.remove(i);
   if (has_random_impulses_) ri_time_[i] = kInfinity;
 }

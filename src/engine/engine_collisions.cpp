@@ -9,13 +9,14 @@
 namespace tethersim::engine {
 
 void Engine::set_velocity(Index i, const Vec3& v, double t) {
+  note_change(i);
   ParticleState& s = particles_.state[i];
   s.u0 = s.position(t);
   s.t0 = t;
-  note_change(i);
   s.v = v;
   note_velocity(i);
   ++particles_.counter[i];
+  ++particles_.stamp[i];
   mark_for_prediction(i);
 }
 
@@ -91,6 +92,8 @@ void Engine::collide(Index i, Index j, EventKind kind, double t) {
   Group& gb = scratch_b_;
   collect_group(a, ga);
   collect_group(b, gb);
+  note_participants(ga.members);
+  note_participants(gb.members);
   const physics::PairKinematics pair{separation(a, b, t), ga.velocity, gb.velocity, ga.mass,
                                      gb.mass};
   const physics::CollisionImpulse impulse =
@@ -200,6 +203,8 @@ void Engine::restitute(EdgeIndex e, double t) {
   Group& gb = scratch_b_;
   collect_group(a, ga);
   collect_group(b, gb);
+  note_participants(ga.members);
+  note_participants(gb.members);
   const physics::BranchVelocities after =
       physics::restitution_velocities(v_group, edge.impulse, ga.mass, gb.mass);
   if (ga.mass != kInfinity) set_group_velocity(ga, after.a, t);

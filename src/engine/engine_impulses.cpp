@@ -13,6 +13,7 @@ namespace tethersim::engine {
 void Engine::apply_impulse(Index i, const Vec3& dp, double t) {
   Group& g = scratch_a_;
   collect_group(i, g);
+  note_participants(g.members);
   if (g.mass == kInfinity) return;  // absorbed by an infinite mass
   set_group_velocity(g, physics::impact_velocity(g.velocity, dp, g.mass), t);
 }
@@ -59,14 +60,22 @@ void Engine::periodic_impulse(std::uint32_t which, double t) {
     if (!s.alive || !s.mobile || !is_active(i) || !p.applies_to[s.species] || visit_mark_[i] == 2) {
       continue;
     }
+    // Each lone particle and each group is an event of its own for the
+    // histories of speculative windows.
+    begin_event(i, kNoIndex);
     if (loaded_.adjacency().empty(i)) {
       set_velocity(i, s.v + impulse_on(i, s.v) / mass_[s.species], t);
+      end_event(t, EventKind::periodic_impulse);
       continue;
     }
     Group& g = scratch_a_;
     collect_group(i, g);
+    note_participants(g.members);
     for (Index m : g.members) visit_mark_[m] = 2;
-    if (g.mass == kInfinity) continue;
+    if (g.mass == kInfinity) {
+      end_event(t, EventKind::periodic_impulse);
+      continue;
+    }
     order.clear();
     for (Index m : g.members) {
       if (p.applies_to[particles_.state[m].species]) order.push_back(m);
@@ -79,6 +88,7 @@ void Engine::periodic_impulse(std::uint32_t which, double t) {
     Vec3 v = g.velocity;
     for (Index m : order) v = physics::impact_velocity(v, impulse_on(m, v), g.mass);
     set_group_velocity(g, v, t);
+    end_event(t, EventKind::periodic_impulse);
   }
   for (Index i = 0; i < particles_.size(); ++i) {
     if (visit_mark_[i] == 2) visit_mark_[i] = 0;
@@ -94,6 +104,7 @@ void Engine::action_potential_transition(std::uint32_t which, double t) {
     return;
   }
   active_window_ = static_cast<int>(window);
+  save_reaction_times();
   // The compartment and zone centres are the positions of the single
   // membrane and zone particles.
   physics::ActiveZone zone{Vec3::Zero(), Vec3::Zero(), ap.zone_radius};
@@ -112,6 +123,10 @@ void Engine::action_potential_transition(std::uint32_t which, double t) {
       }
       const double tau = physics::reaction_mean_time(reaction.mean_time, ap.gradient, zone, s.position(t));
       phi[i] = physics::draw_reaction_time(seed_, particles_.id[i], window, r, t, tau);
+      // A subject's new reaction time is an event of its own for the
+      // histories of speculative windows.
+      begin_event(i, kNoIndex);
+      end_event(t, EventKind::action_potential);
     }
   }
 }

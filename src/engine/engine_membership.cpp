@@ -91,6 +91,7 @@ Index Engine::append_slot() {
   drop_index(moving_, i);
   particles_.id.push_back(0);
   particles_.counter.push_back(0);
+  particles_.stamp.push_back(0);
   coords_.push_back({0, 0, 0});
   if (has_random_impulses_) {
     ri_index_.push_back(0);
@@ -109,6 +110,19 @@ Index Engine::append_slot() {
 }
 
 Index Engine::upsert(const ParticleRecord& record) {
+  const Index i = place_record(record);
+  const ParticleState& s = particles_.state[i];
+  if (is_active(i)) {
+    if (s.alive && s.mobile) {
+      repredict(i);
+    } else {
+      calendar_.remove(i);
+    }
+  }
+  return i;
+}
+
+Index Engine::place_record(const ParticleRecord& record) {
   const ParticleSnapshot& p = record.particle;
   Index i = particles_.index_of(p.id);
   if (i == kNoIndex) {
@@ -127,13 +141,6 @@ Index Engine::upsert(const ParticleRecord& record) {
   if (in_grid(i)) grid_.insert(particles_.state, i, sector_of(i));
   sync_tethers(i, s.alive ? record.tethers : std::vector<ParticleId>{});
   sync_loaded_edges(i, s.alive ? record.loaded_edges : std::vector<LoadedEdgeSnapshot>{});
-  if (is_active(i)) {
-    if (s.alive && s.mobile) {
-      repredict(i);
-    } else {
-      calendar_.remove(i);
-    }
-  }
   return i;
 }
 
@@ -209,6 +216,7 @@ void Engine::remove(Index i) {
   }
   s.alive = 0;
   ++particles_.counter[i];  // predictions made with it are stale
+  ++particles_.stamp[i];
   if (has_random_impulses_) ri_time_[i] = kInfinity;
   role_[i] = kRemoved;
   uniform_roles_ = false;

@@ -143,6 +143,7 @@ std::size_t Engine::memory_bytes() const {
   std::size_t bytes = particles_.state.capacity() * sizeof(ParticleState) +
                       particles_.id.capacity() * sizeof(ParticleId) +
                       particles_.counter.capacity() * sizeof(std::uint32_t) +
+                      particles_.stamp.capacity() * sizeof(std::uint32_t) +
                       particles_.dense_index.capacity() * sizeof(Index) +
                       particles_.sparse_index.size() * (sizeof(ParticleId) + sizeof(Index) + 16) +
                       coords_.capacity() * sizeof(SectorCoords) +
@@ -186,6 +187,20 @@ void Engine::check_invariants() const {
         fail("loaded particles with different velocities");
       }
     });
+    // A pair event that still counts as valid (its partner's stamp is the
+    // one it names) must be what the two trajectories give now: pair times
+    // are pure functions of them. An entry that outlived an overwrite of
+    // its partner would not be.
+    const ParticleEvent e = calendar_.event(i);
+    if (e.time == kInfinity || e.partner == kNoIndex || !is_active(i)) continue;
+    const Index j = e.partner;
+    if (!particles_.state[j].alive || particles_.stamp[j] != e.partner_stamp) continue;
+    if (e.kind != EventKind::blocking && e.kind != EventKind::tethering) continue;
+    const PairParameters& pp = model_.pair(s.species, particles_.state[j].species);
+    const double t_ref = std::max(s.t0, particles_.state[j].t0);
+    const Vec3 shift = image(i, j, particles_.state[j].position(t_ref) - s.position(t_ref));
+    const double t = pair_time(i, j, shift, e.kind == EventKind::blocking ? pp.blocking : pp.tethering, e.kind);
+    if (!(t == e.time)) fail("a valid calendar entry disagrees with its pair's trajectories");
   }
 }
 

@@ -124,6 +124,7 @@ ParticleEvent Engine::predict(Index i) const {
   auto read_best_counter = [&] {
     if (!best_counter_read) {
       best.partner_counter = particles_.counter[best.partner];
+      best.partner_stamp = particles_.stamp[best.partner];
       best_counter_read = true;
     }
   };
@@ -149,6 +150,7 @@ ParticleEvent Engine::predict(Index i) const {
       return;
     }
     e.partner_counter = particles_.counter[j];
+    e.partner_stamp = particles_.stamp[j];
     consider(e);
   };
   const ParticleState& s = particles_.state[i];

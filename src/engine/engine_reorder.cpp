@@ -75,6 +75,7 @@ void Engine::reorder() {
   permute(particles_.state, new_index, done);
   permute(particles_.id, new_index, done);
   permute(particles_.counter, new_index, done);
+  permute(particles_.stamp, new_index, done);
   permute(coords_, new_index, done);
   permute(ri_index_, new_index, done);
   permute(ri_time_, new_index, done);
@@ -85,6 +86,7 @@ void Engine::reorder() {
     particles_.state.resize(kept);
     particles_.id.resize(kept);
     particles_.counter.resize(kept);
+    particles_.stamp.resize(kept);
     coords_.resize(kept);
     if (has_random_impulses_) {
       ri_index_.resize(kept);

@@ -54,9 +54,9 @@ bool Engine::should_attach(Index a, Index b, double t) const {
       const Index other = half == x ? y : x;
       bool shared = false;
       tethers_.for_each(half, [&](Index partner, std::uint32_t) {
-        if (particles_.state[partner].species == dimer && tethers_.contains(partner, other)) {
-          shared = true;
-        }
+        if (particles_.state[partner].species != dimer) return;
+        if (speculation_) note_participant(partner);  // its tethers decide
+        if (tethers_.contains(partner, other)) shared = true;
       });
       if (shared) continue;
     }

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "tethersim/engine/engine.hpp"
+#include "speculation_state.hpp"
 
 namespace tethersim::engine {
 
@@ -111,7 +112,7 @@ double Engine::next_event_time() {
     const Index i = calendar_.top();
     const ParticleEvent e = calendar_.event(i);
     if (e.partner == kNoIndex || (particles_.state[e.partner].alive &&
-                                  particles_.counter[e.partner] == e.partner_counter)) {
+                                  particles_.stamp[e.partner] == e.partner_stamp)) {
       break;
     }
     ++stats_.stale_events;

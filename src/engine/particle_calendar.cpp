@@ -23,7 +23,8 @@ void ParticleCalendar::resize(std::size_t particles) {
 }
 
 void ParticleCalendar::set(Index particle, const ParticleEvent& event) {
-  events_[particle] = {event.partner, event.partner_counter, event.counter, event.kind, event.detail};
+  events_[particle] = {event.partner, event.partner_counter, event.counter, event.partner_stamp, event.kind,
+                       event.detail};
   if (event.time == kInfinity) {
     remove(particle);
     return;

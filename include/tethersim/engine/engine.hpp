@@ -16,6 +16,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "tethersim/engine/global_calendar.hpp"
@@ -25,6 +26,7 @@
 #include "tethersim/engine/particle_store.hpp"
 #include "tethersim/engine/sector_grid.hpp"
 #include "tethersim/engine/snapshot.hpp"
+#include "tethersim/engine/speculation_log.hpp"
 #include "tethersim/engine/statistics.hpp"
 #include "tethersim/model/model.hpp"
 #include "tethersim/physics/exact_sum.hpp"
@@ -56,6 +58,7 @@ class Engine {
   // Rebuilds the engine a snapshot was taken of (same model): it continues
   // exactly as the original would have.
   Engine(const Model& model, const EngineSnapshot& snapshot);
+  ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
@@ -194,6 +197,32 @@ class Engine {
   // The records of every particle held (hubs included), in id order.
   std::vector<ParticleRecord> records() const;
 
+  // --- speculative windows (engine_speculation.cpp). A distributed run may
+  // run a window before it knows the window is exact, and undo it. Between
+  // begin_speculation() (at a stop time, with change tracking on) and
+  // keep_speculation() or undo_speculation(), the engine keeps every
+  // changed particle's record as it was at the start (its undo log) and a
+  // history of the events (speculation_log()) for the particles that are
+  // not owned here or whose sector at some point has logged_sectors[s] != 0
+  // (by linear sector index).
+  void begin_speculation(const std::vector<std::uint8_t>& logged_sectors);
+  bool speculating() const { return speculation_ != nullptr; }
+  const SpeculationLog& speculation_log() const;
+  // The window stands: the state stays, the logs go.
+  void keep_speculation();
+  // Everything goes back to the window's start, bit for bit: particles,
+  // links, counters, statistics, escapes and releases, periodic ticks,
+  // action potentials, the clock. Calendar entries made in the window are
+  // all dropped (a restored counter would make one of them look valid
+  // again once the counter climbs back to the value it names).
+  void undo_speculation();
+  // The record a particle had when the window started (itself when it has
+  // not changed since).
+  ParticleRecord record_at_start(Index i) const;
+  // A hash of everything a record holds (trajectory, counter, sector,
+  // random-impulse and reaction state, tethers and loaded edges by id).
+  std::uint64_t record_hash(Index i) const;
+
  private:
   // --- construction (engine.cpp, engine_snapshot.cpp)
   void add_particles(scenario::InitialParticles& initial);
@@ -243,8 +272,10 @@ class Engine {
   void count(std::uint64_t& counter) const {
     if (counting_) ++counter;
   }
-  // Notes that a particle is about to change (track_changes).
+  // Notes that a particle is about to change (track_changes), before any
+  // of its fields does (a speculative window keeps its record then).
   void note_change(Index i) {
+    if (speculation_) note_speculative_change(i);
     if (track_changes_ && !changed_mark_[i]) {
       changed_mark_[i] = 1;
       changes_.push_back({i, coords_[i]});
@@ -282,6 +313,22 @@ class Engine {
   }
   // Re-bases a particle's trajectory at t with a new velocity.
   void set_velocity(Index i, const Vec3& v, double t);
+
+  // --- speculative windows (engine_speculation.cpp)
+  struct SpeculationState;
+  void note_speculative_change(Index i);
+  // The event being processed reads (or writes) particle i.
+  void note_participant(Index i) const;
+  void note_participants(const std::vector<Index>& members) const {
+    if (speculation_) for (Index m : members) note_participant(m);
+  }
+  void begin_event(Index a, Index b) const;
+  void end_event(double t, EventKind kind);
+  // Keeps every reaction time before an action potential changes them.
+  void save_reaction_times();
+  // upsert() without the particle's own prediction.
+  Index place_record(const ParticleRecord& record);
+  void rebuild_global_calendar(double from);
 
   // --- collisions and loaded groups (engine_collisions.cpp)
   struct Group {
@@ -367,6 +414,7 @@ class Engine {
   IndexBits moving_;
   double speed2_ceiling_ = 0.0;
   std::vector<Change> changes_;
+  std::unique_ptr<SpeculationState> speculation_;
 
   double clock_ = 0.0;
   std::uint64_t events_at_reorder_ = 0;

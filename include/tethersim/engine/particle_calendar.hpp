@@ -27,6 +27,7 @@ struct ParticleEvent {
   // re-prediction of its members, live counters have moved on, and a heap
   // sifted with such keys can hand out simultaneous events out of order).
   std::uint32_t counter = 0;
+  std::uint32_t partner_stamp = 0;       // partner's stamp at prediction (validity)
   EventKind kind = EventKind::none;
   std::uint8_t detail = 0;               // sector crossing: axis | (upward << 2)
 };
@@ -56,7 +57,7 @@ class ParticleCalendar {
   // The particle's event with its time given by the caller.
   ParticleEvent event_at(Index particle, double time) const {
     const Stored& s = events_[particle];
-    return {time, s.partner, s.partner_counter, s.counter, s.kind, s.detail};
+    return {time, s.partner, s.partner_counter, s.counter, s.partner_stamp, s.kind, s.detail};
   }
   std::size_t memory_bytes() const;
   // Appends every particle whose event comes before `time` (in heap order):
@@ -76,6 +77,7 @@ class ParticleCalendar {
     Index partner = kNoIndex;
     std::uint32_t partner_counter = 0;
     std::uint32_t counter = 0;
+    std::uint32_t partner_stamp = 0;
     EventKind kind = EventKind::none;
     std::uint8_t detail = 0;
   };

@@ -41,9 +41,16 @@ static_assert(sizeof(ParticleState) == 64, "the hot particle record must fill on
 struct ParticleStore {
   BigVector<ParticleState> state;
   BigVector<ParticleId> id;
-  // Changes of trajectory so far: part of every event's identity (tie keys)
-  // and the test of whether a predicted event is still valid.
+  // Changes of trajectory so far: part of every event's identity (tie keys).
   BigVector<std::uint32_t> counter;
+  // Changes of this process's copy of the particle: every counter change,
+  // and every time its state is overwritten from outside (a record from
+  // another process, a speculative window undone). A calendar entry names
+  // its partner's stamp and is valid while the stamp is unchanged: an
+  // overwrite may bring back a counter an entry names with another
+  // trajectory, a stamp never comes back. Local bookkeeping: never saved,
+  // sent or hashed.
+  BigVector<std::uint32_t> stamp;
 
   std::size_t size() const { return state.size(); }
   Index index_of(ParticleId particle_id) const;  // kNoIndex when absent

@@ -1,0 +1,190 @@
+// Speculative windows: an undo log of every particle a window changes, and
+// a history of events for comparing runs of the same particle on several
+// processes (docs/distribution.md, "Speculative windows").
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "speculation_state.hpp"
+#include "tethersim/physics/counter_rng.hpp"
+
+namespace tethersim::engine {
+
+
+namespace {
+
+std::uint64_t bits(double x) {
+  std::uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+
+std::uint64_t vector_bits(const Vec3& v) { return physics::mix_hash(bits(v.x()), bits(v.y()), bits(v.z())); }
+
+}  // namespace
+
+Engine::~Engine() = default;
+
+void Engine::begin_speculation(const std::vector<std::uint8_t>& logged_sectors) {
+  if (speculation_) throw std::logic_error("a speculative window is already open");
+  if (!track_changes_) throw std::logic_error("speculative windows need change tracking");
+  if (!changes_.empty()) throw std::logic_error("a speculative window must start with no change pending");
+  // Renumbering moves particles between slots, which the logs name: it
+  // happens between windows only.
+  const std::uint64_t done = stats_.total_events();
+  if (done - events_at_reorder_ > 2 * particles_.size() + 1000) {
+    reorder();
+    events_at_reorder_ = done;
+  }
+  auto s = std::make_unique<SpeculationState>();
+  s->log.start = clock_;
+  s->logged_sectors = &logged_sectors;
+  const std::size_t n = particles_.size();
+  s->logged_mark.assign(n, 0);
+  s->participant_mark.assign(n, 0);
+  s->stats = stats_;
+  s->uncounted = uncounted_events_;
+  s->clock = clock_;
+  s->escapes = escapes_.size();
+  s->releases = releases_.size();
+  s->periodic_ticks = periodic_tick_;
+  s->active_window = active_window_;
+  speculation_ = std::move(s);
+}
+
+const SpeculationLog& Engine::speculation_log() const {
+  if (!speculation_) throw std::logic_error("no speculative window is open");
+  return speculation_->log;
+}
+
+void Engine::keep_speculation() { speculation_.reset(); }
+
+void Engine::note_speculative_change(Index i) {
+  SpeculationState& s = *speculation_;
+  note_participant(i);
+  if (changed_mark_[i]) return;
+  // First change in the window: keep the record as it is now. Whether its
+  // events are logged is decided by where it starts, too.
+  s.undo.push_back(record(i));
+  s.undo_index.push_back(i);
+  if (!is_owned(i) || (*s.logged_sectors)[sector_of(i)]) s.logged_mark[i] = 1;
+}
+
+void Engine::save_reaction_times() {
+  if (!speculation_ || speculation_->phi_saved) return;
+  speculation_->phi = phi_;
+  speculation_->phi_saved = true;
+}
+
+void Engine::note_participant(Index i) const {
+  SpeculationState& s = *speculation_;
+  if (s.participant_mark[i]) return;
+  s.participant_mark[i] = 1;
+  s.participants.push_back(i);
+}
+
+void Engine::begin_event(Index a, Index b) const {
+  if (!speculation_) return;
+  note_participant(a);
+  if (b != kNoIndex) note_participant(b);
+}
+
+void Engine::end_event(double t, EventKind kind) {
+  if (!speculation_) return;
+  SpeculationState& s = *speculation_;
+  // The event's identity: its kind, time and participants (in any order).
+  std::uint64_t ids = 0;
+  bool owned = false, other = false;
+  for (Index x : s.participants) {
+    ids += physics::mix_hash(3, particles_.id[x]);
+    if (is_hub(x)) continue;
+    (is_owned(x) ? owned : other) = true;
+  }
+  const std::uint64_t event =
+      physics::mix_hash(bits(t), static_cast<std::uint64_t>(kind), ids, s.participants.size());
+  // More than a pair: a loaded group or a tethering rule's reads.
+  const bool contact = owned && other && s.participants.size() > 2;
+  for (Index x : s.participants) {
+    s.participant_mark[x] = 0;
+    if (is_hub(x)) continue;
+    if (contact && !is_owned(x)) s.log.contacts.push_back({x, t});
+    if (!s.logged_mark[x]) {
+      if (is_owned(x) && !(*s.logged_sectors)[sector_of(x)]) continue;
+      s.logged_mark[x] = 1;
+    }
+    s.log.entries.push_back({t, physics::mix_hash(event, record_hash(x)), x, coords_[x]});
+  }
+  s.participants.clear();
+}
+
+std::uint64_t Engine::record_hash(Index i) const {
+  const ParticleState& st = particles_.state[i];
+  const SectorCoords& c = coords_[i];
+  std::uint64_t h = physics::mix_hash(particles_.id[i], st.alive, bits(st.t0), vector_bits(st.u0),
+                                      vector_bits(st.v), particles_.counter[i]);
+  h = physics::mix_hash(h, static_cast<std::uint32_t>(c[0]), static_cast<std::uint32_t>(c[1]),
+                        static_cast<std::uint32_t>(c[2]), st.species);
+  if (has_random_impulses_) h = physics::mix_hash(h, ri_index_[i], bits(ri_time_[i]));
+  for (const auto& phi : phi_) h = physics::mix_hash(h, bits(phi[i]));
+  // Links in any order: sums of one term each.
+  std::uint64_t links = 0;
+  tethers_.for_each(i, [&](Index j, std::uint32_t) { links += physics::mix_hash(1, particles_.id[j]); });
+  loaded_.adjacency().for_each(i, [&](Index j, std::uint32_t e) {
+    const LoadedEdge& edge = loaded_[e];
+    links += physics::mix_hash(2, particles_.id[j], vector_bits(edge.impulse), bits(edge.time), edge.sequence);
+  });
+  return physics::mix_hash(h, links);
+}
+
+ParticleRecord Engine::record_at_start(Index i) const {
+  if (speculation_ && changed_mark_[i]) {
+    const SpeculationState& s = *speculation_;
+    for (std::size_t k = 0; k < s.undo_index.size(); ++k) {
+      if (s.undo_index[k] == i) return s.undo[k];
+    }
+  }
+  return record(i);
+}
+
+void Engine::undo_speculation() {
+  if (!speculation_) throw std::logic_error("no speculative window is open");
+  std::unique_ptr<SpeculationState> owned_state = std::move(speculation_);
+  SpeculationState& s = *owned_state;
+  // Records go back first; predictions wait until every one is back (a
+  // prediction reads partners that may not be restored yet).
+  for (const ParticleRecord& r : s.undo) place_record(r);
+  stats_ = s.stats;
+  uncounted_events_ = s.uncounted;
+  clock_ = s.clock;
+  escapes_.resize(s.escapes);
+  releases_.resize(s.releases);
+  periodic_tick_ = s.periodic_ticks;
+  active_window_ = s.active_window;
+  if (s.phi_saved) phi_ = std::move(s.phi);
+  rebuild_global_calendar(s.log.start);
+  // Restored particles are predicted afresh. Their stamps moved when their
+  // records went back, so every entry naming one is stale: a restored
+  // counter would otherwise let an entry made in the window pass as valid
+  // once the counter climbs back to the value it names.
+  for (Index i : s.undo_index) {
+    const ParticleState& st = particles_.state[i];
+    if (st.alive && st.mobile && is_active(i)) {
+      repredict(i);
+    } else {
+      calendar_.remove(i);
+    }
+  }
+  clear_changes();
+}
+
+void Engine::rebuild_global_calendar(double from) {
+  global_.clear();
+  loaded_.for_each_open([&](EdgeIndex e, const LoadedEdge& edge) {
+    loaded_[e].scheduled = false;
+    if (can_restitute(edge)) schedule_restitution(e);
+  });
+  for (std::uint32_t k = 0; k < periodic_tick_.size(); ++k) schedule_periodic(k, periodic_tick_[k]);
+  schedule_action_potentials(from);
+}
+
+}  // namespace tethersim::engine

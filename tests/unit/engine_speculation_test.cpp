@@ -1,0 +1,232 @@
+// Speculative windows: an engine that runs a window and undoes it is back
+// at the window's start bit for bit, and continues exactly as an engine
+// that never ran the window (or one rebuilt from the start's snapshot).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "engine_test_support.hpp"
+
+namespace tethersim::testing {
+namespace {
+
+std::string example(const std::string& name) {
+  std::ifstream in(std::string(TETHERSIM_SOURCE_DIR) + "/examples/" + name);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Random impulses, loaded groups restituting on the "min" schedule, tethers
+// that form and break, and an open face that particles leave through.
+const char* kBusyGas =
+    "[run]\nend_time = 10.0\nseed = 4\n[physics]\nrestitution_delay = 0.05\nrestitution_schedule = \"min\"\n"
+    "[domain]\nlo = [0.0, 0.0, 0.0]\nhi = [10.0, 10.0, 10.0]\nboundary = [\"open\", \"periodic\", \"periodic\"]\n"
+    "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.5\n"
+    "random_impulse = { tau = 0.3, shape = 4.0, mean = 1.0 }\n"
+    "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 1.0\ntethering = 1.4\nc = 0.7\n"
+    "[[attach]]\nspecies = [\"A\", \"A\"]\nmax_partners = { A = 2 }\n"
+    "[[detach]]\nspecies = [\"A\", \"A\"]\n"
+    "[initial]\ngenerator = \"random-gas\"\n[initial.parameters]\ncount = 400\nspecies = \"A\"\n";
+
+template <typename T>
+bool same_bits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+void expect_same_snapshot(const engine::EngineSnapshot& a, const engine::EngineSnapshot& b) {
+  ASSERT_EQ(a.particles.size(), b.particles.size());
+  for (std::size_t k = 0; k < a.particles.size(); ++k) {
+    const auto &x = a.particles[k], &y = b.particles[k];
+    EXPECT_TRUE(x.id == y.id && x.species == y.species && x.alive == y.alive && same_bits(x.t0, y.t0) &&
+                std::memcmp(x.u0.data(), y.u0.data(), 24) == 0 && std::memcmp(x.v.data(), y.v.data(), 24) == 0 &&
+                x.counter == y.counter && x.sector == y.sector && x.ri_index == y.ri_index &&
+                same_bits(x.ri_time, y.ri_time))
+        << "particle " << x.id;
+  }
+  ASSERT_EQ(a.tethers.size(), b.tethers.size());
+  for (std::size_t k = 0; k < a.tethers.size(); ++k) {
+    EXPECT_TRUE(a.tethers[k].a == b.tethers[k].a && a.tethers[k].b == b.tethers[k].b);
+  }
+  ASSERT_EQ(a.loaded_edges.size(), b.loaded_edges.size());
+  for (std::size_t k = 0; k < a.loaded_edges.size(); ++k) {
+    const auto &x = a.loaded_edges[k], &y = b.loaded_edges[k];
+    EXPECT_TRUE(x.a == y.a && x.b == y.b && std::memcmp(x.impulse.data(), y.impulse.data(), 24) == 0 &&
+                same_bits(x.time, y.time) && x.sequence == y.sequence);
+  }
+  EXPECT_EQ(a.periodic_ticks, b.periodic_ticks);
+  EXPECT_EQ(a.active_window, b.active_window);
+  ASSERT_EQ(a.reaction_times.size(), b.reaction_times.size());
+  for (std::size_t r = 0; r < a.reaction_times.size(); ++r) {
+    ASSERT_EQ(a.reaction_times[r].size(), b.reaction_times[r].size());
+    EXPECT_EQ(0, std::memcmp(a.reaction_times[r].data(), b.reaction_times[r].data(),
+                             a.reaction_times[r].size() * sizeof(double)));
+  }
+  EXPECT_EQ(a.escapes.size(), b.escapes.size());
+  EXPECT_EQ(a.releases.size(), b.releases.size());
+  EXPECT_EQ(a.statistics.total_events(), b.statistics.total_events());
+  EXPECT_EQ(a.statistics.loadings, b.statistics.loadings);
+  EXPECT_EQ(a.statistics.attachments, b.statistics.attachments);
+  EXPECT_EQ(a.statistics.escapes, b.statistics.escapes);
+}
+
+// Runs [t, t + delta) speculatively and undoes it: the state must be the
+// start's, bit for bit, and the engine must then run [t, end) as one that
+// never speculated.
+void expect_undo_exact(const std::string& model, const std::vector<std::string>& overrides, double t,
+                       double delta, double end) {
+  Simulation sim(model, overrides);
+  sim->run_until(t);
+  const engine::EngineSnapshot start = sim->snapshot(t);
+  sim->track_changes(true);
+  const std::vector<std::uint8_t> every_sector(sim->grid().sector_count(), 1);
+  sim->begin_speculation(every_sector);
+  sim->run_until(t + delta);
+  EXPECT_GT(sim->statistics().total_events(), start.statistics.total_events()) << "the window ran no event";
+  EXPECT_FALSE(sim->speculation_log().entries.empty());
+  sim->undo_speculation();
+  EXPECT_FALSE(sim->speculating());
+  EXPECT_TRUE(sim->changes().empty());
+  expect_same_snapshot(start, sim->snapshot(t));
+  sim->check_invariants();
+  Simulation straight(model, overrides);
+  straight->run_until(end);
+  engine::Engine rebuilt(sim.model, start);
+  rebuilt.run_until(end);
+  sim->run_until(end);
+  EXPECT_EQ(sim->state_hash(), straight->state_hash());
+  EXPECT_EQ(sim->statistics().total_events(), straight->statistics().total_events());
+  EXPECT_EQ(rebuilt.state_hash(), straight->state_hash());
+  sim->check_invariants();
+}
+
+TEST(SpeculativeWindow, UndoRestoresAPresynapticTerminalAcrossAnActionPotential) {
+  // The window [19.5, 21) holds the action potential's start (reaction
+  // times of every vesicle change) and restitutions of loaded groups.
+  expect_undo_exact(example("presynaptic.toml"),
+                    {"initial.parameters.vesicles=20", "initial.parameters.synapsin_dimers=60",
+                     "initial.parameters.docking_sites=10",
+                     "action_potential.windows=[{ start = 20.0, end = 35.0 }]"},
+                    19.5, 1.5, 30.0);
+}
+
+TEST(SpeculativeWindow, UndoRestoresASheetWithGravityTicksAndLoadedGroups) {
+  expect_undo_exact(example("membrane-sheet.toml"), {"initial.parameters.size=8"}, 2.5, 1.0, 6.0);
+}
+
+TEST(SpeculativeWindow, UndoRestoresRandomImpulsesTethersAndEscapes) {
+  expect_undo_exact(kBusyGas, {}, 1.0, 1.5, 4.0);
+}
+
+// Windows undone and run again, over and over, give the straight run.
+TEST(SpeculativeWindow, EveryWindowUndoneOnceAndRunAgainGivesTheStraightRun) {
+  Simulation sim(kBusyGas), straight(kBusyGas);
+  sim->track_changes(true);
+  const std::vector<std::uint8_t> every_sector(sim->grid().sector_count(), 1);
+  for (double t = 0.0; t < 5.0; t += 0.25) {
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      sim->begin_speculation(every_sector);
+      sim->run_until(t + 0.25);
+      if (attempt == 0) {
+        sim->undo_speculation();
+      } else {
+        sim->keep_speculation();
+        sim->clear_changes();
+      }
+    }
+  }
+  straight->run_until(5.0);
+  EXPECT_EQ(sim->state_hash(), straight->state_hash());
+  EXPECT_EQ(sim->statistics().total_events(), straight->statistics().total_events());
+}
+
+// After an undo, a particle's state may be overwritten with a record whose
+// counter equals one the window reached but whose trajectory differs (a
+// process that ran it differently sends its record). Calendar entries made
+// in the window name that counter: none may survive as valid.
+TEST(SpeculativeWindow, EntriesMadeInAnUndoneWindowDoNotSurviveAnOverwrite) {
+  Simulation sim(kBusyGas);
+  sim->run_until(1.0);
+  sim->track_changes(true);
+  const std::vector<std::uint8_t> every_sector(sim->grid().sector_count(), 1);
+  sim->begin_speculation(every_sector);
+  sim->run_until(1.6);
+  // The window's end records, nudged: same counters, other velocities.
+  std::vector<engine::ParticleRecord> nudged;
+  for (const engine::Engine::Change& c : sim->changes()) {
+    engine::ParticleRecord r = sim->record(c.particle);
+    if (!r.particle.alive || r.particle.v.isZero() || !r.loaded_edges.empty()) continue;
+    r.particle.v *= 1.0 + 1e-3;
+    nudged.push_back(r);
+  }
+  ASSERT_GT(nudged.size(), 50u);
+  sim->undo_speculation();
+  for (const engine::ParticleRecord& r : nudged) sim->upsert(r);
+  // No entry may still look valid with its partner's old trajectory.
+  sim->check_invariants();
+  // An engine built from this state predicts everything afresh.
+  const engine::EngineSnapshot now = sim->snapshot(1.6);
+  engine::Engine fresh(sim.model, now);
+  sim->run_until(3.0);
+  fresh.run_until(3.0);
+  EXPECT_EQ(sim->state_hash(), fresh.state_hash());
+  EXPECT_EQ(sim->statistics().total_events(), fresh.statistics().total_events());
+}
+
+// The same without a window: a record that keeps a particle's counter but
+// not its trajectory (what another process sends when it ran the particle
+// differently) must make every entry naming the particle stale, entries
+// made before the overwrite included. Counters alone cannot tell.
+TEST(SpeculativeWindow, AnOverwriteWithTheSameCounterMakesEntriesNamingTheParticleStale) {
+  Simulation sim(kBusyGas);
+  sim->run_until(1.0);
+  std::vector<engine::ParticleRecord> nudged;
+  for (engine::Index i = 0; i < sim->particles().size(); i += 3) {
+    engine::ParticleRecord r = sim->record(i);
+    // (Members of a loaded group share one velocity: leave groups alone.)
+    if (!r.particle.alive || r.particle.v.isZero() || !r.loaded_edges.empty()) continue;
+    r.particle.v *= 1.0 + 1e-3;
+    nudged.push_back(r);
+  }
+  ASSERT_GT(nudged.size(), 50u);
+  for (const engine::ParticleRecord& r : nudged) sim->upsert(r);
+  sim->check_invariants();
+  engine::Engine fresh(sim.model, sim->snapshot(1.0));
+  sim->run_until(3.0);
+  fresh.run_until(3.0);
+  EXPECT_EQ(sim->state_hash(), fresh.state_hash());
+  EXPECT_EQ(sim->statistics().total_events(), fresh.statistics().total_events());
+}
+
+// The history: what a participant's entries say, and where logging starts.
+TEST(SpeculativeWindow, TheHistoryLogsEveryParticipantOfEveryEventInLoggedSectors) {
+  Simulation sim(kBusyGas);
+  sim->run_until(1.0);
+  sim->track_changes(true);
+  std::vector<std::uint8_t> none(sim->grid().sector_count(), 0);
+  sim->begin_speculation(none);
+  sim->run_until(1.5);
+  // Every particle is owned in a serial engine: nothing is logged.
+  EXPECT_TRUE(sim->speculation_log().entries.empty());
+  sim->keep_speculation();
+  sim->clear_changes();
+  const std::vector<std::uint8_t> every_sector(sim->grid().sector_count(), 1);
+  sim->begin_speculation(every_sector);
+  const std::uint64_t before = sim->statistics().total_events();
+  sim->run_until(2.0);
+  const auto& entries = sim->speculation_log().entries;
+  // At least one entry per event (pairs give two); in time order.
+  EXPECT_GE(entries.size(), sim->statistics().total_events() - before);
+  for (std::size_t k = 1; k < entries.size(); ++k) EXPECT_LE(entries[k - 1].time, entries[k].time);
+  for (const engine::HistoryEntry& e : entries) {
+    EXPECT_GE(e.time, 1.5);
+    EXPECT_LT(e.time, 2.0);
+  }
+  // The last entry of a particle hashes its current record.
+  const engine::HistoryEntry& last = entries.back();
+  EXPECT_EQ(last.sector, sim->sector(last.particle));
+  sim->keep_speculation();
+}
+
+}  // namespace
+}  // namespace tethersim::testing
