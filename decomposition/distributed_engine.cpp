@@ -231,6 +231,10 @@ DistributedEngine::~DistributedEngine() {
 void DistributedEngine::start_layout(const DistributionSettings& settings) {
   // A developer's switch: one line per window and per failed attempt.
   trace_ = std::getenv("TETHERSIM_TRACE_WINDOWS") != nullptr;
+  // Testing switches for speculative windows: every window undone once,
+  // or undone with a probability (the same bits either way).
+  fail_every_window_once_ = std::getenv("TETHERSIM_SPECULATION_FAIL_ONCE") != nullptr;
+  if (const char* rate = std::getenv("TETHERSIM_SPECULATION_FAIL_RATE")) random_failure_rate_ = std::atof(rate);
   if (const char* failing = std::getenv("TETHERSIM_FAIL_ON_RANK")) {
     if (std::sscanf(failing, "%d@%lf", &failing_rank_, &failing_time_) != 2) {
       throw std::invalid_argument("TETHERSIM_FAIL_ON_RANK wants RANK@TIME, got '" + std::string(failing) + "'");
@@ -254,6 +258,8 @@ void DistributedEngine::assign_roles() {
   engine::Engine& e = *engine_;
   e.set_counts_global_events(rank_ == 0);
   e.track_changes(true);
+  every_particle_live_ = false;
+  if (layout_.cuts() != logged_for_cuts_) logged_sectors_.clear();
   counters_.owned = counters_.ghosts = 0;
   for (engine::Index i = 0; i < e.particles().size(); ++i) {
     if (e.is_removed(i)) continue;
@@ -509,6 +515,32 @@ double DistributedEngine::first_proposal(double room) {
 }
 
 void DistributedEngine::round(double end) {
+  if (settings_.windows == WindowMode::speculative && certified_rounds_left_ == 0) {
+    if (!speculative_round(end)) {
+      // Windows keep failing: a certified round takes the next one.
+      certified_rounds_left_ = 1;
+      speculative_failures_ = 0;
+    }
+    return;
+  }
+  if (certified_rounds_left_ > 0) --certified_rounds_left_;
+  certified_round(end);
+}
+
+void DistributedEngine::freeze_ghosts() {
+  if (!every_particle_live_) return;
+  engine::Engine& e = *engine_;
+  for (engine::Index i = 0; i < e.particles().size(); ++i) {
+    if (e.is_removed(i) || e.is_hub(i) || e.is_owned(i) || !e.particles().state[i].mobile) continue;
+    e.set_active(i, false);
+  }
+  active_ghosts_.clear();
+  every_particle_live_ = false;
+}
+
+void DistributedEngine::certified_round(double end) {
+  freeze_ghosts();
+  ++counters_.certified_rounds;
   const double round_started = seconds_now();
   const double cap = std::min(end, next_transition());
   const double room = cap - time_;

@@ -52,6 +52,9 @@ int run_main(const Arguments& args) {
       "anywhere at every check; both for testing)")(
       "balance-interval", po::value<int>()->value_name("WINDOWS")->default_value(64),
       "windows between load-balance checks")(
+      "windows", po::value<std::string>()->value_name("speculative|certified")->default_value("speculative"),
+      "how ranks make a window exact: run it and check afterwards, undoing it when the check "
+      "fails (speculative), or prove it from speed bounds first (certified)")(
       "lean-fallback", po::value<std::string>()->value_name("on|off|random")->default_value("on"),
       "let one rank run everything for a while when that is expected to take less time than "
       "synchronized windows (off: only when a window cannot be certified; random: a seeded coin "
@@ -107,6 +110,14 @@ int run_main(const Arguments& args) {
   }
   request.distribution.balance_interval = values["balance-interval"].as<int>();
   if (request.distribution.balance_interval < 1) throw UsageError{"run", "--balance-interval must be at least 1"};
+  const std::string windows = values["windows"].as<std::string>();
+  if (windows == "speculative") {
+    request.distribution.windows = decomposition::WindowMode::speculative;
+  } else if (windows == "certified") {
+    request.distribution.windows = decomposition::WindowMode::certified;
+  } else {
+    throw UsageError{"run", "--windows is speculative or certified, got '" + windows + "'"};
+  }
   const std::string lean = values["lean-fallback"].as<std::string>();
   if (lean == "on") {
     request.distribution.lean_fallback = decomposition::LeanFallback::on;

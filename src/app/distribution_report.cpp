@@ -15,6 +15,17 @@ DistributionReport distribution_report(const decomposition::DistributedEngine& e
   const decomposition::DistributionCounters& c = engine.counters();
   const std::vector<std::pair<const char*, double>> values = {
       {"windows", static_cast<double>(c.windows)},
+      {"speculative_windows", static_cast<double>(c.speculative_windows)},
+      {"commits", static_cast<double>(c.commits)},
+      {"rollbacks", static_cast<double>(c.rollbacks)},
+      {"rollbacks_near", static_cast<double>(c.rollbacks_near)},
+      {"rollbacks_contact", static_cast<double>(c.rollbacks_contact)},
+      {"rollbacks_forced", static_cast<double>(c.rollbacks_forced)},
+      {"events_rolled_back", static_cast<double>(c.events_rolled_back)},
+      {"committed_events_per_window",
+       c.commits > 0 ? static_cast<double>(c.events_executed) / static_cast<double>(c.windows) : 0.0},
+      {"parted_particles", static_cast<double>(c.parted_particles)},
+      {"certified_rounds", static_cast<double>(c.certified_rounds)},
       {"certifications", static_cast<double>(c.certifications)},
       {"retries", static_cast<double>(c.retries)},
       {"failed_reach", static_cast<double>(c.failures_reach)},
@@ -41,11 +52,14 @@ DistributionReport distribution_report(const decomposition::DistributedEngine& e
       {"ghosts_max", static_cast<double>(c.ghosts_max)},
       {"migrations", static_cast<double>(c.migrations)},
       {"bytes_sent", static_cast<double>(c.bytes_sent)},
+      {"messages_sent", static_cast<double>(c.messages_sent)},
+      {"history_steps_sent", static_cast<double>(c.history_steps_sent)},
       {"bound_over_speed", c.bound_over_speed},
       {"seconds_certify", c.seconds_certify},
       {"seconds_execute", c.seconds_execute},
       {"seconds_exchange", c.seconds_exchange},
       {"seconds_wait", c.seconds_wait},
+      {"seconds_verify", c.seconds_verify},
       {"seconds_rebuild", c.seconds_rebuild},
   };
   const std::size_t n = values.size();

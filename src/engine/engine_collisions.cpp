@@ -169,8 +169,12 @@ void Engine::load(Index a, Index b, const Group& ga, const Group& gb, const Vec3
   // A group of infinite mass keeps its velocity, which is then v_load.
   if (ga.mass != kInfinity) set_group_velocity(ga, v_load, t);
   if (gb.mass != kInfinity) set_group_velocity(gb, v_load, t);
-  stats_.largest_group =
-      std::max<std::uint64_t>(stats_.largest_group, ga.members.size() + gb.members.size());
+  // Like every count, only where the event is counted: a process that ran
+  // a particle it does not own may have run it wrongly (a speculative
+  // window's halo), and keeps its owner's result instead.
+  if (counting_) {
+    stats_.largest_group = std::max<std::uint64_t>(stats_.largest_group, ga.members.size() + gb.members.size());
+  }
 }
 
 void Engine::schedule_restitution(EdgeIndex e) {

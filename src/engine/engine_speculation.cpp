@@ -65,6 +65,7 @@ void Engine::note_speculative_change(Index i) {
   if (changed_mark_[i]) return;
   // First change in the window: keep the record as it is now. Whether its
   // events are logged is decided by where it starts, too.
+  s.undo_slot.emplace(i, s.undo.size());
   s.undo.push_back(record(i));
   s.undo_index.push_back(i);
   if (!is_owned(i) || (*s.logged_sectors)[sector_of(i)]) s.logged_mark[i] = 1;
@@ -137,11 +138,9 @@ std::uint64_t Engine::record_hash(Index i) const {
 }
 
 ParticleRecord Engine::record_at_start(Index i) const {
-  if (speculation_ && changed_mark_[i]) {
-    const SpeculationState& s = *speculation_;
-    for (std::size_t k = 0; k < s.undo_index.size(); ++k) {
-      if (s.undo_index[k] == i) return s.undo[k];
-    }
+  if (speculation_) {
+    const auto it = speculation_->undo_slot.find(i);
+    if (it != speculation_->undo_slot.end()) return speculation_->undo[it->second];
   }
   return record(i);
 }

@@ -2,6 +2,7 @@
 // The engine's bookkeeping while a speculative window is open (private to
 // src/engine; every file that constructs or destroys an Engine includes it).
 
+#include <unordered_map>
 #include <vector>
 
 #include "tethersim/engine/engine.hpp"
@@ -15,6 +16,7 @@ struct Engine::SpeculationState {
   // of first change (changed_mark_ tells which have one).
   std::vector<ParticleRecord> undo;
   std::vector<Index> undo_index;
+  std::unordered_map<Index, std::size_t> undo_slot;  // particle -> its place in undo
   // Particles whose events are logged (sticky for the window).
   std::vector<std::uint8_t> logged_mark;
   // The event being processed: its participants, each once.

@@ -7,7 +7,8 @@
 # have handed particles to each other at least k times; with
 # MIN_BOUND_EXCHANGES=k phase 2 must have sent risen bounds again at least k
 # times; with SPARSE=1 certificates must have examined under half the owned
-# particles on average (the sparse start was used).
+# particles on average (the sparse start was used); with MIN_ROLLBACKS=k at
+# least k speculative windows must have been undone (over all ranks).
 set -euo pipefail
 exe=$1 np=$2 ref=$3 out=$4
 shift 4
@@ -41,6 +42,12 @@ if [[ -n "${MIN_BOUND_EXCHANGES:-}" ]]; then
   exchanges=$(counter bound_exchanges total)
   echo "extra bound exchanges: $exchanges"
   (( exchanges >= MIN_BOUND_EXCHANGES )) || { echo "expected at least $MIN_BOUND_EXCHANGES extra bound exchanges"; exit 1; }
+fi
+if [[ -n "${MIN_ROLLBACKS:-}" ]]; then
+  rollbacks=$(counter rollbacks total)
+  echo "speculative windows undone: $rollbacks"
+  /usr/bin/python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)" \
+    "$rollbacks" "$MIN_ROLLBACKS" || { echo "expected at least $MIN_ROLLBACKS undone windows"; exit 1; }
 fi
 if [[ -n "${SPARSE:-}" ]]; then
   examined=$(counter examined_owned mean) certifications=$(counter certifications mean) owned=$(counter owned mean)

@@ -39,6 +39,11 @@ enum class BalanceMode { off, automatic, forced, random };
 // when measured costs say it pays; never; on a coin toss (testing: results
 // must never depend on the decision).
 enum class LeanFallback { on, off, random };
+// How a window is made safe: run first and check afterwards, undoing it
+// when the check fails (speculative), or prove it first from speed bounds
+// (certified; also what a speculative round falls back to when windows
+// keep failing).
+enum class WindowMode { speculative, certified };
 
 struct DistributionSettings {
   std::optional<GridShape> ranks_grid;  // chosen from the rank count and box when empty
@@ -49,6 +54,7 @@ struct DistributionSettings {
   // more than that (a small or tightly bound system, or a large one on few
   // ranks); off, only windows that cannot be certified at all fall back.
   LeanFallback lean_fallback = LeanFallback::on;
+  WindowMode windows = WindowMode::speculative;
 };
 
 // Why a model cannot run on several ranks (empty: it can).
@@ -101,6 +107,24 @@ struct DistributionCounters {
   double seconds_exchange = 0.0;
   double seconds_wait = 0.0;           // in collective agreement (load imbalance shows here)
   double seconds_rebuild = 0.0;        // fallbacks and rebalancing
+  // Speculative windows.
+  std::uint64_t speculative_windows = 0;  // attempts
+  std::uint64_t commits = 0;
+  std::uint64_t rollbacks = 0;
+  // Why attempts were undone (on this rank; an attempt fails on every rank
+  // when it fails on one): a particle whose runs parted came near this
+  // rank's particles (in this rank's run, or in its owner's), or took part
+  // with one of them in a group or rule event after parting; forced by a
+  // testing switch.
+  std::uint64_t rollbacks_near = 0;
+  std::uint64_t rollbacks_contact = 0;
+  std::uint64_t rollbacks_forced = 0;
+  std::uint64_t events_rolled_back = 0;   // executed here in undone windows
+  std::uint64_t parted_particles = 0;     // particles whose runs parted, summed over windows
+  std::uint64_t history_steps_sent = 0;
+  std::uint64_t messages_sent = 0;        // to neighbours, every exchange
+  std::uint64_t certified_rounds = 0;     // rounds made safe by certificates
+  double seconds_verify = 0.0;            // comparing histories, undoing
 };
 
 class DistributedEngine {
@@ -157,8 +181,31 @@ class DistributedEngine {
                     const std::vector<engine::ReleaseSnapshot>& releases);
   Globals current_globals() const;
 
-  // One window ending at most at `end`.
+  // One window ending at most at `end`: speculative, or certified when
+  // speculation keeps failing or is not asked for.
   void round(double end);
+  void certified_round(double end);
+  // Before a certified round: ghosts take part in events only where a
+  // certificate lets them.
+  void freeze_ghosts();
+  // --- speculative windows (speculative_round.cpp)
+  // One attempt at a window run first and checked afterwards: committed
+  // (time_ moves on) or undone. False when speculation should give way to
+  // a certified round.
+  bool speculative_round(double end);
+  // Every held particle takes part in events (speculative windows run the
+  // halo too).
+  void make_every_particle_live();
+  // The sectors whose particles' histories are kept: those in some other
+  // rank's window.
+  void mark_logged_sectors();
+  // Sends the histories of owned particles to the ranks that hold them or
+  // whose windows they entered, and checks the histories of this rank's
+  // ghosts against them: true when this rank's owned particles are exact.
+  bool check_histories(double until);
+  // After a window every rank kept: the owners' records replace the ghosts
+  // whose runs parted, particles migrate, ghosts leave or arrive.
+  void commit_exchange();
   // Sends owned particles' bounds to the ranks holding them as ghosts and
   // returns what the neighbours sent (collective over the neighbourhood).
   std::vector<SpeedBound> exchange_bounds(const std::vector<std::pair<int, SpeedBound>>& bounds);
@@ -236,6 +283,19 @@ class DistributedEngine {
   int failing_rank_ = -1;
   double failing_time_ = kInfinity;
   std::unique_ptr<ShadowCheck> shadow_;  // TETHERSIM_SHADOW_CHECK: a serial engine to compare with
+  // Speculative windows.
+  std::vector<std::uint8_t> logged_sectors_;  // by linear sector index
+  std::array<std::vector<int>, 3> logged_for_cuts_;  // the cut planes they were marked for
+  bool every_particle_live_ = false;
+  double speculative_proposal_ = 0.0;
+  int speculative_failures_ = 0;         // consecutive undone attempts
+  int certified_rounds_left_ = 0;        // certified rounds before speculating again
+  // Testing switches: every window undone once; undone at random.
+  bool fail_every_window_once_ = false;
+  bool failed_this_window_ = false;
+  double random_failure_rate_ = 0.0;
+  // Why the last check failed here (0 none, 1 near, 2 contact).
+  int last_failure_ = 0;
   DistributionCounters counters_;
 };
 

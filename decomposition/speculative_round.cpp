@@ -1,0 +1,400 @@
+// Speculative windows: every rank runs the window with every particle it
+// holds, then checks, from histories its neighbours send, that its own
+// particles were computed exactly; the window stands only where every rank
+// can say so, and is undone on every rank otherwise (docs/distribution.md,
+// "Speculative windows").
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "tethersim/decomposition/distributed_engine.hpp"
+#include "tethersim/decomposition/particle_history.hpp"
+#include "wall_clock.hpp"
+
+namespace tethersim::decomposition {
+
+namespace {
+
+// Windows grow by this factor after one that stood, and halve after one
+// that was undone.
+constexpr double kGrowth = 1.5;
+// Undone attempts in a row before a certified round takes one window.
+constexpr int kFailuresBeforeCertified = 3;
+// The first window, in units of the first certified proposal (a few per
+// cent of the particles with an event in it).
+constexpr double kFirstWindowFactor = 8.0;
+
+template <typename T>
+bool same_bits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+bool same_record(const engine::ParticleRecord& a, const engine::ParticleRecord& b) {
+  const engine::ParticleSnapshot &x = a.particle, &y = b.particle;
+  if (!(x.id == y.id && x.species == y.species && x.alive == y.alive && same_bits(x.t0, y.t0) &&
+        std::memcmp(x.u0.data(), y.u0.data(), sizeof(double) * 3) == 0 &&
+        std::memcmp(x.v.data(), y.v.data(), sizeof(double) * 3) == 0 && x.counter == y.counter &&
+        x.sector == y.sector && x.ri_index == y.ri_index && same_bits(x.ri_time, y.ri_time))) {
+    return false;
+  }
+  if (a.tethers != b.tethers || a.reaction_times.size() != b.reaction_times.size() ||
+      a.loaded_edges.size() != b.loaded_edges.size()) {
+    return false;
+  }
+  for (std::size_t k = 0; k < a.reaction_times.size(); ++k) {
+    if (!same_bits(a.reaction_times[k], b.reaction_times[k])) return false;
+  }
+  for (std::size_t k = 0; k < a.loaded_edges.size(); ++k) {
+    const auto &p = a.loaded_edges[k], &q = b.loaded_edges[k];
+    if (!(p.a == q.a && p.b == q.b && std::memcmp(p.impulse.data(), q.impulse.data(), sizeof(double) * 3) == 0 &&
+          same_bits(p.time, q.time) && p.sequence == q.sequence)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+void DistributedEngine::make_every_particle_live() {
+  if (every_particle_live_) return;
+  engine::Engine& e = *engine_;
+  for (engine::Index i = 0; i < e.particles().size(); ++i) {
+    if (e.is_removed(i) || e.is_hub(i) || e.is_active(i)) continue;
+    e.set_active(i, true);
+  }
+  active_ghosts_.clear();
+  every_particle_live_ = true;
+}
+
+void DistributedEngine::mark_logged_sectors() {
+  const GridShape& shape = layout_.sectors();
+  logged_sectors_.assign(static_cast<std::size_t>(shape[0]) * static_cast<std::size_t>(shape[1]) *
+                             static_cast<std::size_t>(shape[2]),
+                         0);
+  std::vector<int> ranks;
+  std::size_t k = 0;
+  for (std::int32_t x = 0; x < shape[0]; ++x) {
+    for (std::int32_t y = 0; y < shape[1]; ++y) {
+      for (std::int32_t z = 0; z < shape[2]; ++z, ++k) {
+        layout_.window_ranks({x, y, z}, ranks);
+        logged_sectors_[k] = std::any_of(ranks.begin(), ranks.end(), [&](int r) { return r != rank_; });
+      }
+    }
+  }
+  logged_for_cuts_ = layout_.cuts();
+}
+
+bool DistributedEngine::speculative_round(double end) {
+  const double round_started = seconds_now();
+  const double cap = std::min(end, next_transition());
+  const double room = cap - time_;
+  if (speculative_proposal_ == 0.0) speculative_proposal_ = kFirstWindowFactor * first_proposal(room);
+  const double length = std::min(speculative_proposal_, room);
+  // The window's end exactly: windows that reach a scheduled stop end on it.
+  const double until = length == room ? cap : time_ + length;
+  make_every_particle_live();
+  if (logged_sectors_.empty() || logged_for_cuts_ != layout_.cuts()) mark_logged_sectors();
+  engine::Engine& e = *engine_;
+  ++counters_.speculative_windows;
+  const std::uint64_t counted = e.statistics().total_events();
+  const std::uint64_t uncounted = e.uncounted_events();
+  const double started = seconds_now();
+  e.begin_speculation(logged_sectors_);
+  e.run_until(until);
+  const std::uint64_t duplicated = e.uncounted_events() - uncounted;
+  const std::uint64_t executed = e.statistics().total_events() - counted + duplicated;
+  counters_.seconds_execute += seconds_now() - started;
+
+  last_failure_ = 0;
+  bool exact = check_histories(until);
+  // Testing switches: the same bits whatever is undone and run again.
+  bool forced = false;
+  if (fail_every_window_once_ && !failed_this_window_) forced = true;
+  if (random_failure_rate_ > 0.0 &&
+      static_cast<double>(random_decision() % 1000000) < random_failure_rate_ * 1e6) {
+    forced = true;
+  }
+  // Maxima: some rank's check failed; some rank forced an undo.
+  std::vector<double> verdict{exact ? 0.0 : 1.0, forced ? 1.0 : 0.0};
+  std::vector<double> totals{static_cast<double>(counters_.events_executed + executed),
+                             static_cast<double>(counters_.owned)};
+  agree(verdict, totals);
+  const bool failed = verdict[0] != 0.0;
+  if (!failed && verdict[1] == 0.0) {
+    const double commit_started = seconds_now();
+    commit_exchange();
+    e.keep_speculation();
+    counters_.seconds_exchange += seconds_now() - commit_started;
+    global_events_ = static_cast<std::uint64_t>(totals[0]);
+    global_owned_ = static_cast<std::uint64_t>(totals[1]);
+    ++counters_.commits;
+    ++counters_.windows;
+    counters_.events_executed += executed;
+    counters_.events_duplicated += duplicated;
+    counters_.delta_sum += until - time_;
+    counters_.delta_min = std::min(counters_.delta_min, until - time_);
+    counters_.delta_max = std::max(counters_.delta_max, until - time_);
+    time_ = until;
+    // Grow only from a window of the proposed length (not one cut short by
+    // a scheduled stop).
+    if (length == speculative_proposal_) speculative_proposal_ = length * kGrowth;
+    speculative_failures_ = 0;
+    failed_this_window_ = false;
+    if (fallback_after_window(round_started, cap)) {
+      run_fallback(cap);
+      return true;
+    }
+    maybe_rebalance();
+    return true;
+  }
+  const double undo_started = seconds_now();
+  e.undo_speculation();
+  counters_.seconds_verify += seconds_now() - undo_started;
+  ++counters_.rollbacks;
+  counters_.events_rolled_back += executed;
+  if (last_failure_ == 1) ++counters_.rollbacks_near;
+  if (last_failure_ == 2) ++counters_.rollbacks_contact;
+  if (forced && exact) ++counters_.rollbacks_forced;
+  if (trace_) {
+    std::fprintf(stderr, "[rank %d] speculative window [%.17g, %.17g) undone (%s)\n", rank_, time_, until,
+                 last_failure_ == 1   ? "near"
+                 : last_failure_ == 2 ? "contact"
+                 : forced             ? "forced"
+                                      : "another rank");
+  }
+  failed_this_window_ = true;
+  // An undo forced for testing says nothing about the window's length.
+  if (!failed) return true;
+  speculative_proposal_ = 0.5 * length;
+  return ++speculative_failures_ < kFailuresBeforeCertified;
+}
+
+bool DistributedEngine::check_histories(double until) {
+  const double started = seconds_now();
+  engine::Engine& e = *engine_;
+  const engine::SpeculationLog& log = e.speculation_log();
+  const engine::SectorGrid& grid = e.grid();
+  const double start = log.start;
+
+  // Each logged particle's steps, in time order, and where it started.
+  std::unordered_map<engine::Index, std::vector<HistoryStep>> steps;
+  for (const engine::HistoryEntry& x : log.entries) steps[x.particle].push_back({x.time, x.hash, x.sector});
+  std::unordered_map<engine::Index, SectorIndex3> start_sector;
+  for (const engine::Engine::Change& c : e.changes()) start_sector.emplace(c.particle, c.sector_before);
+  auto start_of = [&](engine::Index i) {
+    const auto it = start_sector.find(i);
+    return it != start_sector.end() ? it->second : e.sector(i);
+  };
+
+  // Owned particles' histories go to every rank whose window they were in.
+  std::vector<Bytes> out(neighbours_->neighbours().size());
+  std::vector<int> ranks, all;
+  for (const auto& [i, path] : steps) {
+    if (!e.is_owned(i)) continue;
+    ParticleHistory h{e.particles().id[i], start_of(i), path};
+    layout_.window_ranks(h.start_sector, all);
+    for (const HistoryStep& s : path) {
+      layout_.window_ranks(s.sector, ranks);
+      all.insert(all.end(), ranks.begin(), ranks.end());
+    }
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    for (int q : all) {
+      if (q == rank_) continue;
+      const int slot = neighbours_->slot(q);
+      if (slot < 0) {
+        throw SynchronizationError("particle " + std::to_string(h.id) + " moved beyond the ranks this rank exchanges with");
+      }
+      append_history(out[static_cast<std::size_t>(slot)], h);
+      counters_.history_steps_sent += path.size();
+    }
+  }
+  const std::uint64_t sent_before = neighbours_->bytes_sent();
+  counters_.seconds_verify += seconds_now() - started;
+  const double wait_started = seconds_now();
+  const std::vector<Bytes> in = neighbours_->exchange(out);
+  counters_.seconds_wait += seconds_now() - wait_started;
+  counters_.bytes_sent += neighbours_->bytes_sent() - sent_before;
+  counters_.messages_sent += out.size();
+  const double verify_started = seconds_now();
+
+  // Where this rank's particles were: its block, and the halo sectors its
+  // own particles (or particles loaded or ruled together with them)
+  // visited. A particle whose runs parted is harmless while it stays out
+  // of reach of all of those.
+  std::unordered_set<std::uint32_t> occupied;
+  for (const auto& [i, path] : steps) {
+    if (!e.is_owned(i)) continue;
+    for (const HistoryStep& s : path) {
+      if (layout_.depth(rank_, s.sector) > 0) occupied.insert(grid.linear(s.sector));
+    }
+  }
+  for (const engine::OwnedContact& c : log.contacts) {
+    occupied.insert(grid.linear(start_of(c.particle)));
+    for (const HistoryStep& s : steps[c.particle]) occupied.insert(grid.linear(s.sector));
+  }
+  std::array<std::uint32_t, 27> around;
+  std::array<Vec3, 27> shifts;
+  auto near = [&](const SectorIndex3& s) {
+    if (layout_.depth(rank_, s) <= 1) return true;
+    if (occupied.empty()) return false;
+    const int n = grid.neighbourhood(s, around, shifts);
+    for (int k = 0; k < n; ++k) {
+      if (occupied.count(around[static_cast<std::size_t>(k)]) != 0) return true;
+    }
+    return false;
+  };
+
+  bool exact = true;
+  std::unordered_map<engine::Index, double> parted;
+  auto judge = [&](engine::Index i, double t, const SectorIndex3& true_start, const std::vector<HistoryStep>& truth) {
+    ++counters_.parted_particles;
+    if (i != engine::kNoIndex) parted[i] = t;
+    if (!exact) return;
+    const bool truly = path_meets(true_start, truth, t, until, near);
+    bool here = false;
+    if (!truly && i != engine::kNoIndex) {
+      const auto it = steps.find(i);
+      static const std::vector<HistoryStep> none;
+      here = path_meets(start_of(i), it != steps.end() ? it->second : none, t, until, near);
+    }
+    if (truly || here) {
+      exact = false;
+      last_failure_ = 1;
+      if (trace_) {
+        std::fprintf(stderr, "[rank %d] particle %llu parted at t = %.17g (%s), %s run comes near; it started %d layers out\n",
+                     rank_, static_cast<unsigned long long>(i == engine::kNoIndex ? 0 : e.particles().id[i]), t,
+                     i == engine::kNoIndex ? "not held here" : "held", truly ? "its owner's" : "this rank's",
+                     layout_.depth(rank_, true_start));
+      }
+    }
+  };
+  std::unordered_set<engine::Index> reported;
+  for (const Bytes& buffer : in) {
+    for (const ParticleHistory& h : read_histories(buffer.data(), buffer.size())) {
+      const engine::Index i = e.particles().index_of(h.id);
+      if (i == engine::kNoIndex) {
+        // Not held here when the window started: its run here is missing.
+        judge(i, start, h.start_sector, h.steps);
+        continue;
+      }
+      if (e.is_owned(i)) throw SynchronizationError("two ranks own particle " + std::to_string(h.id));
+      reported.insert(i);
+      const auto it = steps.find(i);
+      static const std::vector<HistoryStep> none;
+      const double t = parting_time(it != steps.end() ? it->second : none, h.steps);
+      if (t != kInfinity) judge(i, t, h.start_sector, h.steps);
+    }
+  }
+  // Ghosts that took part in events here while their owners saw none.
+  for (const auto& [i, path] : steps) {
+    if (e.is_owned(i) || reported.count(i) != 0 || path.empty()) continue;
+    judge(i, path.front().time, start_of(i), {});
+  }
+  // A particle whose runs parted must not have been read, after parting,
+  // by an event that also read one of this rank's particles.
+  for (const engine::OwnedContact& c : log.contacts) {
+    const auto it = parted.find(c.particle);
+    if (exact && it != parted.end() && c.time >= it->second) {
+      exact = false;
+      last_failure_ = 2;
+    }
+  }
+  counters_.seconds_verify += seconds_now() - verify_started;
+  return exact;
+}
+
+void DistributedEngine::commit_exchange() {
+  engine::Engine& e = *engine_;
+  const std::vector<engine::Engine::Change> changes = e.changes();
+  std::vector<Bytes> out(neighbours_->neighbours().size());
+  std::vector<int> before, after;
+  for (const engine::Engine::Change& c : changes) {
+    const engine::Index i = c.particle;
+    // Infinite-mass particles' links travel with their partners' records.
+    if (e.is_hub(i) || !e.particles().state[i].mobile || !e.is_owned(i)) continue;
+    const engine::ParticleRecord record = e.record(i);
+    for (std::size_t k = 0; k < 3; ++k) {
+      work_by_slab_[k][static_cast<std::size_t>(record.particle.sector[k])] += 1.0;
+    }
+    layout_.window_ranks(c.sector_before, before);
+    layout_.window_ranks(record.particle.sector, after);
+    before.insert(before.end(), after.begin(), after.end());
+    std::sort(before.begin(), before.end());
+    before.erase(std::unique(before.begin(), before.end()), before.end());
+    for (int q : before) {
+      if (q == rank_) continue;
+      const int slot = neighbours_->slot(q);
+      if (slot < 0) {
+        throw SynchronizationError("particle " + std::to_string(record.particle.id) +
+                                   " moved beyond the ranks this rank exchanges with");
+      }
+      append_record(out[static_cast<std::size_t>(slot)], record);
+    }
+  }
+  const std::uint64_t sent_before = neighbours_->bytes_sent();
+  const double wait_started = seconds_now();
+  const std::vector<Bytes> in = neighbours_->exchange(out);
+  counters_.seconds_wait += seconds_now() - wait_started;
+  counters_.bytes_sent += neighbours_->bytes_sent() - sent_before;
+  counters_.messages_sent += out.size();
+
+  // The ghosts this rank ran differently from their owners go back to the
+  // start, unless their owners' records replace them below.
+  std::vector<engine::ParticleRecord> reset;
+  for (const engine::Engine::Change& c : changes) {
+    const engine::Index i = c.particle;
+    if (e.is_owned(i) || e.is_hub(i) || !e.particles().state[i].mobile) continue;
+    reset.push_back(e.record_at_start(i));
+  }
+  // Particles that left this rank's block: ghosts now, or gone from view.
+  for (const engine::Engine::Change& c : changes) {
+    const engine::Index i = c.particle;
+    if (e.is_hub(i) || !e.is_owned(i) || !e.particles().state[i].alive) continue;
+    const SectorIndex3& sector = e.sector(i);
+    if (layout_.owner(sector) == rank_) continue;
+    ++counters_.migrations;
+    if (layout_.in_window(rank_, sector)) {
+      e.set_owned(i, false);
+    } else {
+      e.remove(i);
+    }
+  }
+  std::unordered_set<ParticleId> refreshed;
+  for (const Bytes& buffer : in) {
+    for (const engine::ParticleRecord& r : read_records(buffer.data(), buffer.size())) {
+      const ParticleId id = r.particle.id;
+      engine::Index i = e.particles().index_of(id);
+      if (i != engine::kNoIndex && e.is_owned(i)) throw SynchronizationError("two ranks own particle " + std::to_string(id));
+      refreshed.insert(id);
+      if (!r.particle.alive || !layout_.in_window(rank_, r.particle.sector)) {
+        if (i != engine::kNoIndex) e.remove(i);
+        continue;
+      }
+      // A ghost run exactly as its owner did keeps its calendar entries.
+      if (i == engine::kNoIndex || !same_record(e.record(i), r)) i = e.upsert(r);
+      // Migrated here.
+      if (layout_.owner(r.particle.sector) == rank_) e.set_owned(i, true);
+      e.set_active(i, true);
+    }
+  }
+  for (const engine::ParticleRecord& r : reset) {
+    if (refreshed.count(r.particle.id) != 0) continue;
+    const engine::Index i = e.particles().index_of(r.particle.id);
+    if (i == engine::kNoIndex) continue;
+    if (!same_record(e.record(i), r)) e.upsert(r);
+  }
+  e.clear_changes();
+  counters_.owned = counters_.ghosts = 0;
+  for (engine::Index i = 0; i < e.particles().size(); ++i) {
+    if (e.is_removed(i) || e.is_hub(i) || !e.particles().state[i].alive) continue;
+    (e.is_owned(i) ? counters_.owned : counters_.ghosts) += 1;
+  }
+  counters_.ghosts_max = std::max(counters_.ghosts_max, counters_.ghosts);
+}
+
+}  // namespace tethersim::decomposition
