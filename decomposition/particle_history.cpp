@@ -68,8 +68,8 @@ double parting_time(const std::vector<HistoryStep>& a, const std::vector<History
   return kInfinity;
 }
 
-bool path_meets(const SectorIndex3& start, const std::vector<HistoryStep>& steps, double from, double end,
-                const std::function<bool(const SectorIndex3&)>& near) {
+double first_time_near(const SectorIndex3& start, const std::vector<HistoryStep>& steps, double from, double end,
+                       const std::function<bool(const SectorIndex3&)>& near) {
   // Segment k is [time of step k, time of step k + 1) in step k's sector;
   // before the first step, the start sector.
   SectorIndex3 sector = start;
@@ -78,12 +78,12 @@ bool path_meets(const SectorIndex3& start, const std::vector<HistoryStep>& steps
     const double until = k < steps.size() ? steps[k].time : end;
     // The segment [since, until] touches [from, end): its end counts too
     // (events at one instant: the step at `until` may be the parting one).
-    if (until >= from && since < end && near(sector)) return true;
+    if (until >= from && since < end && near(sector)) return std::max(since, from);
     if (k == steps.size()) break;
     sector = steps[k].sector;
     since = steps[k].time;
   }
-  return false;
+  return kInfinity;
 }
 
 }  // namespace tethersim::decomposition

@@ -18,9 +18,11 @@ namespace tethersim::decomposition {
 
 namespace {
 
-// Windows grow by this factor after one that stood, and halve after one
-// that was undone.
-constexpr double kGrowth = 1.5;
+// Windows grow by this factor after one that stood whole and shrink by
+// kShrink after one that did not: in equilibrium about one attempt in five
+// is cut short (p ln kShrink + (1 - p) ln kGrowth = 0).
+constexpr double kGrowth = 1.1;
+constexpr double kShrink = 0.7;
 // Undone attempts in a row before a certified round takes one window.
 constexpr int kFailuresBeforeCertified = 3;
 // The first window, in units of the first certified proposal (a few per
@@ -110,7 +112,7 @@ bool DistributedEngine::speculative_round(double end) {
   counters_.seconds_execute += seconds_now() - started;
 
   last_failure_ = 0;
-  bool exact = check_histories(until);
+  const double violation = std::min(check_histories(until), until);
   // Testing switches: the same bits whatever is undone and run again.
   bool forced = false;
   if (fail_every_window_once_ && !failed_this_window_) forced = true;
@@ -118,62 +120,80 @@ bool DistributedEngine::speculative_round(double end) {
       static_cast<double>(random_decision() % 1000000) < random_failure_rate_ * 1e6) {
     forced = true;
   }
-  // Maxima: some rank's check failed; some rank forced an undo.
-  std::vector<double> verdict{exact ? 0.0 : 1.0, forced ? 1.0 : 0.0};
+  // Maxima: minus the earliest violation on any rank; some rank forced an
+  // undo.
+  std::vector<double> verdict{-violation, forced ? 1.0 : 0.0};
   std::vector<double> totals{static_cast<double>(counters_.events_executed + executed),
                              static_cast<double>(counters_.owned)};
   agree(verdict, totals);
-  const bool failed = verdict[0] != 0.0;
-  if (!failed && verdict[1] == 0.0) {
-    const double commit_started = seconds_now();
-    commit_exchange();
-    e.keep_speculation();
-    counters_.seconds_exchange += seconds_now() - commit_started;
+  const double stands_until = -verdict[0];
+  if (verdict[1] == 0.0 && stands_until == until) {
+    commit_window(until, executed, duplicated);
     global_events_ = static_cast<std::uint64_t>(totals[0]);
     global_owned_ = static_cast<std::uint64_t>(totals[1]);
-    ++counters_.commits;
-    ++counters_.windows;
-    counters_.events_executed += executed;
-    counters_.events_duplicated += duplicated;
-    counters_.delta_sum += until - time_;
-    counters_.delta_min = std::min(counters_.delta_min, until - time_);
-    counters_.delta_max = std::max(counters_.delta_max, until - time_);
-    time_ = until;
     // Grow only from a window of the proposed length (not one cut short by
     // a scheduled stop).
     if (length == speculative_proposal_) speculative_proposal_ = length * kGrowth;
-    speculative_failures_ = 0;
-    failed_this_window_ = false;
-    if (fallback_after_window(round_started, cap)) {
-      run_fallback(cap);
-      return true;
+  } else {
+    const double undo_started = seconds_now();
+    e.undo_speculation();
+    counters_.seconds_verify += seconds_now() - undo_started;
+    ++counters_.rollbacks;
+    counters_.events_rolled_back += executed;
+    if (last_failure_ == 1) ++counters_.rollbacks_near;
+    if (last_failure_ == 2) ++counters_.rollbacks_contact;
+    if (forced && violation == until) ++counters_.rollbacks_forced;
+    if (trace_) {
+      std::fprintf(stderr, "[rank %d] speculative window [%.17g, %.17g) undone, stands until %.17g (%s)\n", rank_,
+                   time_, until, stands_until,
+                   last_failure_ == 1   ? "near"
+                   : last_failure_ == 2 ? "contact"
+                   : forced             ? "forced"
+                                        : "another rank");
     }
-    maybe_rebalance();
+    failed_this_window_ = true;
+    // An undo forced for testing says nothing about the window's length.
+    if (verdict[1] != 0.0) return true;
+    speculative_proposal_ = kShrink * length;
+    if (!(stands_until > time_)) return ++speculative_failures_ < kFailuresBeforeCertified;
+    // Every event before the earliest violation was exact on every rank:
+    // run them again (the same events, from the same state) and keep them.
+    const std::uint64_t counted_again = e.statistics().total_events();
+    const std::uint64_t uncounted_again = e.uncounted_events();
+    const double again = seconds_now();
+    e.begin_speculation(logged_sectors_);
+    e.run_until(stands_until);
+    counters_.seconds_execute += seconds_now() - again;
+    const std::uint64_t duplicated_again = e.uncounted_events() - uncounted_again;
+    ++counters_.partial_commits;
+    commit_window(stands_until, e.statistics().total_events() - counted_again + duplicated_again, duplicated_again);
+  }
+  speculative_failures_ = 0;
+  failed_this_window_ = false;
+  if (fallback_after_window(round_started, cap)) {
+    run_fallback(cap);
     return true;
   }
-  const double undo_started = seconds_now();
-  e.undo_speculation();
-  counters_.seconds_verify += seconds_now() - undo_started;
-  ++counters_.rollbacks;
-  counters_.events_rolled_back += executed;
-  if (last_failure_ == 1) ++counters_.rollbacks_near;
-  if (last_failure_ == 2) ++counters_.rollbacks_contact;
-  if (forced && exact) ++counters_.rollbacks_forced;
-  if (trace_) {
-    std::fprintf(stderr, "[rank %d] speculative window [%.17g, %.17g) undone (%s)\n", rank_, time_, until,
-                 last_failure_ == 1   ? "near"
-                 : last_failure_ == 2 ? "contact"
-                 : forced             ? "forced"
-                                      : "another rank");
-  }
-  failed_this_window_ = true;
-  // An undo forced for testing says nothing about the window's length.
-  if (!failed) return true;
-  speculative_proposal_ = 0.5 * length;
-  return ++speculative_failures_ < kFailuresBeforeCertified;
+  maybe_rebalance();
+  return true;
 }
 
-bool DistributedEngine::check_histories(double until) {
+void DistributedEngine::commit_window(double until, std::uint64_t executed, std::uint64_t duplicated) {
+  const double commit_started = seconds_now();
+  commit_exchange();
+  engine_->keep_speculation();
+  counters_.seconds_exchange += seconds_now() - commit_started;
+  ++counters_.commits;
+  ++counters_.windows;
+  counters_.events_executed += executed;
+  counters_.events_duplicated += duplicated;
+  counters_.delta_sum += until - time_;
+  counters_.delta_min = std::min(counters_.delta_min, until - time_);
+  counters_.delta_max = std::max(counters_.delta_max, until - time_);
+  time_ = until;
+}
+
+double DistributedEngine::check_histories(double until) {
   const double started = seconds_now();
   engine::Engine& e = *engine_;
   const engine::SpeculationLog& log = e.speculation_log();
@@ -223,8 +243,8 @@ bool DistributedEngine::check_histories(double until) {
   const double verify_started = seconds_now();
 
   // Where this rank's particles were: its block, and the halo sectors its
-  // own particles (or particles loaded or ruled together with them)
-  // visited. A particle whose runs parted is harmless while it stays out
+  // own particles (or particles loaded or ruled together with them in a
+  // group event) visited. A particle whose runs parted is harmless while it stays out
   // of reach of all of those.
   std::unordered_set<std::uint32_t> occupied;
   for (const auto& [i, path] : steps) {
@@ -234,6 +254,7 @@ bool DistributedEngine::check_histories(double until) {
     }
   }
   for (const engine::OwnedContact& c : log.contacts) {
+    if (!c.group) continue;
     occupied.insert(grid.linear(start_of(c.particle)));
     for (const HistoryStep& s : steps[c.particle]) occupied.insert(grid.linear(s.sector));
   }
@@ -249,29 +270,27 @@ bool DistributedEngine::check_histories(double until) {
     return false;
   };
 
-  bool exact = true;
+  // The earliest time from which some owned particle's run may not be
+  // exact, and why: the window stands up to that time.
+  double violation = kInfinity;
+  auto violate = [&](double t, int why, engine::Index i) {
+    if (!(t < violation)) return;
+    violation = t;
+    last_failure_ = why;
+    if (trace_) {
+      std::fprintf(stderr, "[rank %d] window violated at t = %.17g by particle %llu (%s)\n", rank_, t,
+                   static_cast<unsigned long long>(i == engine::kNoIndex ? 0 : e.particles().id[i]),
+                   why == 1 ? "its true run comes near" : "read after parting");
+    }
+  };
   std::unordered_map<engine::Index, double> parted;
+  // A particle whose runs parted at t: its true run must stay out of reach
+  // of this rank's particles (else this rank missed an event with it), and
+  // its run here must not be read by an event with one of them (below).
   auto judge = [&](engine::Index i, double t, const SectorIndex3& true_start, const std::vector<HistoryStep>& truth) {
     ++counters_.parted_particles;
     if (i != engine::kNoIndex) parted[i] = t;
-    if (!exact) return;
-    const bool truly = path_meets(true_start, truth, t, until, near);
-    bool here = false;
-    if (!truly && i != engine::kNoIndex) {
-      const auto it = steps.find(i);
-      static const std::vector<HistoryStep> none;
-      here = path_meets(start_of(i), it != steps.end() ? it->second : none, t, until, near);
-    }
-    if (truly || here) {
-      exact = false;
-      last_failure_ = 1;
-      if (trace_) {
-        std::fprintf(stderr, "[rank %d] particle %llu parted at t = %.17g (%s), %s run comes near; it started %d layers out\n",
-                     rank_, static_cast<unsigned long long>(i == engine::kNoIndex ? 0 : e.particles().id[i]), t,
-                     i == engine::kNoIndex ? "not held here" : "held", truly ? "its owner's" : "this rank's",
-                     layout_.depth(rank_, true_start));
-      }
-    }
+    violate(first_time_near(true_start, truth, t, until, near), 1, i);
   };
   std::unordered_set<engine::Index> reported;
   for (const Bytes& buffer : in) {
@@ -295,17 +314,12 @@ bool DistributedEngine::check_histories(double until) {
     if (e.is_owned(i) || reported.count(i) != 0 || path.empty()) continue;
     judge(i, path.front().time, start_of(i), {});
   }
-  // A particle whose runs parted must not have been read, after parting,
-  // by an event that also read one of this rank's particles.
   for (const engine::OwnedContact& c : log.contacts) {
     const auto it = parted.find(c.particle);
-    if (exact && it != parted.end() && c.time >= it->second) {
-      exact = false;
-      last_failure_ = 2;
-    }
+    if (it != parted.end() && c.time >= it->second) violate(c.time, 2, c.particle);
   }
   counters_.seconds_verify += seconds_now() - verify_started;
-  return exact;
+  return violation;
 }
 
 void DistributedEngine::commit_exchange() {

@@ -18,6 +18,7 @@ DistributionReport distribution_report(const decomposition::DistributedEngine& e
       {"speculative_windows", static_cast<double>(c.speculative_windows)},
       {"commits", static_cast<double>(c.commits)},
       {"rollbacks", static_cast<double>(c.rollbacks)},
+      {"partial_commits", static_cast<double>(c.partial_commits)},
       {"rollbacks_near", static_cast<double>(c.rollbacks_near)},
       {"rollbacks_contact", static_cast<double>(c.rollbacks_contact)},
       {"rollbacks_forced", static_cast<double>(c.rollbacks_forced)},

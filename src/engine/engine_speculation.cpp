@@ -103,12 +103,13 @@ void Engine::end_event(double t, EventKind kind) {
   }
   const std::uint64_t event =
       physics::mix_hash(bits(t), static_cast<std::uint64_t>(kind), ids, s.participants.size());
-  // More than a pair: a loaded group or a tethering rule's reads.
-  const bool contact = owned && other && s.participants.size() > 2;
+  // Every event that read an owned particle and another: the other's state
+  // mattered to the owned particle from this time on.
+  const bool contact = owned && other;
   for (Index x : s.participants) {
     s.participant_mark[x] = 0;
     if (is_hub(x)) continue;
-    if (contact && !is_owned(x)) s.log.contacts.push_back({x, t});
+    if (contact && !is_owned(x)) s.log.contacts.push_back({x, t, s.participants.size() > 2});
     if (!s.logged_mark[x]) {
       if (is_owned(x) && !(*s.logged_sectors)[sector_of(x)]) continue;
       s.logged_mark[x] = 1;

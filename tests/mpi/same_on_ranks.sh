@@ -8,7 +8,9 @@
 # MIN_BOUND_EXCHANGES=k phase 2 must have sent risen bounds again at least k
 # times; with SPARSE=1 certificates must have examined under half the owned
 # particles on average (the sparse start was used); with MIN_ROLLBACKS=k at
-# least k speculative windows must have been undone (over all ranks).
+# least k speculative windows must have been undone (over all ranks); with
+# MIN_PARTIAL_COMMITS=k at least k must have been kept up to their earliest
+# violation.
 set -euo pipefail
 exe=$1 np=$2 ref=$3 out=$4
 shift 4
@@ -48,6 +50,12 @@ if [[ -n "${MIN_ROLLBACKS:-}" ]]; then
   echo "speculative windows undone: $rollbacks"
   /usr/bin/python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)" \
     "$rollbacks" "$MIN_ROLLBACKS" || { echo "expected at least $MIN_ROLLBACKS undone windows"; exit 1; }
+fi
+if [[ -n "${MIN_PARTIAL_COMMITS:-}" ]]; then
+  partial=$(counter partial_commits total)
+  echo "windows kept up to their earliest violation: $partial"
+  /usr/bin/python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)" \
+    "$partial" "$MIN_PARTIAL_COMMITS" || { echo "expected at least $MIN_PARTIAL_COMMITS partly kept windows"; exit 1; }
 fi
 if [[ -n "${SPARSE:-}" ]]; then
   examined=$(counter examined_owned mean) certifications=$(counter certifications mean) owned=$(counter owned mean)

@@ -111,6 +111,7 @@ struct DistributionCounters {
   std::uint64_t speculative_windows = 0;  // attempts
   std::uint64_t commits = 0;
   std::uint64_t rollbacks = 0;
+  std::uint64_t partial_commits = 0;      // undone, then run again up to the earliest violation and kept
   // Why attempts were undone (on this rank; an attempt fails on every rank
   // when it fails on one): a particle whose runs parted came near this
   // rank's particles (in this rank's run, or in its owner's), or took part
@@ -202,7 +203,11 @@ class DistributedEngine {
   // Sends the histories of owned particles to the ranks that hold them or
   // whose windows they entered, and checks the histories of this rank's
   // ghosts against them: true when this rank's owned particles are exact.
-  bool check_histories(double until);
+  // The earliest time from which this rank's own particles may not have
+  // been run exactly (+infinity when the whole window is exact).
+  double check_histories(double until);
+  // Sends what changed, keeps the window's events and moves time to `until`.
+  void commit_window(double until, std::uint64_t executed, std::uint64_t duplicated);
   // After a window every rank kept: the owners' records replace the ghosts
   // whose runs parted, particles migrate, ghosts leave or arrive.
   void commit_exchange();

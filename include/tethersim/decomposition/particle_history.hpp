@@ -40,10 +40,10 @@ std::vector<ParticleHistory> read_histories(const char* data, std::size_t size);
 // has and the other lacks); +infinity when they are the same.
 double parting_time(const std::vector<HistoryStep>& a, const std::vector<HistoryStep>& b);
 
-// Whether the particle, on the path a history describes (start sector,
-// then each step's sector from its time on), is in a sector for which
-// `near` holds at some time in [from, end).
-bool path_meets(const SectorIndex3& start, const std::vector<HistoryStep>& steps, double from, double end,
-                const std::function<bool(const SectorIndex3&)>& near);
+// The earliest time in [from, end) at which the particle, on the path a
+// history describes (start sector, then each step's sector from its time
+// on), is in a sector for which `near` holds; +infinity if it never is.
+double first_time_near(const SectorIndex3& start, const std::vector<HistoryStep>& steps, double from, double end,
+                       const std::function<bool(const SectorIndex3&)>& near);
 
 }  // namespace tethersim::decomposition

@@ -25,11 +25,12 @@ struct HistoryEntry {
 };
 
 // A particle this process does not own that took part, with one it owns,
-// in an event reading more than a pair (loaded groups, tethering rules): its
-// state mattered to the owned particle from `time` on.
+// in an event (a pair, a loaded group, a tethering rule's reads): its state
+// mattered to the owned particle from `time` on.
 struct OwnedContact {
   Index particle = kNoIndex;
   double time = 0.0;
+  bool group = false;  // the event read more than a pair
 };
 
 struct SpeculationLog {
