@@ -96,7 +96,8 @@ std::string distribution_problem(const Model& model) {
   return "";
 }
 
-GridShape rank_grid_for(const Model& model, int ranks, const DistributionSettings& settings) {
+GridShape rank_grid_for(const Model& model, int ranks, const DistributionSettings& settings,
+                        const std::optional<GridShape>& occupied) {
   const std::string problem = distribution_problem(model);
   if (!problem.empty() && ranks > 1) {
     throw std::invalid_argument("this model cannot run on several ranks: " + problem);
@@ -108,7 +109,7 @@ GridShape rank_grid_for(const Model& model, int ranks, const DistributionSetting
     if (!why.empty()) throw std::invalid_argument("--ranks-grid: " + why);
     return *settings.ranks_grid;
   }
-  const auto chosen = choose_rank_grid(ranks, sectors);
+  const auto chosen = occupied ? choose_rank_grid(ranks, sectors, *occupied) : choose_rank_grid(ranks, sectors);
   if (!chosen) {
     throw std::invalid_argument(std::to_string(ranks) + " ranks cannot split the " + std::to_string(sectors[0]) +
                                 "x" + std::to_string(sectors[1]) + "x" + std::to_string(sectors[2]) +
@@ -122,9 +123,13 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
                                      const DistributionSettings& settings)
     : model_(model), comm_(comm), settings_(settings) {
   const double started = seconds_now();
-  start_layout(settings);
-  // Every rank built the same initial particles: keep the window's.
   const engine::SectorGrid grid(model.domain(), model.sector_size());
+  SectorSpan span;
+  for (const ParticleSpec& p : initial.particles) {
+    if (!model.is_hub_species(p.species)) span.add(grid.coords_of(p.position));
+  }
+  start_layout(settings, span);
+  // Every rank built the same initial particles: keep the window's.
   scenario::InitialParticles mine;
   std::vector<std::uint8_t> kept;
   for (const ParticleSpec& p : initial.particles) {
@@ -150,7 +155,14 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
                                      const DistributionSettings& settings)
     : model_(model), comm_(comm), settings_(settings) {
   const double started = seconds_now();
-  start_layout(settings);
+  {
+    const engine::SectorGrid grid(model.domain(), model.sector_size());
+    SectorSpan span;
+    for (const engine::ParticleSnapshot& p : slice.particles) {
+      if (!model.is_hub_species(p.species) && p.alive) span.add(p.sector);
+    }
+    start_layout(settings, span);
+  }
   time_ = slice.time;
   // Each particle goes home (id modulo ranks) with its tethers and edges,
   // then on to every rank whose window holds it.
@@ -228,7 +240,7 @@ DistributedEngine::~DistributedEngine() {
   if (!finalized && max_sum_op_ != MPI_OP_NULL) MPI_Op_free(&max_sum_op_);
 }
 
-void DistributedEngine::start_layout(const DistributionSettings& settings) {
+void DistributedEngine::start_layout(const DistributionSettings& settings, SectorSpan span) {
   // A developer's switch: one line per window and per failed attempt.
   trace_ = std::getenv("TETHERSIM_TRACE_WINDOWS") != nullptr;
   // Testing switches for speculative windows: every window undone once,
@@ -247,7 +259,13 @@ void DistributedEngine::start_layout(const DistributionSettings& settings) {
   MPI_Comm_size(comm_, &ranks_);
   const engine::SectorGrid grid(model_.domain(), model_.sector_size());
   const GridShape sectors{grid.shape()[0], grid.shape()[1], grid.shape()[2]};
-  const GridShape shape = rank_grid_for(model_, ranks_, settings);
+  // Where the particles are, over every rank's part: the grid is cut
+  // across them.
+  MPI_Allreduce(MPI_IN_PLACE, span.lo.data(), 3, MPI_INT, MPI_MIN, comm_);
+  MPI_Allreduce(MPI_IN_PLACE, span.hi.data(), 3, MPI_INT, MPI_MAX, comm_);
+  std::optional<GridShape> occupied;
+  if (span.hi[0] >= span.lo[0]) occupied = GridShape{span.hi[0] - span.lo[0] + 1, span.hi[1] - span.lo[1] + 1, span.hi[2] - span.lo[2] + 1};
+  const GridShape shape = rank_grid_for(model_, ranks_, settings, occupied);
   layout_ = BlockLayout(sectors, shape, {grid.periodic(0), grid.periodic(1), grid.periodic(2)});
   neighbours_ = std::make_unique<NeighbourExchange>(comm_, layout_.neighbours(rank_));
   MPI_Op_create(&max_then_sum, 1, &max_sum_op_);

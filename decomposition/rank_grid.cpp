@@ -2,6 +2,7 @@
 
 #include "tethersim/decomposition/block_layout.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace tethersim::decomposition {
@@ -29,7 +30,11 @@ double halo_volume(const GridShape& grid, const GridShape& sectors) {
 
 }  // namespace
 
-std::optional<GridShape> choose_rank_grid(int ranks, const GridShape& sectors) {
+namespace {
+
+// The grid with the smallest halo over `span` (the sectors that hold
+// particles) whose blocks are wide enough in the box and in the span.
+std::optional<GridShape> best_grid(int ranks, const GridShape& sectors, const GridShape& span) {
   std::optional<GridShape> best;
   double best_volume = std::numeric_limits<double>::infinity();
   // Descending px, then py: among equal halos the grid with more ranks on
@@ -39,8 +44,8 @@ std::optional<GridShape> choose_rank_grid(int ranks, const GridShape& sectors) {
     for (int py = ranks / px; py >= 1; --py) {
       if ((ranks / px) % py != 0) continue;
       const GridShape grid{px, py, ranks / px / py};
-      if (!fits(grid, sectors)) continue;
-      const double volume = halo_volume(grid, sectors);
+      if (!fits(grid, sectors) || !fits(grid, span)) continue;
+      const double volume = halo_volume(grid, span);
       if (volume < best_volume) {
         best = grid;
         best_volume = volume;
@@ -48,6 +53,19 @@ std::optional<GridShape> choose_rank_grid(int ranks, const GridShape& sectors) {
     }
   }
   return best;
+}
+
+}  // namespace
+
+std::optional<GridShape> choose_rank_grid(int ranks, const GridShape& sectors) {
+  return best_grid(ranks, sectors, sectors);
+}
+
+std::optional<GridShape> choose_rank_grid(int ranks, const GridShape& sectors, const GridShape& occupied) {
+  GridShape span{};
+  for (int k = 0; k < 3; ++k) span[k] = std::clamp(occupied[k], 1, sectors[k]);
+  const auto best = best_grid(ranks, sectors, span);
+  return best ? best : best_grid(ranks, sectors, sectors);
 }
 
 std::string rank_grid_problem(int ranks, const GridShape& grid, const GridShape& sectors) {

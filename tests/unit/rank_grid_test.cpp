@@ -29,6 +29,18 @@ TEST(RankGrid, LongBoxesSplitAlongTheirLongAxis) {
   EXPECT_EQ(choose_rank_grid(4, {10, 10, 40}), (GridShape{1, 1, 4}));
 }
 
+TEST(RankGrid, FlatSheetsInTallBoxesAreCutAcrossTheSheet) {
+  // The box alone says: cut along z, through the empty space above a sheet
+  // one sector thick (one rank would hold every particle).
+  EXPECT_EQ(choose_rank_grid(2, {10, 10, 40}), (GridShape{1, 1, 2}));
+  EXPECT_EQ(choose_rank_grid(2, {10, 10, 40}, {10, 10, 1}), (GridShape{2, 1, 1}));
+  EXPECT_EQ(choose_rank_grid(4, {10, 10, 40}, {10, 10, 1}), (GridShape{4, 1, 1}));
+  // Particles spread through the box: the same choice as the box's.
+  EXPECT_EQ(choose_rank_grid(8, {20, 20, 20}, {20, 20, 20}), choose_rank_grid(8, {20, 20, 20}));
+  // Particles too bunched for any cut among them: the box decides.
+  EXPECT_EQ(choose_rank_grid(4, {10, 10, 40}, {1, 1, 1}), choose_rank_grid(4, {10, 10, 40}));
+}
+
 TEST(RankGrid, BlocksStayAtLeastTwoSectorsWide) {
   EXPECT_FALSE(choose_rank_grid(64, {3, 3, 3}).has_value());
   EXPECT_EQ(max_ranks({3, 3, 3}), 1);

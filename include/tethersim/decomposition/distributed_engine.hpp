@@ -14,7 +14,10 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -63,7 +66,25 @@ std::string distribution_problem(const Model& model);
 // The rank grid a run of `ranks` ranks uses (given or chosen); throws
 // std::invalid_argument when the model or grid does not allow it. No MPI
 // call: every rank can check before the first collective.
-GridShape rank_grid_for(const Model& model, int ranks, const DistributionSettings& settings);
+// With `occupied` (how many sectors the particles span along each axis),
+// the grid is chosen over the particles rather than the box.
+GridShape rank_grid_for(const Model& model, int ranks, const DistributionSettings& settings,
+                        const std::optional<GridShape>& occupied = std::nullopt);
+
+// The sectors particles occupy, as a box of sector indices.
+struct SectorSpan {
+  std::array<int, 3> lo{std::numeric_limits<int>::max(), std::numeric_limits<int>::max(),
+                        std::numeric_limits<int>::max()};
+  std::array<int, 3> hi{std::numeric_limits<int>::min(), std::numeric_limits<int>::min(),
+                        std::numeric_limits<int>::min()};
+  template <typename Sector>
+  void add(const Sector& s) {
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = std::min(lo[k], static_cast<int>(s[k]));
+      hi[k] = std::max(hi[k], static_cast<int>(s[k]));
+    }
+  }
+};
 
 // Raised when ranks disagree on a particle they both computed: a broken
 // synchronization, never a user error.
@@ -162,7 +183,7 @@ class DistributedEngine {
     int active_window = -1;
   };
 
-  void start_layout(const DistributionSettings& settings);
+  void start_layout(const DistributionSettings& settings, SectorSpan span);
   // The developer's shadow check, when asked for (collective).
   void start_shadow_check();
   // Throws on the rank TETHERSIM_FAIL_ON_RANK names once it is due.

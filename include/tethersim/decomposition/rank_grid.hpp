@@ -1,5 +1,5 @@
 #pragma once
-// Cartesian grids of MPI ranks over the sector grid (DESIGN.md section 4).
+// Cartesian grids of MPI ranks over the sector grid (docs/distribution.md).
 //
 // Each rank owns a contiguous block of sectors. A block must be at least
 // two sectors wide along every axis that is split, so that the two-layer
@@ -20,6 +20,14 @@ inline constexpr int kMinBlockWidth = 2;
 // edges and corners included); among equal halos, more ranks on earlier
 // axes. nullopt when no factorisation fits.
 std::optional<GridShape> choose_rank_grid(int ranks, const GridShape& sectors);
+
+// The same choice over the sectors the particles occupy (`occupied`: how
+// many sectors their extent spans along each axis), so that a flat sheet in
+// a tall box is cut across the sheet, not through the empty space above it:
+// an axis is split only where the particles span kMinBlockWidth sectors per
+// rank. Falls back to the box (choose_rank_grid above) when no grid fits
+// the particles.
+std::optional<GridShape> choose_rank_grid(int ranks, const GridShape& sectors, const GridShape& occupied);
 
 // Why `grid` cannot be used for `ranks` ranks over `sectors` (empty = it can).
 std::string rank_grid_problem(int ranks, const GridShape& grid, const GridShape& sectors);
