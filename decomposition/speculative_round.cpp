@@ -23,6 +23,9 @@ namespace {
 // is cut short (p ln kShrink + (1 - p) ln kGrowth = 0).
 constexpr double kGrowth = 1.1;
 constexpr double kShrink = 0.7;
+// Until the first window is cut short, windows double: the first proposal
+// comes from a certificate and is far shorter than what speculation allows.
+constexpr double kFirstGrowth = 2.0;
 // Undone attempts in a row before a certified round takes one window.
 constexpr int kFailuresBeforeCertified = 3;
 // The first window, in units of the first certified proposal (a few per
@@ -133,7 +136,7 @@ bool DistributedEngine::speculative_round(double end) {
     global_owned_ = static_cast<std::uint64_t>(totals[1]);
     // Grow only from a window of the proposed length (not one cut short by
     // a scheduled stop).
-    if (length == speculative_proposal_) speculative_proposal_ = length * kGrowth;
+    if (length == speculative_proposal_) speculative_proposal_ = length * (speculation_found_limit_ ? kGrowth : kFirstGrowth);
   } else {
     const double undo_started = seconds_now();
     e.undo_speculation();
@@ -155,6 +158,7 @@ bool DistributedEngine::speculative_round(double end) {
     // An undo forced for testing says nothing about the window's length.
     if (verdict[1] != 0.0) return true;
     speculative_proposal_ = kShrink * length;
+    speculation_found_limit_ = true;
     if (!(stands_until > time_)) return ++speculative_failures_ < kFailuresBeforeCertified;
     // Every event before the earliest violation was exact on every rank:
     // run them again (the same events, from the same state) and keep them.

@@ -315,6 +315,7 @@ class DistributedEngine {
   bool every_particle_live_ = false;
   double speculative_proposal_ = 0.0;
   int speculative_failures_ = 0;         // consecutive undone attempts
+  bool speculation_found_limit_ = false;  // some window was cut short or undone
   int certified_rounds_left_ = 0;        // certified rounds before speculating again
   // Testing switches: every window undone once; undone at random.
   bool fail_every_window_once_ = false;
