@@ -26,13 +26,13 @@ T get(const char* data, std::size_t size, std::size_t& at) {
 
 }  // namespace
 
-void append_history(Bytes& out, const ParticleHistory& h) {
-  const std::size_t needed = out.size() + 8 + 12 + 4 + h.steps.size() * (8 + 8 + 12);
+void append_history(Bytes& out, ParticleId id, const SectorIndex3& start_sector, std::span<const HistoryStep> steps) {
+  const std::size_t needed = out.size() + 8 + 12 + 4 + steps.size() * (8 + 8 + 12);
   if (needed > out.capacity()) out.reserve(std::max(needed, 2 * out.capacity()));
-  put<std::uint64_t>(out, h.id);
-  for (std::int32_t c : h.start_sector) put(out, c);
-  put<std::uint32_t>(out, static_cast<std::uint32_t>(h.steps.size()));
-  for (const HistoryStep& s : h.steps) {
+  put<std::uint64_t>(out, id);
+  for (std::int32_t c : start_sector) put(out, c);
+  put<std::uint32_t>(out, static_cast<std::uint32_t>(steps.size()));
+  for (const HistoryStep& s : steps) {
     put(out, s.time);
     put(out, s.hash);
     for (std::int32_t c : s.sector) put(out, c);
@@ -58,7 +58,7 @@ std::vector<ParticleHistory> read_histories(const char* data, std::size_t size) 
   return out;
 }
 
-double parting_time(const std::vector<HistoryStep>& a, const std::vector<HistoryStep>& b) {
+double parting_time(std::span<const HistoryStep> a, std::span<const HistoryStep> b) {
   const std::size_t n = std::min(a.size(), b.size());
   for (std::size_t k = 0; k < n; ++k) {
     if (!(a[k] == b[k])) return std::min(a[k].time, b[k].time);
@@ -68,7 +68,7 @@ double parting_time(const std::vector<HistoryStep>& a, const std::vector<History
   return kInfinity;
 }
 
-double first_time_near(const SectorIndex3& start, const std::vector<HistoryStep>& steps, double from, double end,
+double first_time_near(const SectorIndex3& start, std::span<const HistoryStep> steps, double from, double end,
                        const std::function<bool(const SectorIndex3&)>& near) {
   // Segment k is [time of step k, time of step k + 1) in step k's sector;
   // before the first step, the start sector.

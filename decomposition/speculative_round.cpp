@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -204,23 +205,47 @@ double DistributedEngine::check_histories(double until) {
   const engine::SectorGrid& grid = e.grid();
   const double start = log.start;
 
-  // Each logged particle's steps, in time order, and where it started.
-  std::unordered_map<engine::Index, std::vector<HistoryStep>> steps;
-  for (const engine::HistoryEntry& x : log.entries) steps[x.particle].push_back({x.time, x.hash, x.sector});
-  std::unordered_map<engine::Index, SectorIndex3> start_sector;
-  for (const engine::Engine::Change& c : e.changes()) start_sector.emplace(c.particle, c.sector_before);
-  auto start_of = [&](engine::Index i) {
-    const auto it = start_sector.find(i);
-    return it != start_sector.end() ? it->second : e.sector(i);
+  // Each logged particle's steps, in time order, grouped by particle (the
+  // groups in particle order), and where it started.
+  struct Path {
+    engine::Index particle;
+    std::uint32_t begin, end;
   };
+  std::vector<std::uint32_t> order(log.entries.size());
+  for (std::uint32_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return log.entries[a].particle < log.entries[b].particle; });
+  std::vector<HistoryStep> all_steps;
+  all_steps.reserve(order.size());
+  std::vector<Path> paths;
+  for (std::uint32_t k : order) {
+    const engine::HistoryEntry& x = log.entries[k];
+    if (paths.empty() || paths.back().particle != x.particle) {
+      const auto at = static_cast<std::uint32_t>(all_steps.size());
+      paths.push_back({x.particle, at, at});
+    }
+    all_steps.push_back({x.time, x.hash, x.sector});
+    ++paths.back().end;
+  }
+  auto steps_of = [&](const Path& p) {
+    return std::span<const HistoryStep>(all_steps.data() + p.begin, p.end - p.begin);
+  };
+  auto path_of = [&](engine::Index i) {
+    const auto it = std::lower_bound(paths.begin(), paths.end(), i,
+                                     [](const Path& p, engine::Index j) { return p.particle < j; });
+    return it != paths.end() && it->particle == i ? steps_of(*it) : std::span<const HistoryStep>();
+  };
+  auto start_of = [&](engine::Index i) { return e.sector_at_start(i); };
 
   // Owned particles' histories go to every rank whose window they were in.
   std::vector<Bytes> out(neighbours_->neighbours().size());
   std::vector<int> ranks, all;
-  for (const auto& [i, path] : steps) {
+  for (const Path& p : paths) {
+    const engine::Index i = p.particle;
     if (!e.is_owned(i)) continue;
-    ParticleHistory h{e.particles().id[i], start_of(i), path};
-    layout_.window_ranks(h.start_sector, all);
+    const SectorIndex3 start_sector = start_of(i);
+    const auto path = steps_of(p);
+    layout_.window_ranks(start_sector, all);
     for (const HistoryStep& s : path) {
       layout_.window_ranks(s.sector, ranks);
       all.insert(all.end(), ranks.begin(), ranks.end());
@@ -231,9 +256,10 @@ double DistributedEngine::check_histories(double until) {
       if (q == rank_) continue;
       const int slot = neighbours_->slot(q);
       if (slot < 0) {
-        throw SynchronizationError("particle " + std::to_string(h.id) + " moved beyond the ranks this rank exchanges with");
+        throw SynchronizationError("particle " + std::to_string(e.particles().id[i]) +
+                                   " moved beyond the ranks this rank exchanges with");
       }
-      append_history(out[static_cast<std::size_t>(slot)], h);
+      append_history(out[static_cast<std::size_t>(slot)], e.particles().id[i], start_sector, path);
       counters_.history_steps_sent += path.size();
     }
   }
@@ -251,16 +277,16 @@ double DistributedEngine::check_histories(double until) {
   // group event) visited. A particle whose runs parted is harmless while it stays out
   // of reach of all of those.
   std::unordered_set<std::uint32_t> occupied;
-  for (const auto& [i, path] : steps) {
-    if (!e.is_owned(i)) continue;
-    for (const HistoryStep& s : path) {
+  for (const Path& p : paths) {
+    if (!e.is_owned(p.particle)) continue;
+    for (const HistoryStep& s : steps_of(p)) {
       if (layout_.depth(rank_, s.sector) > 0) occupied.insert(grid.linear(s.sector));
     }
   }
   for (const engine::OwnedContact& c : log.contacts) {
     if (!c.group) continue;
     occupied.insert(grid.linear(start_of(c.particle)));
-    for (const HistoryStep& s : steps[c.particle]) occupied.insert(grid.linear(s.sector));
+    for (const HistoryStep& s : path_of(c.particle)) occupied.insert(grid.linear(s.sector));
   }
   std::array<std::uint32_t, 27> around;
   std::array<Vec3, 27> shifts;
@@ -291,12 +317,12 @@ double DistributedEngine::check_histories(double until) {
   // A particle whose runs parted at t: its true run must stay out of reach
   // of this rank's particles (else this rank missed an event with it), and
   // its run here must not be read by an event with one of them (below).
-  auto judge = [&](engine::Index i, double t, const SectorIndex3& true_start, const std::vector<HistoryStep>& truth) {
+  auto judge = [&](engine::Index i, double t, const SectorIndex3& true_start, std::span<const HistoryStep> truth) {
     ++counters_.parted_particles;
     if (i != engine::kNoIndex) parted[i] = t;
     violate(first_time_near(true_start, truth, t, until, near), 1, i);
   };
-  std::unordered_set<engine::Index> reported;
+  std::vector<std::uint8_t> reported(e.particles().size(), 0);
   for (const Bytes& buffer : in) {
     for (const ParticleHistory& h : read_histories(buffer.data(), buffer.size())) {
       const engine::Index i = e.particles().index_of(h.id);
@@ -306,17 +332,16 @@ double DistributedEngine::check_histories(double until) {
         continue;
       }
       if (e.is_owned(i)) throw SynchronizationError("two ranks own particle " + std::to_string(h.id));
-      reported.insert(i);
-      const auto it = steps.find(i);
-      static const std::vector<HistoryStep> none;
-      const double t = parting_time(it != steps.end() ? it->second : none, h.steps);
+      reported[i] = 1;
+      const double t = parting_time(path_of(i), h.steps);
       if (t != kInfinity) judge(i, t, h.start_sector, h.steps);
     }
   }
   // Ghosts that took part in events here while their owners saw none.
-  for (const auto& [i, path] : steps) {
-    if (e.is_owned(i) || reported.count(i) != 0 || path.empty()) continue;
-    judge(i, path.front().time, start_of(i), {});
+  for (const Path& p : paths) {
+    const engine::Index i = p.particle;
+    if (e.is_owned(i) || reported[i] != 0) continue;
+    judge(i, all_steps[p.begin].time, start_of(i), {});
   }
   for (const engine::OwnedContact& c : log.contacts) {
     const auto it = parted.find(c.particle);

@@ -55,6 +55,15 @@ DistributionReport distribution_report(const decomposition::DistributedEngine& e
       {"bytes_sent", static_cast<double>(c.bytes_sent)},
       {"messages_sent", static_cast<double>(c.messages_sent)},
       {"history_steps_sent", static_cast<double>(c.history_steps_sent)},
+      // What the exchange costs per event this rank committed for itself.
+      {"bytes_per_committed_event", c.events_executed > c.events_duplicated
+                                        ? static_cast<double>(c.bytes_sent) /
+                                              static_cast<double>(c.events_executed - c.events_duplicated)
+                                        : 0.0},
+      {"messages_per_committed_event", c.events_executed > c.events_duplicated
+                                           ? static_cast<double>(c.messages_sent) /
+                                                 static_cast<double>(c.events_executed - c.events_duplicated)
+                                           : 0.0},
       {"bound_over_speed", c.bound_over_speed},
       {"seconds_certify", c.seconds_certify},
       {"seconds_execute", c.seconds_execute},

@@ -42,6 +42,7 @@ void Engine::begin_speculation(const std::vector<std::uint8_t>& logged_sectors) 
   const std::size_t n = particles_.size();
   s->logged_mark.assign(n, 0);
   s->participant_mark.assign(n, 0);
+  s->undo_slot.reset(new std::uint32_t[n]);
   s->stats = stats_;
   s->uncounted = uncounted_events_;
   s->clock = clock_;
@@ -65,7 +66,7 @@ void Engine::note_speculative_change(Index i) {
   if (changed_mark_[i]) return;
   // First change in the window: keep the record as it is now. Whether its
   // events are logged is decided by where it starts, too.
-  s.undo_slot.emplace(i, s.undo.size());
+  s.undo_slot[i] = static_cast<std::uint32_t>(s.undo.size());
   s.undo.push_back(record(i));
   s.undo_index.push_back(i);
   if (!is_owned(i) || (*s.logged_sectors)[sector_of(i)]) s.logged_mark[i] = 1;
@@ -139,11 +140,15 @@ std::uint64_t Engine::record_hash(Index i) const {
 }
 
 ParticleRecord Engine::record_at_start(Index i) const {
-  if (speculation_) {
-    const auto it = speculation_->undo_slot.find(i);
-    if (it != speculation_->undo_slot.end()) return speculation_->undo[it->second];
-  }
+  if (speculation_ && i < changed_mark_.size() && changed_mark_[i]) return speculation_->undo[speculation_->undo_slot[i]];
   return record(i);
+}
+
+SectorCoords Engine::sector_at_start(Index i) const {
+  if (speculation_ && i < changed_mark_.size() && changed_mark_[i]) {
+    return speculation_->undo[speculation_->undo_slot[i]].particle.sector;
+  }
+  return coords_[i];
 }
 
 void Engine::undo_speculation() {

@@ -2,7 +2,8 @@
 // The engine's bookkeeping while a speculative window is open (private to
 // src/engine; every file that constructs or destroys an Engine includes it).
 
-#include <unordered_map>
+#include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "tethersim/engine/engine.hpp"
@@ -16,7 +17,9 @@ struct Engine::SpeculationState {
   // of first change (changed_mark_ tells which have one).
   std::vector<ParticleRecord> undo;
   std::vector<Index> undo_index;
-  std::unordered_map<Index, std::size_t> undo_slot;  // particle -> its place in undo
+  // Particle -> its place in undo; read only where changed_mark_ is set,
+  // so it is never cleared (a window touches a small part of it).
+  std::unique_ptr<std::uint32_t[]> undo_slot;
   // Particles whose events are logged (sticky for the window).
   std::vector<std::uint8_t> logged_mark;
   // The event being processed: its participants, each once.

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "tethersim/decomposition/record_codec.hpp"
@@ -32,18 +33,18 @@ struct ParticleHistory {
   std::vector<HistoryStep> steps;      // in time order
 };
 
-void append_history(Bytes& out, const ParticleHistory& history);
+void append_history(Bytes& out, ParticleId id, const SectorIndex3& start_sector, std::span<const HistoryStep> steps);
 std::vector<ParticleHistory> read_histories(const char* data, std::size_t size);
 
 // The time at which two histories of one particle part: the time of the
 // first step where they differ (the earlier of the two, or the step one
 // has and the other lacks); +infinity when they are the same.
-double parting_time(const std::vector<HistoryStep>& a, const std::vector<HistoryStep>& b);
+double parting_time(std::span<const HistoryStep> a, std::span<const HistoryStep> b);
 
 // The earliest time in [from, end) at which the particle, on the path a
 // history describes (start sector, then each step's sector from its time
 // on), is in a sector for which `near` holds; +infinity if it never is.
-double first_time_near(const SectorIndex3& start, const std::vector<HistoryStep>& steps, double from, double end,
+double first_time_near(const SectorIndex3& start, std::span<const HistoryStep> steps, double from, double end,
                        const std::function<bool(const SectorIndex3&)>& near);
 
 }  // namespace tethersim::decomposition

@@ -219,6 +219,8 @@ class Engine {
   // The record a particle had when the window started (itself when it has
   // not changed since).
   ParticleRecord record_at_start(Index i) const;
+  // Its sector when the window started (no copy of the record).
+  SectorCoords sector_at_start(Index i) const;
   // A hash of everything a record holds (trajectory, counter, sector,
   // random-impulse and reaction state, tethers and loaded edges by id).
   std::uint64_t record_hash(Index i) const;
