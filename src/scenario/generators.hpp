@@ -42,7 +42,8 @@ class MembraneSphere final : public Generator {
   std::optional<Box> suggested_box(const ParameterSet&) const override;
 };
 
-// A two-layer square sheet clamped on two edges and a projectile (Fig. 25).
+// A two-layer square sheet clamped on two edges and a projectile
+// (docs/physics.md, "The published models").
 class MembraneSheet final : public Generator {
  public:
   TETHERSIM_GENERATOR_INTERFACE
