@@ -1,4 +1,5 @@
-// Collisions, loading and restitution (TPS-SPEC sections 3, 4 and 6).
+// Collisions, loading and restitution (docs/physics.md: "Collision impulses",
+// "Loading and restitution", "Tethers forming and breaking").
 #include <algorithm>
 
 #include "tethersim/engine/engine.hpp"
@@ -27,7 +28,7 @@ void Engine::set_group_velocity(const Group& g, const Vec3& v, double t) {
 // The loaded group of `start`: its finite-mass members (in id order), its
 // mass summed in id order, infinite when it holds an edge to an
 // infinite-mass particle. Infinite-mass particles split groups: the walk
-// never passes through them (TPS-SPEC section 4).
+// never passes through them (docs/physics.md, "Infinite masses split groups").
 void Engine::collect_group(Index start, Group& group, EdgeIndex skip_edge) const {
   group.members.clear();
   group.velocity = particles_.state[start].v;
@@ -152,7 +153,8 @@ void Engine::load(Index a, Index b, const Group& ga, const Group& gb, const Vec3
     loaded_[edge].time =
         physics::restitution_time_max_schedule(t, dyn.restitution_delay, earliest);
   } else {
-    // The thesis's scheme: every edge of the merged group waits the full
+    // The thesis's "min" scheme (docs/physics.md, "Restitution schedules"):
+    // every edge of the merged group waits the full
     // delay from now (last in, first out by sequence at equal times).
     const double time = physics::restitution_time_min_schedule(t, dyn.restitution_delay);
     for (EdgeIndex e : group_edges) {

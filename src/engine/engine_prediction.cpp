@@ -221,7 +221,7 @@ ParticleEvent Engine::predict(Index i) const {
     pair_event(h, image_of(h), pairs(s.species, particles_.state[h].species).blocking,
                EventKind::blocking);
   }
-  // Tethering candidates: the tether network (thesis 6.1).
+  // Tethering candidates: the tether network (docs/physics.md, "Event detection").
   tethers_.for_each(i, [&](Index j, std::uint32_t) {
     const double tethering = pairs(s.species, particles_.state[j].species).tethering;
     if (tethering < kInfinity) pair_event(j, image_of(j), tethering, EventKind::tethering);

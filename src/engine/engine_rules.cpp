@@ -1,4 +1,5 @@
-// Tethering rules (TPS-SPEC section 6) and action-potential gating (8).
+// Tethering rules and action-potential gating (docs/physics.md, "Tethers
+// forming and breaking" and "Action potentials").
 #include "tethersim/engine/engine.hpp"
 
 namespace tethersim::engine {

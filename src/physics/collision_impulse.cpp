@@ -56,7 +56,8 @@ CollisionImpulse tether_impulse(const PairKinematics& pair, double c_retract,
   const double mu = reduced_mass(pair.mass_a, pair.mass_b);
 
   // The post-collision approach angle of a retraction must reach theta_rev;
-  // the (1 + 2^-24) margin absorbs round-off (TPS-SPEC F12).
+  // the (1 + 2^-24) margin absorbs round-off (docs/physics.md, "Tethering
+  // collisions").
   constexpr double kRevolveMargin = 1.0 + 0x1p-24;
   const double tangential_speed = r.tangent.norm();
   const double min_normal_speed = std::tan(theta_revolve * kRevolveMargin) * tangential_speed;

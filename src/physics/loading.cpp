@@ -5,7 +5,8 @@
 namespace tethersim::physics {
 
 Vec3 load_velocity(const Vec3& v_a, const Vec3& v_b, double mass_a, double mass_b) {
-  // Written as in thesis B.4 so that one infinite mass gives its velocity.
+  // Written as in the thesis (docs/physics.md, "Loaded groups") so that one
+  // infinite mass gives its velocity.
   if (is_infinite(mass_a)) return v_a;
   if (is_infinite(mass_b)) return v_b;
   return v_a / (1.0 + mass_b / mass_a) + v_b / (1.0 + mass_a / mass_b);

@@ -27,21 +27,23 @@ class RandomGas final : public Generator {
   TETHERSIM_GENERATOR_INTERFACE
 };
 
-// The thesis presynaptic nerve terminal (Appendix E, section 5.1).
+// The thesis presynaptic nerve terminal (docs/physics.md, "The published models").
 class Presynaptic final : public Generator {
  public:
   TETHERSIM_GENERATOR_INTERFACE
   std::optional<Box> suggested_box(const ParameterSet&) const override;
 };
 
-// Two concentric geodesic icosahedral shells and a projectile (thesis Fig. 23).
+// Two concentric geodesic icosahedral shells and a projectile (docs/physics.md,
+// "The published models").
 class MembraneSphere final : public Generator {
  public:
   TETHERSIM_GENERATOR_INTERFACE
   std::optional<Box> suggested_box(const ParameterSet&) const override;
 };
 
-// A two-layer square sheet clamped on two edges and a projectile (Fig. 25).
+// A two-layer square sheet clamped on two edges and a projectile
+// (docs/physics.md, "The published models").
 class MembraneSheet final : public Generator {
  public:
   TETHERSIM_GENERATOR_INTERFACE

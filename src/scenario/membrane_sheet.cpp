@@ -1,7 +1,7 @@
 // A square two-layer sheet clamped along two opposite edges (infinite-mass
 // particles), each inner particle tethered to its four in-layer neighbours
 // and to its partner in the other layer, and a projectile above the centre
-// (thesis section 5.2, Figure 25). Gravity comes from the model's
+// (docs/physics.md, "The published models"). Gravity comes from the model's
 // [[external]] impulses.
 #include <cmath>
 

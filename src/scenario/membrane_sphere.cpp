@@ -1,7 +1,7 @@
 // Two concentric geodesic shells tethered within and between layers, and a
-// projectile falling on the top (thesis section 5.2, Figure 23). The inner
-// radius is chosen so that the mean inner edge equals `spacing`; particle
-// count 2 (10 f^2 + 2) (+1 projectile) for frequency f.
+// projectile falling on the top (docs/physics.md, "The published models").
+// The inner radius is chosen so that the mean inner edge equals `spacing`;
+// particle count 2 (10 f^2 + 2) (+1 projectile) for frequency f.
 #include <cmath>
 
 #include "generator_support.hpp"

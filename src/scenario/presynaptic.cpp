@@ -1,7 +1,8 @@
-// The presynaptic nerve terminal of the thesis (section 5.1, Appendix E):
-// one membrane particle M at the centre tethered to every vesicle V,
-// synapsin half S and docking site D; one active-zone particle Z on the
-// membrane, sqrt(r_M^2 - r_Z^2) below the centre (TPS-SPEC F8), tethered to
+// The presynaptic nerve terminal of the thesis (docs/physics.md, "The
+// published models"): one membrane particle M at the centre tethered to
+// every vesicle V, synapsin half S and docking site D; one active-zone
+// particle Z on the membrane, sqrt(r_M^2 - r_Z^2) below the centre
+// (docs/physics.md, "Where tethersim departs from the sources"), tethered to
 // every D; synapsins as S-S dimers whose two halves start at one point.
 // Vesicles and synapsins start uniformly at random inside the compartment,
 // docking sites uniformly on the active-zone cap of the membrane, all at

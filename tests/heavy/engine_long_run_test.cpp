@@ -1,5 +1,5 @@
 // Long runs: invariants over a million events on thousands of particles
-// (TPS-SPEC oracle 9). Release builds only (label "heavy").
+// (docs/physics.md, "Test oracles", 9). Release builds only (label "heavy").
 #include <gtest/gtest.h>
 
 #include "../unit/engine_test_support.hpp"

@@ -1,5 +1,6 @@
 // Conservation laws and bit-for-bit reproducibility of the engine
-// (TPS-SPEC oracle 9, DESIGN.md section 2).
+// (docs/physics.md, "Invariants"; docs/engine.md, "Exactness and
+// reproducibility").
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -49,13 +50,13 @@ TEST(EngineInvariants, RandomSystemConservesMomentumAndElasticEnergy) {
   sim->check_invariants();
 }
 
-// Energy bookkeeping of a run stepped one event at a time (TPS-SPEC
-// section 4, oracle 9). Energy moves only between particles that take part
-// in the same event, and while a loaded edge is open part of it is stored in
-// the edge. So the particles changed since their last check are joined into
-// components by the events they shared; a component is closed when none of
-// its members is in a loaded group (nothing stored), and then the sum of
-// its members' kinetic energies is compared with their sum at their last
+// Energy bookkeeping of a run stepped one event at a time (docs/physics.md,
+// "Loaded groups" and "Invariants"). Energy moves only between particles that
+// take part in the same event, and while a loaded edge is open part of it is
+// stored in the edge. So the particles changed since their last check are
+// joined into components by the events they shared; a component is closed when
+// none of its members is in a loaded group (nothing stored), and then the sum
+// of its members' kinetic energies is compared with their sum at their last
 // check. Sums are exact (ExactSum); the only rounding left is that of the
 // velocity updates themselves, a few ulps of the energy involved.
 struct EnergyLedger {

@@ -1,4 +1,5 @@
-// The thesis models and the boundary kinds, end to end on small instances.
+// The thesis models (docs/physics.md, "The published models") and the
+// boundary kinds, end to end on small instances.
 #include <gtest/gtest.h>
 
 #include <fstream>

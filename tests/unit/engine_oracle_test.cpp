@@ -1,4 +1,4 @@
-// TPS-SPEC section 10 oracles 3-8 end to end through the engine.
+// docs/physics.md, "Test oracles" 3-8, end to end through the engine.
 #include <gtest/gtest.h>
 
 #include "engine_test_support.hpp"
@@ -117,7 +117,8 @@ std::string three_in_a_line(double restitution_delay, double c) {
          particle(0, "H", 0.0, 1.0) + particle(1, "L", 1.01, 0.0) + particle(2, "H", 2.02, 0.0);
 }
 
-// Paper 3.4: "roughly 70 elastic collisions" and "only four" with loading.
+// The TPS paper (docs/physics.md, "Test oracles", 8): "roughly 70 elastic
+// collisions" and "only four" with loading.
 // For this configuration (gaps 0.01, A at speed 1) the sequence of elastic
 // collisions computed in exact rational arithmetic has exactly 70 collisions
 // (the bound is ceil(pi / acos(1000/1001)) = 71) and ends with
@@ -138,13 +139,13 @@ TEST(EngineOracle, ThreeInALineTakesSeventyElasticCollisions) {
   EXPECT_LE(sim.v(1).x(), sim.v(2).x());
 }
 
-// With loading (TPS-SPEC section 4, either schedule) the four collisions
-// are: A-B (loads, restitutes before C is reached), B-C (loads), A onto the
-// loaded B-C group (both edges restitute, last loaded first), and A-B again;
-// the outcome is that of an elastic collision of A (1000) with B+C (1001):
-// vA = -1/2001, vB = vC = 2000/2001. The schedules differ in when the last
-// restitution happens (t = 0.025190011703... for max, 0.027834738092... for
-// min, each Delta t_r after the fourth collision).
+// With loading (docs/physics.md, "Loading and restitution", either schedule)
+// the four collisions are: A-B (loads, restitutes before C is reached), B-C
+// (loads), A onto the loaded B-C group (both edges restitute, last loaded
+// first), and A-B again; the outcome is that of an elastic collision of A
+// (1000) with B+C (1001): vA = -1/2001, vB = vC = 2000/2001. The schedules
+// differ in when the last restitution happens (t = 0.025190011703... for max,
+// 0.027834738092... for min, each Delta t_r after the fourth collision).
 TEST(EngineOracle, ThreeInALineTakesFourCollisionsWithLoading) {
   for (const char* schedule : {"max", "min"}) {
     Simulation sim(three_in_a_line(1.0 / 256, 1.0),
@@ -176,7 +177,8 @@ TEST(EngineOracle, InelasticThreeInALineStallsWithoutLoadingButNotWith) {
   EXPECT_FALSE(finished);
   EXPECT_GT(instant->statistics().collisions(), 100000u);
   // With loading the same four collisions as in the elastic case (the
-  // sequence computed in exact arithmetic from TPS-SPEC section 4).
+  // sequence computed in exact arithmetic from docs/physics.md, "Loading and
+  // restitution").
   Simulation loaded(three_in_a_line(1.0 / 256, 0.9));
   ASSERT_TRUE(loaded->run_until(100.0, 200000));
   EXPECT_EQ(loaded->statistics().collisions(), 4u);

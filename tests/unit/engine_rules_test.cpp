@@ -1,6 +1,6 @@
-// TPS-SPEC oracle 11: the attach rules of the presynaptic model, end to end
-// (with wide distances so each case is a single clean collision), and
-// detachment by action-potential reactions.
+// docs/physics.md, "Test oracles", 11: the attach rules of the presynaptic
+// model, end to end (with wide distances so each case is a single clean
+// collision), and detachment by action-potential reactions.
 #include <gtest/gtest.h>
 
 #include "engine_test_support.hpp"
@@ -36,8 +36,8 @@ std::string dimer_with_vesicle() {
 const char* kDimerTethers = "tethers = [[0, 1], [0, 2]]\n";
 
 // Every case is a head-on elastic blocking collision at t = 4 between the
-// incoming particle (speed 1 along -y) and a particle at rest: attached or
-// not, the pair rebounds (TPS-SPEC section 6, "always load"), so the
+// incoming particle (speed 1 along -y) and a particle at rest: attached or not,
+// the pair rebounds (docs/physics.md, "Tethers forming and breaking"), so the
 // incoming particle stops and the struck one leaves at (0, -1, 0).
 void expect_rebounded(const Simulation& sim, ParticleId incoming, ParticleId struck) {
   const Vec3 vi = sim.v(incoming), vs = sim.v(struck);
@@ -116,11 +116,12 @@ TEST(AttachRules, AFreeVesicleAndDockingSitePairUp) {
   expect_rebounded(sim, 1, 0);
 }
 
-// Attaching with a restitution delay and c = 0.5: the attaching collision
-// loads like any blocking collision (TPS-SPEC sections 4 and 6). The pair
-// moves together at (0, -0.5, 0) for dt_r = 0.25, then restitutes with the
-// impulse of c_rebound = 0.5: the incoming V keeps (0, -0.25, 0) and the
-// struck S2 leaves at (0, -0.75, 0) (oracle 4), and the tether stays.
+// Attaching with a restitution delay and c = 0.5: the attaching collision loads
+// like any blocking collision (docs/physics.md, "Loading and restitution" and
+// "Tethers forming and breaking"). The pair moves together at (0, -0.5, 0) for
+// dt_r = 0.25, then restitutes with the impulse of c_rebound = 0.5: the
+// incoming V keeps (0, -0.25, 0) and the struck S2 leaves at (0, -0.75, 0)
+// (oracle 4), and the tether stays.
 TEST(AttachRules, AttachingCollisionLoadsAndRestitutesLikeAnyOther) {
   std::string initial = kDimerTethers;
   initial += dimer_with_vesicle() + particle(3, "V", Vec3(2, 5, 0), Vec3(0, -1, 0));

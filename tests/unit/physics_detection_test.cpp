@@ -1,5 +1,5 @@
-// TPS-SPEC section 10, oracles 1 and 2: blocking and tethering detection,
-// including every edge case of section 2.
+// docs/physics.md, "Test oracles" 1 and 2: blocking and tethering detection,
+// including every edge case of "Event detection".
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,5 +1,6 @@
-// TPS-SPEC section 10, oracles 3-7 at the kernel level, and property tests of
-// collision impulses on thousands of random pairs (section 3 invariants).
+// docs/physics.md, "Test oracles" 3-7 at the kernel level, and property tests
+// of collision impulses on thousands of random pairs (the invariants of
+// "Collision impulses").
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -85,7 +86,8 @@ TEST(ImpulseGuards, TwoInfiniteMassesNeverExchange) {
 }
 
 TEST(ImpulseGuards, PurelyRadialWithNoRetractionUsesRetraction) {
-  // |v_w| = 0 and c_retract = 0: the revolve is undefined (F10).
+  // |v_w| = 0 and c_retract = 0: the revolve is undefined (docs/physics.md,
+  // "Tethering collisions").
   const PairKinematics p{{1, 0, 0}, {0, 0, 0}, {1, 0, 0}, 1.0, 1.0};
   const CollisionImpulse impulse = tether_impulse(p, 0.0, 1.0, M_PI / 16);
   EXPECT_EQ(impulse.response, CollisionResponse::retract);

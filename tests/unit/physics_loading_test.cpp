@@ -1,6 +1,6 @@
-// Loading and restitution arithmetic (TPS-SPEC section 4): oracles 3-5 with
-// a restitution delay, the energy bookkeeping of load + restitute, and the
-// restitution schedules.
+// Loading and restitution arithmetic (docs/physics.md, "Loading and
+// restitution"): oracles 3-5 with a restitution delay, the energy bookkeeping
+// of load + restitute, and the restitution schedules.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,6 +1,6 @@
-// Random impulses (TPS-SPEC section 5, oracle 10): statistics with fixed
-// seeds (means and variances within 5 standard errors) and reproducibility
-// of the counter-based streams.
+// Random impulses (docs/physics.md, "Random impulses"; "Test oracles", 10):
+// statistics with fixed seeds (means and variances within 5 standard errors)
+// and reproducibility of the counter-based streams.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -196,8 +196,9 @@ TEST(RandomImpulseStatistics, ImpulseMagnitudeIn1DIsGammaWithMeanMuAndVarianceMu
   }
 }
 
-// In 3-D: E|dp| = mu E[u] = 2 mu / 3 (F11: mu_RI is the mean of p, not of
-// |dp|), Var|dp| = E[p^2] E[u^2] - (2 mu / 3)^2 = mu^2 (1 + 1/k) / 2 - 4 mu^2 / 9;
+// In 3-D: E|dp| = mu E[u] = 2 mu / 3 (mu_RI is the mean of p, not of |dp|:
+// docs/physics.md, "Random impulses"),
+// Var|dp| = E[p^2] E[u^2] - (2 mu / 3)^2 = mu^2 (1 + 1/k) / 2 - 4 mu^2 / 9;
 // in 2-D the same with the moments of sqrt(1 - U^2).
 TEST(RandomImpulseStatistics, ImpulseMagnitudeIsGammaTimesObliquity) {
   for (int dimensions : {3, 2}) {

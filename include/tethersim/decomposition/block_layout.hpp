@@ -1,6 +1,7 @@
 #pragma once
-// Which rank owns which sectors, and which ranks see a sector (DESIGN.md
-// section 4). The sector grid is cut by planes along each axis into a
+// Which rank owns which sectors, and which ranks see a sector
+// (docs/distribution.md, "Ownership and windows"). The sector grid is cut
+// by planes along each axis into a
 // Cartesian grid of blocks, one per rank; the planes can move to balance
 // the load. A rank's window is its block and a halo of kHaloDepth sector
 // layers around it (wrapping across periodic faces): it holds every

@@ -1,5 +1,5 @@
 #pragma once
-// Certified isolation windows (design/SYNC-CIW.md, docs/distribution.md):
+// Certified isolation windows (docs/distribution.md, "A certified round"):
 // before a window [T, T + delta) runs, prove which particles can interact
 // in it, reading the engine only.
 //

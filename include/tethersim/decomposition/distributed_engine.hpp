@@ -1,5 +1,5 @@
 #pragma once
-// The distributed engine (DESIGN.md section 4, docs/distribution.md): each
+// The distributed engine (docs/distribution.md): each
 // rank runs the unchanged serial Engine over the particles of its block of
 // sectors and a halo of ghosts, window after window. A window [T, T+delta)
 // runs only once certification proved which particles can interact in it

@@ -1,5 +1,6 @@
 #pragma once
-// The exact event-driven TPS engine (TPS-SPEC, DESIGN.md section 3).
+// The exact event-driven TPS engine (docs/physics.md for the physics,
+// docs/engine.md for the design).
 //
 // One calendar, events in the total order (time, kind priority, tie key);
 // the tie key is a hash of the event's identity (seed, kind, particle ids,

@@ -1,5 +1,6 @@
 #pragma once
-// Event kinds and their order at equal times (DESIGN.md section 2).
+// Event kinds and their order at equal times (docs/physics.md, "Simultaneous
+// events"; docs/engine.md, "Exactness and reproducibility").
 
 #include <array>
 #include <cstdint>
@@ -21,10 +22,11 @@ enum class EventKind : std::uint8_t {
 
 inline constexpr std::size_t kEventKindCount = 9;
 
-// At one instant: scheduled transitions first, then restitutions (TPS-SPEC
-// section 4: before collisions detected at that instant), then external
-// impulses, then interactions. Events of one priority are ordered by a
-// pseudo-random tie key of their identity, which is unbiased (thesis 6.1).
+// At one instant: scheduled transitions first, then restitutions (before
+// collisions detected at that instant), then external impulses, then
+// interactions. Events of one priority are ordered by a pseudo-random tie
+// key of their identity, which is unbiased, unlike the thesis's lattice
+// (docs/physics.md, "Simultaneous events").
 inline int priority(EventKind kind) {
   switch (kind) {
     case EventKind::action_potential: return 0;

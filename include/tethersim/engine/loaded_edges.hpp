@@ -1,5 +1,5 @@
 #pragma once
-// Loaded edges (TPS-SPEC section 4): the forest whose connected components
+// Loaded edges (docs/physics.md, "Loaded groups"): the forest whose connected components
 // are loaded groups. Each edge keeps the restitution impulse, its scheduled
 // restitution time and its place in the loading order.
 

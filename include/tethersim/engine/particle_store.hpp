@@ -4,7 +4,8 @@
 //
 // Particles are addressed by a dense local index; their global ids are
 // separate. The trajectory is (t0, u0, v): u(t) = u0 + v (t - t0), re-based
-// only by events that change the particle (DESIGN.md section 2).
+// only by events that change the particle (docs/physics.md, "Free flight";
+// docs/engine.md, "Exactness and reproducibility").
 
 #include <cstdint>
 #include <unordered_map>

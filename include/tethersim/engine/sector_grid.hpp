@@ -1,7 +1,7 @@
 #pragma once
 // The sector grid: cubic-ish cells of edge >= the largest interaction
 // distance between mobile species, with a linked list of the particles in
-// each (TPS-SPEC section 7, DESIGN.md section 3). Candidate partners of a
+// each (docs/engine.md; docs/model-format.md, section 7). Candidate partners of a
 // particle come from its sector and the 26 around it.
 
 #include <array>

@@ -1,5 +1,5 @@
 #pragma once
-// Action potentials and their reactions (TPS-SPEC section 8, thesis 5.3).
+// Action potentials and their reactions (docs/physics.md, "Action potentials").
 
 #include <string>
 #include <vector>

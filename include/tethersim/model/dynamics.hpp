@@ -1,5 +1,6 @@
 #pragma once
-// Global TPS parameters (TPS-SPEC section 1 and 4).
+// Global TPS parameters (docs/physics.md: "Species, pairs and infinite masses",
+// "Restitution schedules").
 
 #include <cmath>
 #include <cstddef>
@@ -7,7 +8,7 @@
 namespace tethersim {
 
 enum class RestitutionSchedule {
-  max,  // restitution delay as a maximum (thesis 6.1, recommended, default)
+  max,  // restitution delay as a maximum (recommended by the thesis, default)
   min,  // restitution delay as a minimum (the thesis's implemented scheme)
 };
 

@@ -102,7 +102,8 @@ class Model {
   // The sector edge used: the requested one or the minimum.
   double sector_size() const { return sector_size_; }
   // Infinite-mass species whose interaction distances exceed the sector edge
-  // (membrane shells, zones): kept out of the sector grid (DESIGN.md 3).
+  // (membrane shells, zones): kept out of the sector grid (docs/engine.md,
+  // "Particles outside the grid").
   bool is_hub_species(SpeciesIndex s) const { return hub_species_[s]; }
 
   // A canonical text of every resolved parameter and 64-bit FNV-1a hashes

@@ -1,5 +1,6 @@
 #pragma once
-// Per species-pair interaction parameters (TPS-SPEC section 1), stored as a
+// Per species-pair interaction parameters (docs/physics.md, "Species, pairs
+// and infinite masses"), stored as a
 // dense symmetric table.
 
 #include <cstddef>

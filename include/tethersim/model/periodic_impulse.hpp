@@ -1,6 +1,6 @@
 #pragma once
 // Periodic external impulses: forces represented as impulses at regular
-// intervals (paper section 3.5).
+// intervals (docs/physics.md, "Periodic impulses").
 
 #include <vector>
 

@@ -1,5 +1,5 @@
 #pragma once
-// A particle species (TPS-SPEC section 1).
+// A particle species (docs/physics.md, "Species, pairs and infinite masses").
 
 #include <cstdint>
 #include <string>

@@ -1,5 +1,6 @@
 #pragma once
-// Configurable tethering rules (TPS-SPEC section 6): when a blocking
+// Configurable tethering rules (docs/physics.md, "Tethers forming and
+// breaking"): when a blocking
 // collision attaches a tether and when a tethering collision detaches one.
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// Action-potential reaction times (TPS-SPEC section 8, thesis 5.3).
+// Action-potential reaction times (docs/physics.md, "Action potentials").
 
 #include <cstdint>
 

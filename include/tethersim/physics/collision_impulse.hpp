@@ -1,6 +1,6 @@
 #pragma once
 // Collision impulses: rebound (blocking), retract and revolve (tethering)
-// (TPS-SPEC section 3, thesis Appendix B.3).
+// (docs/physics.md, "Collision impulses").
 //
 // dp is the momentum gained by A: v_A += dp / M_A, v_B -= dp / M_B, where the
 // masses are those of the loaded groups the particles belong to.
@@ -39,9 +39,9 @@ struct PairKinematics {
 CollisionImpulse rebound_impulse(const PairKinematics& pair, double c_rebound);
 
 // Retract when c_retract |v_n| > tan(theta_rev (1 + 2^-24)) |v_w| (or when
-// |v_w| = 0, TPS-SPEC F10), dp = mu (1 + c_retract) v_n; otherwise revolve:
-// the relative velocity is turned to approach at exactly theta_rev and scaled
-// by c_revolve^(theta_rev / pi).
+// |v_w| = 0, where a revolve is undefined), dp = mu (1 + c_retract) v_n;
+// otherwise revolve: the relative velocity is turned to approach at exactly
+// theta_rev and scaled by c_revolve^(theta_rev / pi).
 CollisionImpulse tether_impulse(const PairKinematics& pair, double c_retract,
                                 double c_revolve, double theta_revolve);
 

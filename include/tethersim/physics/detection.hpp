@@ -1,6 +1,6 @@
 #pragma once
 // Collision detection between two particles on straight-line trajectories
-// (TPS-SPEC section 2, thesis Appendix B.2).
+// (docs/physics.md, "Event detection").
 //
 // Inputs are the separation dx = u_B - u_A and the relative velocity
 // dv = v_B - v_A at one reference time; results are times after that

@@ -1,8 +1,8 @@
 #pragma once
 // Exact sums of doubles: the sum does not depend on the order of the terms
 // nor on how they are split among processes, so the kinetic energy and the
-// momentum that any number of ranks report are the same bits (DESIGN.md
-// section 2). A fixed-point accumulator covering the whole double range:
+// momentum that any number of ranks report are the same bits
+// (docs/physics.md, "Exact sums"). A fixed-point accumulator covering the whole double range:
 // every double is an integer multiple of 2^-1074, held in 32-bit digits
 // that are summed without rounding.
 

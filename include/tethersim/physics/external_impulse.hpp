@@ -1,6 +1,6 @@
 #pragma once
-// Periodic external impulses (paper section 3.5): the force-as-impulses
-// representation of gravity and Stokes drag.
+// Periodic external impulses (docs/physics.md, "Periodic impulses"): the
+// force-as-impulses representation of gravity and Stokes drag.
 
 #include "tethersim/physics/vector.hpp"
 

@@ -1,5 +1,6 @@
 #pragma once
-// Loading and restitution arithmetic (TPS-SPEC section 4, thesis B.4).
+// Loading and restitution arithmetic (docs/physics.md, "Loading and
+// restitution").
 //
 // A collision between two loaded groups is split into an immediate loading
 // (both groups take the common momentum-conserving velocity) and a later
@@ -31,10 +32,10 @@ BranchVelocities restitution_velocities(const Vec3& v_group, const Vec3& p_ab,
                                         double branch_mass_a, double branch_mass_b);
 
 // Restitution time of a new edge under the recommended "max" schedule
-// (thesis 6.1): t + dt_r for a 2-particle group, otherwise halfway between
-// now and the earliest restitution among the group's other edges
-// (kInfinity when there are none). Ties with "now" are resolved by the
-// engine: the newest edge goes first.
+// (docs/physics.md, "Restitution schedules"): t + dt_r for a 2-particle
+// group, otherwise halfway between now and the earliest restitution among
+// the group's other edges (kInfinity when there are none). Ties with "now"
+// are resolved by the engine: the newest edge goes first.
 double restitution_time_max_schedule(double now, double restitution_delay,
                                      double earliest_other_edge);
 

@@ -8,7 +8,8 @@ namespace tethersim::physics {
 inline double inverse_mass(double m) { return is_infinite(m) ? 0.0 : 1.0 / m; }
 
 // True when the pair can exchange momentum: at least one finite mass.
-// Two infinite masses never exchange impulses (TPS-SPEC F19).
+// Two infinite masses never exchange impulses (docs/physics.md, "Species,
+// pairs and infinite masses").
 inline bool can_exchange_momentum(double mass_a, double mass_b) {
   return !(is_infinite(mass_a) && is_infinite(mass_b));
 }

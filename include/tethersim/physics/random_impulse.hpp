@@ -1,5 +1,5 @@
 #pragma once
-// Random impulses (TPS-SPEC section 5, thesis Appendix B.5).
+// Random impulses (docs/physics.md, "Random impulses").
 //
 // Each particle with finite tau_RI runs a renewal process. Impulse number n
 // of particle id is drawn from the counter stream (seed, id, random_impulse,
@@ -15,7 +15,7 @@ namespace tethersim::physics {
 struct RandomImpulseSpec {
   double tau = kInfinity;  // mean interval; kInfinity = no random impulses
   double shape = 1.0;      // gamma shape k_RI
-  double mean = 0.0;       // gamma mean mu_RI (mean of p, not of |dp|; F11)
+  double mean = 0.0;       // gamma mean mu_RI (mean of p, not of |dp|)
   bool enabled() const { return tau < kInfinity; }
 };
 
