@@ -9,14 +9,16 @@ source "$here/env.sh"
 cd "$TETHERSIM_ROOT"
 
 start=$(date +%s)
-echo "== build (ci: Release, -Werror)"
+# Each phase says when it starts, in seconds since the start (CI's budget).
+phase() { echo "== [$(( $(date +%s) - start )) s] $*"; }
+phase "build (ci: Release, -Werror)"
 "$here/build.sh" ci
-echo "== tests (ci)"
+phase "tests (ci)"
 ctest --preset ci -j "$(parallel_jobs)" --timeout 900
 
-echo "== build (asan: ASan + UBSan)"
+phase "build (asan: ASan + UBSan)"
 "$here/build.sh" asan
-echo "== tests (asan)"
+phase "tests (asan)"
 # Leak detection stays on everywhere; Open MPI's and HDF5's process-lifetime
 # allocations are suppressed by library (tests/sanitizers/lsan-mpi.supp).
 ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1" \
