@@ -5,7 +5,9 @@ Usage:
     scaling_projection.py SERIAL_RUN MULTI_RANK_RUN [MULTI_RANK_RUN ...]
                           [-r 64,512] [--per-rank N] [--total N]
                           [--geometry box|sheet] [--alpha S] [--latency S]
-                          [--bandwidth B] [--total-events E] [--csv FILE]
+                          [--bandwidth B] [--cost-ranks P] [--delta-floor F]
+                          [--total-events E]
+                          [--csv FILE]
 
 SERIAL_RUN and each MULTI_RANK_RUN are run directories (or their
 summary.json) of one model over one span of simulated time: one on a single
@@ -40,7 +42,10 @@ costs"), per rank, for a window of committed length delta:
              violations start on cut faces: its length falls with the total
              cut area A = P S as delta = delta_m (A / A_m)^(-1/k). With
              runs on several rank counts, k is fitted to their (A, delta);
-             with one, k = 2 (stated in the output).
+             with one, k = 2 (stated in the output). --delta-floor F keeps
+             delta >= F: a violation starts in a halo's outer layer and
+             must cross it before it matters, so the power law is a
+             pessimistic extrapolation and the floor an optimistic one.
 
 Efficiency is the serial time of the same work over P times the projected
 time (weak: n fixed; strong: n P fixed).
@@ -201,13 +206,13 @@ def fit_exponent(runs):
     return -1.0 / slope if slope < 0 else math.inf
 
 
-def project(m, k, p, n, geometry, alpha, latency, bandwidth):
+def project(m, k, p, n, geometry, alpha, latency, bandwidth, delta_floor=0.0):
     grid = rank_grid(p, geometry)
     h = halo_thickness(m["grid"], m["particles"], geometry, m["duplicated"])
     d = duplicated_share(grid, n * p, geometry, h)
     area = cut_area(grid, n * p, geometry)
     scale = area / m["area"]
-    delta = m["delta"] * ((area * p) / (m["area"] * m["ranks"])) ** (-1.0 / k)
+    delta = max(m["delta"] * ((area * p) / (m["area"] * m["ranks"])) ** (-1.0 / k), delta_floor)
     a = m["attempts"]
     t_exec = m["imbalance"] * n * m["nu"] * delta * m["t_e"] * (1.0 + d) * (1.0 + m["wasted"])
     t_check = a * m["cpu_per_attempt"] * scale
@@ -240,6 +245,13 @@ def main():
     ap.add_argument("--alpha", type=float, default=3e-6)
     ap.add_argument("--latency", type=float, default=2e-6)
     ap.add_argument("--bandwidth", type=float, default=5e9)
+    ap.add_argument("--cost-ranks", type=int,
+                    help="take per-window costs from the run on this many ranks (default: the most ranks); "
+                         "runs with more ranks than cores wait for each other's cores, which inflates them")
+    ap.add_argument("--delta-floor", type=float, default=0.0,
+                    help="windows never shorter than this (a violation first crosses the halo, so the "
+                         "earliest one cannot come arbitrarily soon; the shortest committed window "
+                         "measured, delta_min, gives an optimistic bound). Default 0: the power law alone")
     ap.add_argument("--total-events", type=float,
                     help="events of the whole run to project (prints its wall time at each rank count)")
     ap.add_argument("--csv")
@@ -256,7 +268,13 @@ def main():
     stated = k is None
     if stated:
         k = 2.0
-    base = max(runs, key=lambda m: m["ranks"])
+    if args.cost_ranks:
+        chosen = [m for m in runs if m["ranks"] == args.cost_ranks]
+        if not chosen:
+            fail(f"--cost-ranks {args.cost_ranks}: no run on that many ranks")
+        base = chosen[0]
+    else:
+        base = max(runs, key=lambda m: m["ranks"])
     print(f"measured: t_e = {base['t_e'] * 1e9:.0f} ns/event, nu = {base['nu']:.3g} events per particle per time unit")
     for m in runs:
         print(f"  {m['ranks']} ranks ({'x'.join(map(str, m['grid']))}): delta {m['delta']:.4g}, "
@@ -267,7 +285,7 @@ def main():
     for kind in ("weak", "strong"):
         for p in ranks:
             n = (args.per_rank or base["per_rank"]) if kind == "weak" else (args.total or base["particles"]) / p
-            r = project(base, k, p, n, args.geometry, args.alpha, args.latency, args.bandwidth)
+            r = project(base, k, p, n, args.geometry, args.alpha, args.latency, args.bandwidth, args.delta_floor)
             r.update({"scaling": kind, "ranks": p, "particles_per_rank": round(n)})
             if args.total_events:
                 serial_seconds = args.total_events * base["t_e"]

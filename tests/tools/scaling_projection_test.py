@@ -127,6 +127,12 @@ check(sp.fit_exponent(runs[:1]) is None, "one rank count: no fit")
 r = sp.project(runs[0], 3.0, 64, runs[0]["per_rank"], "box", 0.0, 0.0, 1e9)
 a64 = sp.cut_area((4, 4, 4), 64 * 100000, "box") * 64
 check(close(r["delta"], 0.005 * (a64 / a2) ** (-1 / 3), 1e-9), "window length at 64 ranks")
+# A floor on the window length: never shorter, and above it the power law.
+floored = sp.project(runs[0], 3.0, 64, runs[0]["per_rank"], "box", 0.0, 0.0, 1e9, delta_floor=0.004)
+check(close(floored["delta"], 0.004, 1e-12) and floored["events_per_window"] > r["events_per_window"],
+      f"window length floor: {floored['delta']}")
+check(sp.project(runs[0], 3.0, 64, runs[0]["per_rank"], "box", 0.0, 0.0, 1e9, delta_floor=1e-6)["delta"] == r["delta"],
+      "a floor below the power law changes nothing")
 
 # The command line: a table with the requested rank counts; bad input exits 2.
 with tempfile.TemporaryDirectory() as tmp:
@@ -140,6 +146,10 @@ with tempfile.TemporaryDirectory() as tmp:
                           "--csv", os.path.join(tmp, "p.csv")], capture_output=True, text=True)
     check(out.returncode == 0, f"the tool runs: {out.stderr}")
     check("(fitted)" in out.stdout, "two rank counts: the exponent is fitted")
+    costs2 = subprocess.run([sys.executable, TOOL, s, mu, mu8, "-r", "64", "--cost-ranks", "2"],
+                            capture_output=True, text=True)
+    check(costs2.returncode == 0 and costs2.stdout != out.stdout and "t_e" in costs2.stdout,
+          f"--cost-ranks 2: {costs2.stderr}")
     with open(os.path.join(tmp, "p.csv")) as f:
         rows = f.read().splitlines()
     check(len(rows) == 1 + 4 and "projected_wall_hours" in rows[0], f"weak and strong at two rank counts: {rows}")
@@ -156,7 +166,8 @@ with tempfile.TemporaryDirectory() as tmp:
            ([s, os.path.join(tmp, "old.json")], "older tethersim"),
            ([s, os.path.join(tmp, "missing.json")], "missing.json"),
            ([s, mu, "-r", "1"], "at least 2"),
-           ([s, mu, "-r", "x"], "separated by commas")]
+           ([s, mu, "-r", "x"], "separated by commas"),
+           ([s, mu, mu8, "--cost-ranks", "4"], "no run on that many ranks")]
     for args, message in bad:
         out = subprocess.run([sys.executable, TOOL, *args], capture_output=True, text=True)
         check(out.returncode == 2 and message in out.stderr and out.stderr.count("\n") == 1,
