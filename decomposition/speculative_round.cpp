@@ -24,6 +24,13 @@ namespace {
 // is cut short (p ln kShrink + (1 - p) ln kGrowth = 0).
 constexpr double kGrowth = 1.1;
 constexpr double kShrink = 0.7;
+// After a window cut short at its earliest violation V, the next one aims
+// this far towards the distance from its start to V: violations come from
+// fronts that cross the halo at about the same pace from one window to the
+// next, so a window just short of the last one's violation usually stands,
+// where kShrink times a window that overshot (the doubling start) would
+// fail again.
+constexpr double kAimBeforeViolation = 0.9;
 // Until the first window is cut short, windows double: the first proposal
 // comes from a certificate and is far shorter than what speculation allows.
 constexpr double kFirstGrowth = 2.0;
@@ -159,6 +166,9 @@ bool DistributedEngine::speculative_round(double end) {
     // An undo forced for testing says nothing about the window's length.
     if (verdict[1] != 0.0) return true;
     speculative_proposal_ = kShrink * length;
+    if (stands_until > time_) {
+      speculative_proposal_ = std::min(speculative_proposal_, kAimBeforeViolation * (stands_until - time_));
+    }
     speculation_found_limit_ = true;
     if (!(stands_until > time_)) return ++speculative_failures_ < kFailuresBeforeCertified;
     // Every event before the earliest violation was exact on every rank:
