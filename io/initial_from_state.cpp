@@ -106,17 +106,31 @@ StateParticles from_trajectory(hid_t file, long frame, const std::string& key,
   const auto kinds = read_all<std::int32_t>(file, base + "species", H5T_NATIVE_INT32);
   std::vector<std::string> names;
   {
-    // The names attribute: a variable-length string array.
+    // The names attribute: an array of strings.
     H5Id set = open_dataset(file, base + "species");
     H5Id attribute(checked(H5Aopen(set, "names", H5P_DEFAULT), "species names"));
     H5Id space(checked(H5Aget_space(attribute), "species names"));
     const auto count = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space));
+    H5Id stored(checked(H5Aget_type(attribute), "species names"));
     H5Id type(checked(H5Tcopy(H5T_C_S1), "string type"));
-    checked(H5Tset_size(type, H5T_VARIABLE), "string type");
-    std::vector<char*> raw(count, nullptr);
-    checked(H5Aread(attribute, type, raw.data()), "species names");
-    for (char* s : raw) names.emplace_back(s != nullptr ? s : "");
-    H5Dvlen_reclaim(type, space, H5P_DEFAULT, raw.data());
+    if (H5Tis_variable_str(stored) > 0) {
+      checked(H5Tset_size(type, H5T_VARIABLE), "string type");
+      std::vector<char*> raw(count, nullptr);
+      checked(H5Aread(attribute, type, raw.data()), "species names");
+      for (char* s : raw) names.emplace_back(s != nullptr ? s : "");
+      H5Dvlen_reclaim(type, space, H5P_DEFAULT, raw.data());
+    } else {  // fixed length, as tethersim writes them
+      const std::size_t size = H5Tget_size(stored);
+      checked(H5Tset_size(type, size), "string type");
+      std::vector<char> raw(size * count + 1, '\0');
+      checked(H5Aread(attribute, type, raw.data()), "species names");
+      for (std::size_t j = 0; j < count; ++j) {
+        const char* begin = raw.data() + j * size;
+        std::size_t length = 0;
+        while (length < size && begin[length] != '\0') ++length;
+        names.emplace_back(begin, length);
+      }
+    }
   }
   // Layout 2 stores positions in the box frame: back to model coordinates.
   std::vector<double> offset(d, 0.0);

@@ -18,8 +18,22 @@ assert changed != head
 for name, source in (("from-checkpoint", 'from = "eq/checkpoint.h5"'),
                      ("from-frame", 'from = "eq/trajectory.h5"\nframe = -1')):
     open(f"{name}.toml", "w").write(changed + "[initial]\n" + source + "\n\n" + tail)
-# A model without species S cannot take the state.
-open("no-s.toml", "w").write(changed.replace('name = "S"', 'name = "S2"') + "[initial]\nfrom = \"eq/checkpoint.h5\"\n")
+# A model without the state's species cannot take it.
+open("other.toml", "w").write("""
+[run]
+end_time = 1.0
+[domain]
+lo = [-300.0, -300.0, -300.0]
+hi = [300.0, 300.0, 300.0]
+[[species]]
+name = "A"
+mass = 1.0
+[[pair]]
+species = ["A", "A"]
+blocking = 0.0
+[initial]
+from = "eq/checkpoint.h5"
+""")
 PY
 "$exe" run from-checkpoint.toml -o a --end-time 1 -q || fail "start from a checkpoint"
 "$exe" run from-frame.toml -o b --end-time 1 -q || fail "start from a trajectory frame"
@@ -38,6 +52,6 @@ with h5py.File("eq/trajectory.h5") as e, h5py.File("a/trajectory.h5") as a, h5py
         m, n = f["parameters/tethersim/tether_counts"][0], e["parameters/tethersim/tether_counts"][-1]
         assert np.array_equal(f["connectivity/tethers/value"][0, :m], e["connectivity/tethers/value"][-1, :n])
 PY
-expect_exit 2 "$exe" run no-s.toml -o c -q
-expect_one_line "$stderr_text" "the state has species 'S', which this model does not define"
+expect_exit 2 "$exe" run other.toml -o c -q
+expect_one_line "$stderr_text" "the state has species '[A-Z]', which this model does not define"
 echo "start from state: ok"
