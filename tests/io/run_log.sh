@@ -46,6 +46,15 @@ for line in lines[header + 1:]:
 assert times[-1] == 2.0 and len(times) == len(set(times)), times
 PY
 fi
+# tethersim info --json: one object per file, for scripts.
+"$exe" info --json run/checkpoint.h5 run/trajectory.h5 > info.json
+/usr/bin/python3 - info.json <<'PY' || fail "info --json"
+import json, sys
+checkpoint, trajectory = [json.loads(line) for line in open(sys.argv[1])]
+assert checkpoint["kind"] == "checkpoint" and checkpoint["time"] == 2.0 and checkpoint["particles"] == 108, checkpoint
+assert trajectory["kind"] == "trajectory" and trajectory["frames"] == 5 and trajectory["last_time"] == 2.0, trajectory
+assert trajectory["layout"] == 2
+PY
 # Continuing a finished run: nothing to do, exit 0 (an afterok chain goes on).
 "$exe" run --restart run > again.txt || fail "continuing a finished run failed"
 grep -q "nothing to do" again.txt || fail "no 'nothing to do': $(cat again.txt)"
