@@ -190,6 +190,15 @@ class Run:
 
     # -- other tools -------------------------------------------------------
 
+    def _load_in_memory(self, universe):
+        from MDAnalysis.coordinates.memory import MemoryReader
+        positions = self._all["position/value"][:].astype(np.float32)
+        edges = np.diagonal(self._all["box/edges/value"][:], axis1=1, axis2=2)
+        boxes = np.hstack([edges, np.full((len(edges), 3), 90.0)]).astype(np.float32)
+        times = self.frame_times
+        dt = float(times[1] - times[0]) if len(times) > 1 else 1.0
+        universe.load_new(positions, format=MemoryReader, dimensions=boxes, dt=dt)
+
     def universe(self, convert_units=None):
         """An MDAnalysis Universe over the frames (3-D runs only).
 
@@ -198,20 +207,28 @@ class Run:
         stored positions (model coordinates minus box_offset), and converts
         to its units (Angstrom, ps) when the model's units are ones it knows;
         convert_units=None converts when it can, else reads the numbers as
-        they are.
+        they are. Unit names its reader refuses (such as "tu") load the
+        frames into memory instead (unconverted; frame times then come from
+        a constant dt).
         """
         import MDAnalysis as mda
         if self.dimensions != 3:
             raise ValueError("MDAnalysis reads 3-D trajectories only")
         n = int(self._all["position/value"].shape[1])
         universe = mda.Universe.empty(n, trajectory=False)
-        if convert_units is None:
-            try:
-                universe.load_new(self.trajectory_path, format="H5MD", convert_units=True)
-            except (ValueError, RuntimeError):
-                universe.load_new(self.trajectory_path, format="H5MD", convert_units=False)
-        else:
-            universe.load_new(self.trajectory_path, format="H5MD", convert_units=convert_units)
+        try:
+            if convert_units is None:
+                try:
+                    universe.load_new(self.trajectory_path, format="H5MD", convert_units=True)
+                except ValueError:  # no units: the numbers as they are
+                    universe.load_new(self.trajectory_path, format="H5MD", convert_units=False)
+            else:
+                universe.load_new(self.trajectory_path, format="H5MD", convert_units=convert_units)
+        except RuntimeError:
+            # A unit name MDAnalysis's H5MD reader does not know (it refuses
+            # those even without conversion, e.g. the presynaptic "tu"):
+            # the frames go in memory, unconverted.
+            self._load_in_memory(universe)
         names = np.array(self.species_names, dtype=object)
         universe.add_TopologyAttr("types", names[self._all["species"][:]])
         if "mass" in self._all:

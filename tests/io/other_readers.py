@@ -86,6 +86,19 @@ with tethersim.open_run("pre") as r, h5py.File("pre/trajectory.h5", "r") as f:
     ids = part["id/value"][0]
     if len(edges) != f["parameters/tethersim/tether_counts"][0] or not np.all(np.isin(edges, ids)):
         fail("tether edge list")
+# The example's own units ("tu" is no unit MDAnalysis knows): in memory.
+run(os.path.join(source, "examples/presynaptic.toml"), "-o", "tu", "--end-time", "1",
+    "--set", "output.frame_interval=0.5")
+with tethersim.open_run("tu") as r, h5py.File("tu/trajectory.h5", "r") as f:
+    universe = r.universe()
+    if universe.trajectory.n_frames != 3:
+        fail("in-memory universe frames")
+    for ts in universe.trajectory:
+        if not np.allclose(ts.positions, f["particles/all/position/value"][ts.frame], rtol=1e-6, atol=1e-4,
+                           equal_nan=True):
+            fail(f"in-memory universe frame {ts.frame}")
+        if not np.allclose(ts.dimensions[:3], np.diagonal(f["particles/all/box/edges/value"][ts.frame])):
+            fail("in-memory universe box")
 with open("pre/summary.json") as stream:
     if json.load(stream)["units"] != {"length": "nm", "time": "ns", "mass": "nm3"}:
         fail("summary.json units")
