@@ -62,4 +62,11 @@ grep -q "nothing to do" again.txt || fail "no 'nothing to do': $(cat again.txt)"
 "$exe" run --restart run --end-time 3 -q
 [ "$(grep -c '^# tethersim' run/run.log)" -eq 2 ] || fail "the continuation did not append to run.log"
 grep -q '^# tethersim .*, continued ' run/run.log || fail "no 'continued' header"
+# --continue: one command line starts, continues and ends a run.
+cont=("$exe" run "$src/examples/gas.toml" --set initial.parameters.cells=3 -o cont --continue -q)
+"${cont[@]}" --end-time 1 || fail "--continue starting a run"
+"${cont[@]}" --end-time 2 || fail "--continue continuing a run"
+[ "$(json_field cont/summary.json restarted)" = "True" ] && [ "$(json_field cont/summary.json end_time)" = "2" ] ||
+  fail "--continue did not continue the run"
+"${cont[@]}" --end-time 2 || fail "--continue of a finished run"
 echo "run log: ok"
