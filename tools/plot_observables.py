@@ -90,7 +90,16 @@ def panel_specs(series, names, energy_unit=""):
         return (label, time, value)
 
     if "kinetic_energy" in series:
-        panels.append(("kinetic energy", out.with_unit("energy", energy_unit), [line("kinetic_energy", "kinetic energy")]))
+        time, energy = series["kinetic_energy"]
+        first = energy[0] if len(energy) else 0.0
+        if len(energy) > 1 and first != 0 and np.ptp(energy) <= 1e-6 * abs(first):
+            # A conserved energy drawn as itself is a flat line under an
+            # offset label; its relative drift shows what changes.
+            panels.append(("kinetic energy (conserved)", "relative drift (E - E0) / E0",
+                           [("relative drift", time, (energy - first) / first)]))
+        else:
+            panels.append(("kinetic energy", out.with_unit("energy", energy_unit),
+                           [line("kinetic_energy", "kinetic energy")]))
     counts = [line(n, label) for n, label in (("particles", "present"), ("escapes", "escaped"))
               if n in series]
     if counts:
@@ -113,9 +122,13 @@ def draw_series_panel(ax, title, ylabel, lines):
         ax.plot(time, value, label=label, marker="." if len(time) < 60 else None, lw=1.4)
     ax.set_title(title, fontsize=10)
     ax.set_ylabel(ylabel)
-    if all(np.issubdtype(np.asarray(value).dtype, np.integer) for _, _, value in lines):
+    if all(np.all(np.mod(np.asarray(value, dtype=float), 1) == 0) for _, _, value in lines if len(value)):
         from matplotlib.ticker import MaxNLocator
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts: no 2.5 particles
+        low = min(np.min(value) for _, _, value in lines if len(value))
+        high = max(np.max(value) for _, _, value in lines if len(value))
+        if high - low < 2:  # the locator needs two integers in view
+            ax.set_ylim(low - 1, high + 1)
     if len(lines) > 1 or not title.startswith(lines[0][0]):
         ax.legend(fontsize=8, loc="best")
 
