@@ -1,4 +1,5 @@
 // [model], [run], [physics], [domain] and [output].
+#include <cctype>
 #include <cmath>
 
 #include "model_reading.hpp"
@@ -46,6 +47,23 @@ void read_globals(TableReader& root, ReadContext& ctx) {
     d.dynamics.dimensions = static_cast<int>(model->integer("dimensions", 3));
     if (d.dynamics.dimensions < 1 || d.dynamics.dimensions > 3) {
       model->fail("dimensions", "must be 1, 2 or 3, got " + std::to_string(d.dynamics.dimensions));
+    }
+    if (auto units = model->table("units")) {
+      // Unit names become parts of H5MD unit strings, whose factors are
+      // separated by spaces: a name is one token.
+      auto unit = [&](const char* key) {
+        std::string name = units->text(key, "");
+        for (char c : name) {
+          if (std::isspace(static_cast<unsigned char>(c)) || c == '"') {
+            units->fail(key, "must be one word without spaces or quotes (e.g. \"nm\"), got \"" + name + "\"");
+          }
+        }
+        return name;
+      };
+      d.units.length = unit("length");
+      d.units.time = unit("time");
+      d.units.mass = unit("mass");
+      units->finish();
     }
     model->finish();
   }

@@ -2,6 +2,7 @@
 // explicit [[initial.particle]] tables and a tethers array.
 #include <filesystem>
 
+#include "initial_from_state.hpp"
 #include "model_reading.hpp"
 #include "particle_csv.hpp"
 #include "tethersim/scenario/generator.hpp"
@@ -107,6 +108,26 @@ void read_initial(TableReader& root, ReadContext& ctx) {
     init.particles.push_back(p);
   };
 
+  // A state some run reached: its particles keep their ids, species (by
+  // name) and tethers; the model around them may differ in anything.
+  init.from = initial->text("from", "");
+  init.from_frame = initial->integer("frame", -1);
+  if (initial->has("frame") && init.from.empty()) initial->fail("frame", "a frame needs 'from' (a trajectory)");
+  if (!init.from.empty() && !ctx.options.skip_initial_files) {
+    const std::string path = resolve_path(ctx, init.from);
+    const StateParticles state =
+        read_state_particles(path, static_cast<long>(init.from_frame), "initial.from", [&](const std::string& name) {
+          const auto it = ctx.species_by_name.find(name);
+          if (it == ctx.species_by_name.end()) {
+            throw InputError({path, 0}, "initial.from",
+                             "the state has species '" + name + "', which this model does not define");
+          }
+          return it->second;
+        });
+    for (const ParticleSpec& p : state.particles) add_particle(p, true, {path, 0});
+    for (const TetherSpec& t : state.tethers) init.tethers.push_back(t);
+  }
+
   init.particles_file = initial->text("particles_file", "");
   std::vector<CsvParticle> rows;
   std::string rows_path;
@@ -165,8 +186,9 @@ void read_initial(TableReader& root, ReadContext& ctx) {
     }
   }
   initial->finish();
-  if (!init.generator && init.particles.empty() && init.particles_file.empty()) {
-    initial->fail_here("no particles: choose a generator, a particles_file or [[initial.particle]] tables");
+  if (!init.generator && init.particles.empty() && init.particles_file.empty() && init.from.empty()) {
+    initial->fail_here("no particles: choose a generator, a particles_file, a state to start from or "
+                       "[[initial.particle]] tables");
   }
 }
 

@@ -1,5 +1,6 @@
 #include "tethersim/io/trajectory_file.hpp"
 
+#include <pwd.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,6 +27,13 @@ constexpr const char* kId = "/particles/all/id";
 constexpr const char* kTethers = "/connectivity/tethers";
 constexpr const char* kObservables = "/observables";
 constexpr const char* kParameters = "/parameters/tethersim";
+constexpr const char* kEdges = "/particles/all/box/edges";
+constexpr const char* kTetherRows = "/parameters/tethersim/tether_rows";
+// The layout version of /parameters/tethersim "layout": 2 stores the box per
+// frame, positions in the box frame, tethers as ids and one step clock.
+// A file of another layout is not continued (its datasets mean other
+// things), only read.
+constexpr std::int64_t kLayout = 2;
 
 struct ParticleRecord {
   std::uint64_t slot;
@@ -46,8 +54,29 @@ std::string hex(std::uint64_t x) {
 }
 
 std::string user_name() {
-  const char* user = std::getenv("USER");
-  return user != nullptr && *user != '\0' ? user : "unknown";
+  // Batch jobs and containers often run without USER or LOGNAME set.
+  for (const char* variable : {"USER", "LOGNAME"}) {
+    const char* user = std::getenv(variable);
+    if (user != nullptr && *user != '\0') return user;
+  }
+  if (const passwd* entry = getpwuid(getuid()); entry != nullptr && entry->pw_name != nullptr) {
+    return entry->pw_name;
+  }
+  return "unknown";
+}
+
+// An H5MD unit attribute, when the model names the unit.
+// A variable-length UTF-8 string, as h5py writes them: readers get a str,
+// not bytes (MDAnalysis looks the unit up in a table of str).
+void write_unit(hid_t object, const std::string& unit) {
+  if (unit.empty()) return;
+  H5Id type(checked(H5Tcopy(H5T_C_S1), "unit string type"));
+  checked(H5Tset_size(type, H5T_VARIABLE), "unit string type");
+  checked(H5Tset_cset(type, H5T_CSET_UTF8), "unit string type");
+  H5Id space(checked(H5Screate(H5S_SCALAR), "unit space"));
+  H5Id attribute(checked(H5Acreate2(object, "unit", type, space, H5P_DEFAULT, H5P_DEFAULT), "unit attribute"));
+  const char* text = unit.c_str();
+  checked(H5Awrite(attribute, type, &text), "writing a unit");
 }
 
 // The observables of a model, in file order: (name, columns).
@@ -88,6 +117,10 @@ struct TrajectoryFile::State {
     s->path = path;
     s->slots = std::move(slots);
     s->dimensions = model.dimensions();
+    s->lo = model.domain().lo;
+    const auto d = static_cast<std::size_t>(s->dimensions);
+    s->edge_matrix.assign(d * d, 0.0);
+    for (std::size_t k = 0; k < d; ++k) s->edge_matrix[k * d + k] = model.domain().length()[static_cast<int>(k)];
     return s;
   }
   MPI_Comm comm = MPI_COMM_NULL;
@@ -96,7 +129,10 @@ struct TrajectoryFile::State {
   std::string path;
   SlotMap slots;
   int dimensions = 3;
+  Vec3 lo = Vec3::Zero();  // the box corner: frames store positions - lo
+  std::vector<double> edge_matrix;  // [D, D], the box's edge vectors as rows
   bool write_velocity = true;
+  bool write_tether_rows = false;  // ids are not rows: rows for the XDMF too
   bool write_tethers = true;
   std::vector<std::pair<std::string, hsize_t>> observables;
   H5Id file;
@@ -104,6 +140,17 @@ struct TrajectoryFile::State {
   std::vector<double> frame_times;
   std::vector<std::uint64_t> tether_counts;
   std::uint64_t observable_samples = 0;
+  // One step clock for frames and samples: each output instant gets the
+  // next number, and a frame and a sample at the same time share it.
+  std::int64_t last_step = -1;
+  double last_step_time = -kInfinity;
+  std::int64_t step_at(double time) {
+    if (time != last_step_time) {
+      ++last_step;
+      last_step_time = time;
+    }
+    return last_step;
+  }
   hsize_t tether_rows = 0;  // second extent of the tethers dataset
 
   bool root() const { return rank == 0; }
@@ -182,30 +229,35 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
     H5Id box = create_group(all, "box");
     write_attribute(box, "dimension", static_cast<std::int64_t>(s->dimensions));
     std::vector<std::string> boundary;
-    std::vector<double> edges;
     for (int k = 0; k < s->dimensions; ++k) {
       boundary.push_back(model.domain().boundary[k] == Boundary::periodic ? "periodic" : "none");
-      edges.push_back(model.domain().length()[k]);
     }
     write_attribute(box, "boundary", boundary);
     // H5MD knows only periodic and none; the exact kinds (open, reflective).
     std::vector<std::string> kinds;
     for (int k = 0; k < s->dimensions; ++k) kinds.push_back(to_string(model.domain().boundary[k]));
     write_attribute(box, "tethersim_boundary", kinds);
-    H5Id edges_set = create_dataset(box, "edges", H5T_NATIVE_DOUBLE, {d});
-    write_rows(edges_set, H5T_NATIVE_DOUBLE, {}, 0, s->root() ? d : 0, edges.data(), s->transfer);
-    // Not part of H5MD: where the box starts (positions are absolute).
+    // The box is time-dependent, one D x D edge matrix (diagonal: the box
+    // is a cuboid) per frame: MDAnalysis reads only that form.
+    H5Id edges = create_group(box, "edges");
+    write_unit(create_extensible_dataset(edges, "value", H5T_NATIVE_DOUBLE, {d, d}, {256, d, d}),
+               model.units().length);
+    // Not part of H5MD: where the box starts. H5MD boxes start at the
+    // origin, so frames store positions - offset; add it back for the
+    // model's coordinates.
     H5Id offset_set = create_dataset(box, "offset", H5T_NATIVE_DOUBLE, {d});
     write_rows(offset_set, H5T_NATIVE_DOUBLE, {}, 0, s->root() ? d : 0, model.domain().lo.data(),
                s->transfer);
+    write_unit(offset_set, model.units().length);
 
     const hsize_t rows_per_chunk = std::max<hsize_t>(1, std::min<hsize_t>(n, 1 << 16));
     const double nan = std::nan("");
     const std::int64_t no_id = -1;
     H5Id position = create_group(all, "position");
     create_extensible_dataset(position, "step", H5T_NATIVE_INT64, {}, {1024});
-    create_extensible_dataset(position, "time", H5T_NATIVE_DOUBLE, {}, {1024});
-    create_extensible_dataset(position, "value", H5T_NATIVE_DOUBLE, {n, d}, {1, rows_per_chunk, d}, &nan);
+    write_unit(create_extensible_dataset(position, "time", H5T_NATIVE_DOUBLE, {}, {1024}), model.units().time);
+    write_unit(create_extensible_dataset(position, "value", H5T_NATIVE_DOUBLE, {n, d}, {1, rows_per_chunk, d}, &nan),
+               model.units().length);
     auto link_step_time = [&](const std::string& group) {
       checked(H5Lcreate_hard(file, (std::string(kPosition) + "/step").c_str(), file,
                              (group + "/step").c_str(), H5P_DEFAULT, H5P_DEFAULT),
@@ -216,12 +268,14 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
     };
     if (s->write_velocity) {
       H5Id velocity = create_group(all, "velocity");
-      create_extensible_dataset(velocity, "value", H5T_NATIVE_DOUBLE, {n, d}, {1, rows_per_chunk, d}, &nan);
+      write_unit(create_extensible_dataset(velocity, "value", H5T_NATIVE_DOUBLE, {n, d}, {1, rows_per_chunk, d}, &nan),
+                 model.units().velocity());
       link_step_time(kVelocity);
     }
     H5Id id = create_group(all, "id");
     create_extensible_dataset(id, "value", H5T_NATIVE_INT64, {n}, {1, rows_per_chunk}, &no_id);
     link_step_time(kId);
+    link_step_time(kEdges);
 
     // Species never change: one time-independent dataset, names attached.
     H5Id species_set = create_dataset(all, "species", H5T_NATIVE_INT32, {n});
@@ -239,23 +293,35 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
     std::vector<std::int32_t> my_species(mine.size());
     for (std::uint64_t k = 0; k < mine.size(); ++k) my_species[k] = species[mine.begin + k];
     write_rows(species_set, H5T_NATIVE_INT32, {}, mine.begin, mine.size(), my_species.data(), s->transfer);
+    // H5MD's mass element, per row (inf for infinite-mass species).
+    H5Id mass_set = create_dataset(all, "mass", H5T_NATIVE_DOUBLE, {n});
+    write_unit(mass_set, model.units().mass);
+    std::vector<double> my_masses(mine.size());
+    for (std::uint64_t k = 0; k < mine.size(); ++k) my_masses[k] = model.species()[my_species[k]].mass;
+    write_rows(mass_set, H5T_NATIVE_DOUBLE, {}, mine.begin, mine.size(), my_masses.data(), s->transfer);
 
-    if (s->write_tethers) {
-      H5Id tethers = create_group(create_group(file, "connectivity"), "tethers");
-      // Chunks of about the expected tether count (64 to 65536 rows): small
-      // systems do not pay for big empty chunks every frame.
-      hsize_t rows = 64;
-      while (rows < expected_tethers && rows < 65536) rows *= 2;
+    // Chunks of about the expected tether count (64 to 65536 rows): small
+    // systems do not pay for big empty chunks every frame.
+    hsize_t rows = 64;
+    while (rows < expected_tethers && rows < 65536) rows *= 2;
+    auto create_pairs = [&](hid_t group, const char* name) {
       std::vector<hsize_t> shape{0, 0, 2}, maxshape{H5S_UNLIMITED, H5S_UNLIMITED, 2}, chunk{1, rows, 2};
       H5Id space(checked(H5Screate_simple(3, shape.data(), maxshape.data()), "tether space"));
       H5Id dcpl(checked(H5Pcreate(H5P_DATASET_CREATE), "tether creation list"));
       checked(H5Pset_chunk(dcpl, 3, chunk.data()), "tether chunks");
       checked(H5Pset_fill_value(dcpl, H5T_NATIVE_INT64, &no_id), "tether fill");
       checked(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), "tether allocation");
-      H5Id value(checked(H5Dcreate2(tethers, "value", H5T_NATIVE_INT64, space, H5P_DEFAULT, dcpl,
-                                    H5P_DEFAULT),
-                         "creating the tether dataset"));
+      H5Id created(checked(H5Dcreate2(group, name, H5T_NATIVE_INT64, space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
+                   "creating the tether dataset"));
+    };
+    if (s->write_tethers) {
+      H5Id tethers = create_group(create_group(file, "connectivity"), "tethers");
+      // H5MD: pairs of particle ids, since the particle group has an id
+      // element. When ids are not row numbers, the rows go beside them for
+      // the XDMF sidecar (its line sets index points, that is rows).
+      create_pairs(tethers, "value");
       link_step_time(kTethers);
+      s->write_tether_rows = !s->slots.dense();
       hobj_ref_t reference;
       checked(H5Rcreate(&reference, file, "/particles/all", H5R_OBJECT, -1), "particle group reference");
       H5Id ref_space(checked(H5Screate(H5S_SCALAR), "reference space"));
@@ -282,9 +348,11 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
           write_attribute(value, "columns", event_kinds);
         }
       }
+      if (name == "kinetic_energy") write_unit(open_dataset(group, "value"), model.units().energy());
+      if (name == "momentum") write_unit(open_dataset(group, "value"), model.units().momentum());
       if (first) {
         create_extensible_dataset(group, "step", H5T_NATIVE_INT64, {}, {1024});
-        create_extensible_dataset(group, "time", H5T_NATIVE_DOUBLE, {}, {1024});
+        write_unit(create_extensible_dataset(group, "time", H5T_NATIVE_DOUBLE, {}, {1024}), model.units().time);
         first = false;
       } else {
         for (const char* part : {"step", "time"}) {
@@ -296,6 +364,7 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
     }
 
     H5Id parameters = create_group(create_group(file, "parameters"), "tethersim");
+    write_attribute(parameters, "layout", kLayout);
     write_attribute(parameters, "model_name", model.name());
     write_attribute(parameters, "model_hash", hex(model.hash()));
     write_attribute(parameters, "physics_hash", hex(model.physics_hash()));
@@ -309,6 +378,7 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
                                    {std::max<hsize_t>(text.size(), 1)});
     write_rows(text_set, H5T_NATIVE_UINT8, {}, 0, s->root() ? text.size() : 0, text.data(), s->transfer);
     create_extensible_dataset(parameters, "tether_counts", H5T_NATIVE_INT64, {}, {1024});
+    if (s->write_tether_rows) create_pairs(parameters, "tether_rows");
   } catch (const Hdf5Error& e) {
     const OutputError failure = s->failure("the trajectory", e);
     discard();
@@ -338,7 +408,8 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
   };
   std::vector<std::string> frame_sets = {std::string(kPosition) + "/step", std::string(kPosition) + "/time",
                                          std::string(kPosition) + "/value", std::string(kId) + "/value",
-                                         std::string(kParameters) + "/tether_counts"};
+                                         std::string(kParameters) + "/tether_counts",
+                                         std::string(kEdges) + "/value"};
   hsize_t kept = 0;
   try {
     // First everything that makes the file this run's, and everything this
@@ -353,8 +424,15 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
     // The model hash adds the initial state. A restart does not read the
     // particle and tether files again, so its hash lacks them: for such
     // models the particles themselves are compared below.
+    if (!has_attribute(parameters, "layout") || read_integer_attribute(parameters, "layout") != kLayout) {
+      throw InputError({path, 0}, "",
+                       "this trajectory has an older layout (written by tethersim " +
+                           read_string_attribute(parameters, "tethersim_version") +
+                           "): continue into a new --output directory");
+    }
     const std::string file_hash = read_string_attribute(parameters, "model_hash");
     if (model.initial().particles_file.empty() && model.initial().tethers_file.empty() &&
+        model.initial().from.empty() &&
         file_hash != hex(model.hash())) {
       throw another_run("its model hash is " + file_hash + ", the checkpoint's model has " + hex(model.hash()));
     }
@@ -362,6 +440,8 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
     s->write_tethers = exists(file, kTethers);
     if (s->write_velocity) frame_sets.push_back(std::string(kVelocity) + "/value");
     if (s->write_tethers) frame_sets.push_back(std::string(kTethers) + "/value");
+    s->write_tether_rows = exists(file, kTetherRows);
+    if (s->write_tether_rows) frame_sets.push_back(kTetherRows);
     for (const std::string& name : frame_sets) {
       if (!exists(file, name)) throw Hdf5Error("missing dataset " + name);
     }
@@ -438,6 +518,18 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
     read_rows(obs_times, H5T_NATIVE_DOUBLE, {}, 0, samples, sample_times.data());
     s->observable_samples = static_cast<std::uint64_t>(
         std::upper_bound(sample_times.begin(), sample_times.end(), time) - sample_times.begin());
+    // The step clock goes on from the last instant kept, frame or sample.
+    auto last_of = [&](const std::string& group, hsize_t count, const std::vector<double>& instants) {
+      if (count == 0) return;
+      std::int64_t step = 0;
+      read_rows(open_dataset(file, group + "/step"), H5T_NATIVE_INT64, {}, count - 1, 1, &step);
+      if (step > s->last_step) {
+        s->last_step = step;
+        s->last_step_time = instants[count - 1];
+      }
+    };
+    last_of(kPosition, kept, frame_times);
+    last_of(std::string(kObservables) + "/kinetic_energy", s->observable_samples, sample_times);
     std::vector<std::string> sample_sets = {std::string(kObservables) + "/kinetic_energy/step"};
     for (const auto& [name, columns] : s->observables) {
       sample_sets.push_back(std::string(kObservables) + "/" + name + "/value");
@@ -499,7 +591,7 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
     const std::uint64_t row = r.slot - range.begin;
     ids[row] = r.id;
     for (std::size_t c = 0; c < d; ++c) {
-      positions[row * d + c] = r.position[c];
+      positions[row * d + c] = r.position[c] - s.lo[static_cast<int>(c)];
       velocities[row * d + c] = r.velocity[c];
     }
   }
@@ -529,6 +621,8 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
     H5Id id_set = open_dataset(file, std::string(kId) + "/value");
     H5Id tether_set = s.write_tethers ? open_dataset(file, std::string(kTethers) + "/value") : H5Id();
     H5Id counts = open_dataset(file, std::string(kParameters) + "/tether_counts");
+    H5Id edges_set = open_dataset(file, std::string(kEdges) + "/value");
+    H5Id rows_set = s.write_tether_rows ? open_dataset(file, kTetherRows) : H5Id();
 
     // Everything this frame allocates must fit before any of it is written.
     ChunkGrowth growth;
@@ -537,9 +631,11 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
     if (s.write_velocity) growth += chunk_growth(velocity_set, {frame + 1, n, d});
     growth += chunk_growth(id_set, {frame + 1, n});
     if (s.write_tethers) growth += chunk_growth(tether_set, {frame + 1, tether_rows, 2});
+    if (s.write_tether_rows) growth += chunk_growth(rows_set, {frame + 1, tether_rows, 2});
+    growth += chunk_growth(edges_set, {frame + 1, d, d});
     s.make_room(growth, what);
 
-    const auto step = static_cast<std::int64_t>(frame);
+    const std::int64_t step = s.step_at(time);
     extend_frames(step_set, frame + 1);
     extend_frames(time_set, frame + 1);
     s.write_scalar_row(step_set, H5T_NATIVE_INT64, frame, &step);
@@ -551,16 +647,26 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
     write_frame_rows(position_set, H5T_NATIVE_DOUBLE, positions.data());
     if (s.write_velocity) write_frame_rows(velocity_set, H5T_NATIVE_DOUBLE, velocities.data());
     write_frame_rows(id_set, H5T_NATIVE_INT64, ids.data());
+    extend_frames(edges_set, frame + 1);
+    s.write_scalar_row(edges_set, H5T_NATIVE_DOUBLE, frame, s.edge_matrix.data());
 
     if (s.write_tethers) {
       std::vector<hsize_t> shape{frame + 1, tether_rows, 2};
       checked(H5Dset_extent(tether_set, shape.data()), "extending the tether dataset");
       std::vector<std::int64_t> pairs(2 * own.size());
       for (std::size_t k = 0; k < own.size(); ++k) {
-        pairs[2 * k] = static_cast<std::int64_t>(own[k].slot);
-        pairs[2 * k + 1] = static_cast<std::int64_t>(own[k].other);
+        pairs[2 * k] = static_cast<std::int64_t>(s.slots.id(own[k].slot));
+        pairs[2 * k + 1] = static_cast<std::int64_t>(s.slots.id(own[k].other));
       }
       write_rows(tether_set, H5T_NATIVE_INT64, {frame}, where.offset, own.size(), pairs.data(), s.transfer);
+      if (s.write_tether_rows) {
+        checked(H5Dset_extent(rows_set, shape.data()), "extending the tether rows");
+        for (std::size_t k = 0; k < own.size(); ++k) {
+          pairs[2 * k] = static_cast<std::int64_t>(own[k].slot);
+          pairs[2 * k + 1] = static_cast<std::int64_t>(own[k].other);
+        }
+        write_rows(rows_set, H5T_NATIVE_INT64, {frame}, where.offset, own.size(), pairs.data(), s.transfer);
+      }
     }
     extend_frames(counts, frame + 1);
     const auto count = static_cast<std::int64_t>(tether_total);
@@ -606,7 +712,7 @@ void TrajectoryFile::write_observables(double time, const FrameObservables& o) {
       }
       throw Hdf5Error("missing dataset " + base + name);
     };
-    const auto step = static_cast<std::int64_t>(row);
+    const std::int64_t step = s.step_at(time);
     s.write_scalar_row(grow("kinetic_energy/step"), H5T_NATIVE_INT64, row, &step);
     s.write_scalar_row(grow("kinetic_energy/time"), H5T_NATIVE_DOUBLE, row, &time);
     s.write_scalar_row(grow("kinetic_energy/value"), H5T_NATIVE_DOUBLE, row, &o.kinetic_energy);
@@ -653,7 +759,8 @@ void TrajectoryFile::flush() {
     std::filesystem::path xdmf = h5;
     xdmf.replace_extension(".xdmf");
     write_xdmf(xdmf.string(), h5.filename().string(), s.slots.size(), s.dimensions, s.frame_times,
-               s.tether_counts, s.tether_rows, s.write_velocity, s.write_tethers);
+               s.tether_counts, s.tether_rows, s.write_velocity,
+               !s.write_tethers ? "" : s.write_tether_rows ? kTetherRows : "/connectivity/tethers/value");
   }
 }
 

@@ -44,7 +44,8 @@ std::string frame_slab(const std::string& source, std::uint64_t frames, std::uin
 void write_xdmf(const std::string& xdmf_path, const std::string& h5_name, std::uint64_t n,
                 int dimensions, const std::vector<double>& frame_times,
                 const std::vector<std::uint64_t>& tether_counts, std::uint64_t tether_extent,
-                bool velocity, bool tethers) {
+                bool velocity, const std::string& tether_rows) {
+  const bool tethers = !tether_rows.empty();
   const std::uint64_t frames = frame_times.size();
   const auto d = static_cast<std::uint64_t>(dimensions);
   // XDMF has no 1-D geometry: 1-D models use X_Y_Z with Y = Z = 0.
@@ -90,7 +91,7 @@ void write_xdmf(const std::string& xdmf_path, const std::string& h5_name, std::u
         x << "<Topology TopologyType=\"Polyline\" NumberOfElements=\"0\" NodesPerElement=\"2\"/>\n";
       } else {
         x << "<Topology TopologyType=\"Polyline\" NumberOfElements=\"" << m << "\" NodesPerElement=\"2\">\n"
-          << frame_slab(h5_name + ":/connectivity/tethers/value", frames, f, m, 2, "Int", 8,
+          << frame_slab(h5_name + ":" + tether_rows, frames, f, m, 2, "Int", 8,
                         tether_extent)
           << "</Topology>\n";
       }

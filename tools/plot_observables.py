@@ -81,7 +81,7 @@ def event_rates(time, counts):
     return time, rates
 
 
-def panel_specs(series, names):
+def panel_specs(series, names, energy_unit=""):
     """The panels to draw: list of (title, ylabel, [(label, time, value)])."""
     panels = []
 
@@ -90,7 +90,16 @@ def panel_specs(series, names):
         return (label, time, value)
 
     if "kinetic_energy" in series:
-        panels.append(("kinetic energy", "energy", [line("kinetic_energy", "kinetic energy")]))
+        time, energy = series["kinetic_energy"]
+        first = energy[0] if len(energy) else 0.0
+        if len(energy) > 1 and first != 0 and np.ptp(energy) <= 1e-6 * abs(first):
+            # A conserved energy drawn as itself is a flat line under an
+            # offset label; its relative drift shows what changes.
+            panels.append(("kinetic energy (conserved)", "relative drift (E - E0) / E0",
+                           [("relative drift", time, (energy - first) / first)]))
+        else:
+            panels.append(("kinetic energy", out.with_unit("energy", energy_unit),
+                           [line("kinetic_energy", "kinetic energy")]))
     counts = [line(n, label) for n, label in (("particles", "present"), ("escapes", "escaped"))
               if n in series]
     if counts:
@@ -113,13 +122,20 @@ def draw_series_panel(ax, title, ylabel, lines):
         ax.plot(time, value, label=label, marker="." if len(time) < 60 else None, lw=1.4)
     ax.set_title(title, fontsize=10)
     ax.set_ylabel(ylabel)
+    if all(np.all(np.mod(np.asarray(value, dtype=float), 1) == 0) for _, _, value in lines if len(value)):
+        from matplotlib.ticker import MaxNLocator
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts: no 2.5 particles
+        low = min(np.min(value) for _, _, value in lines if len(value))
+        high = max(np.max(value) for _, _, value in lines if len(value))
+        if high - low < 2:  # the locator needs two integers in view
+            ax.set_ylim(low - 1, high + 1)
     if len(lines) > 1 or not title.startswith(lines[0][0]):
         ax.legend(fontsize=8, loc="best")
 
 
-def draw_rate_panel(ax, series):
+def draw_rate_panel(ax, series, time_unit=""):
     ax.set_title("event rate", fontsize=10)
-    ax.set_ylabel("events per unit time")
+    ax.set_ylabel(f"events per {time_unit}" if time_unit else "events per unit time")
     if "event_counts" not in series:
         ax.text(0.5, 0.5, "no event_counts observable", ha="center", transform=ax.transAxes)
         return
@@ -165,7 +181,9 @@ def make_figure(f, series, summary):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    panels = panel_specs(series, out.species_names(f))
+    energy_unit = out.unit(f["observables/kinetic_energy/value"]) if "observables/kinetic_energy" in f else ""
+    time_unit = out.unit(f["observables/kinetic_energy/time"]) if "observables/kinetic_energy" in f else ""
+    panels = panel_specs(series, out.species_names(f), energy_unit)
     count = len(panels) + 1  # + event rate
     columns = 1 if count <= 3 else 2
     rows = -(-count // columns)
@@ -174,7 +192,7 @@ def make_figure(f, series, summary):
     axes = axes.ravel()
     for ax, spec in zip(axes, panels):
         draw_series_panel(ax, *spec)
-    draw_rate_panel(axes[len(panels)], series)
+    draw_rate_panel(axes[len(panels)], series, time_unit)
     for ax in axes[count:]:
         ax.set_visible(False)
     times = np.concatenate([t for t, _ in series.values()])
@@ -187,7 +205,7 @@ def make_figure(f, series, summary):
         if last > first:
             ax.set_xlim(first, last)
     for ax in axes[count - columns:count]:
-        ax.set_xlabel("simulated time")
+        ax.set_xlabel(out.with_unit("simulated time", time_unit))
         ax.xaxis.set_tick_params(labelbottom=True)
 
     samples = max(len(t) for t, _ in series.values())

@@ -77,7 +77,7 @@ class Frame:
     def __init__(self, f, k):
         self.index = k
         self.time = float(f["particles/all/position/time"][k])
-        self.positions = f["particles/all/position/value"][k]
+        self.positions = out.positions(f, k)
         ids = f["particles/all/id/value"][k] if "particles/all/id/value" in f else None
         present = ~np.isnan(self.positions).any(axis=1)
         if ids is not None:
@@ -93,13 +93,7 @@ class Frame:
 
 def read_tethers(f, k, present):
     """Tether rows [M, 2] of frame k whose two particles are present."""
-    if "connectivity/tethers/value" not in f:
-        return np.zeros((0, 2), dtype=np.int64)
-    dataset = f["connectivity/tethers/value"]
-    count = dataset.shape[1]
-    if "parameters/tethersim/tether_counts" in f:
-        count = min(count, int(f["parameters/tethersim/tether_counts"][k]))
-    pairs = dataset[k, :count] if count > 0 else np.zeros((0, 2), dtype=np.int64)
+    pairs = out.tether_rows(f, k)
     n = len(present)
     valid = (pairs >= 0).all(axis=1) & (pairs < n).all(axis=1)
     pairs = pairs[valid]
@@ -111,7 +105,7 @@ class Box:
 
     def __init__(self, f, dimensions):
         box = f["particles/all/box"]
-        self.edges = box["edges"][:dimensions].astype(float)
+        self.edges = out.box_edges(f)[:dimensions]
         self.lo = box["offset"][:dimensions].astype(float) if "offset" in box else np.zeros(dimensions)
         boundary = [out.decode(b) for b in box.attrs.get("boundary", [])]
         self.periodic = np.array([k < len(boundary) and boundary[k] == "periodic"

@@ -92,13 +92,14 @@ class Details:
             with out.open_trajectory(self.h5_path) as f:
                 self.model = out.model_name(f)
                 self.names = out.species_names(f)
-                edges = f["particles/all/box/edges"][:]
+                edges = out.box_edges(f)
                 self.extent = float(edges.max())
                 self.radii = out.species_radii(f, self.h5_path)
                 self.dimensions = out.dimensions(f)
                 if self.dimensions < 2:
                     return
                 k = int(np.argmin(np.abs(out.frame_times(f) - time)))
+                # As stored (box frame), like the points ParaView reads.
                 positions = f["particles/all/position/value"][k]
                 present = (f["particles/all/id/value"][k] >= 0) & ~np.isnan(positions).any(axis=1)
                 species = f["particles/all/species"][:]

@@ -151,6 +151,62 @@ def frame_times(f):
     return f["particles/all/position/time"][:]
 
 
+def layout(f):
+    """The trajectory layout: 2 and later store positions in the box frame
+    and tethers as particle ids; 1 (older files) absolute positions and rows."""
+    return int(f["parameters/tethersim"].attrs.get("layout", 1))
+
+
+def unit(dataset):
+    """The H5MD unit attribute of a dataset ("" when the model names none)."""
+    return decode(dataset.attrs["unit"]) if "unit" in dataset.attrs else ""
+
+
+def with_unit(label, text):
+    """An axis label with its unit in brackets, when there is one."""
+    return f"{label} [{text}]" if text else label
+
+
+def box_offset(f):
+    """The box corner lo (model coordinates = stored positions + offset in layout 2)."""
+    import numpy as np
+    box = f["particles/all/box"]
+    d = dimensions(f)
+    return box["offset"][:d].astype(float) if "offset" in box else np.zeros(d)
+
+
+def box_edges(f, k=0):
+    """Edge lengths of the box at frame k (a vector in layout 1, a matrix per frame in 2)."""
+    import numpy as np
+    edges = f["particles/all/box/edges"]
+    if isinstance(edges, type(f["particles/all"])):  # a group: time-dependent [F, D, D]
+        values = edges["value"]
+        if values.shape[0] == 0:
+            return np.full(dimensions(f), np.nan)
+        return np.diagonal(values[min(k, values.shape[0] - 1)]).astype(float)
+    return edges[:].astype(float)
+
+
+def positions(f, k):
+    """Positions [N, D] of frame k in the model's coordinates (NaN rows: gone)."""
+    value = f["particles/all/position/value"][k]
+    return value + box_offset(f) if layout(f) >= 2 else value
+
+
+def tether_rows(f, k):
+    """Tethers of frame k as row pairs [M, 2] (rows index the particle datasets)."""
+    import numpy as np
+    if "connectivity/tethers/value" not in f:
+        return np.zeros((0, 2), dtype=np.int64)
+    source = f["connectivity/tethers/value"]
+    if layout(f) >= 2 and "parameters/tethersim/tether_rows" in f:
+        source = f["parameters/tethersim/tether_rows"]  # ids are not rows
+    count = source.shape[1]
+    if "parameters/tethersim/tether_counts" in f:
+        count = min(count, int(f["parameters/tethersim/tether_counts"][k]))
+    return source[k, :count] if count > 0 else np.zeros((0, 2), dtype=np.int64)
+
+
 def model_document(f):
     """The model TOML stored in /parameters/tethersim/model_text, parsed (or None)."""
     if "parameters/tethersim/model_text" not in f:

@@ -20,3 +20,6 @@ if [ -x /usr/bin/python3 ]; then TETHERSIM_PYTHON=/usr/bin/python3; else TETHERS
 export TETHERSIM_PYTHON
 
 parallel_jobs() { nproc 2>/dev/null || echo 2; }
+
+# The Python package python/tethersim (reading run directories).
+export PYTHONPATH="$TETHERSIM_ROOT/python${PYTHONPATH:+:$PYTHONPATH}"

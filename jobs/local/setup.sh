@@ -11,6 +11,9 @@ packages=(
   libeigen3-dev libboost-program-options-dev libgtest-dev
   librandom123-dev libtoml11-dev
   python3 python3-numpy python3-h5py python3-matplotlib
+  # Reading trajectories with other tools (tests/tools: MDAnalysis's H5MD
+  # reader, GSD export for OVITO and freud) and observables as DataFrames.
+  python3-mdanalysis python3-gsd python3-pandas
   # Rendering a trajectory headless through its XDMF sidecar (a test and
   # tools/render_paraview.py).
   paraview python3-paraview xvfb xauth

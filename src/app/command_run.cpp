@@ -2,6 +2,7 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <filesystem>
 
 #include "command_options.hpp"
 #include "exit_codes.hpp"
@@ -17,6 +18,7 @@ const char* kUsage =
     "Usage: tethersim run MODEL.toml [--output DIR] [--end-time T] [--seed N]\n"
     "                     [--set KEY=VALUE ...] [--overwrite] [--quiet] [--max-walltime H]\n"
     "       tethersim run --restart DIR|DIR/checkpoint.h5 [--end-time T] [--output DIR] ...\n"
+    "       tethersim run MODEL.toml --output DIR --continue [--end-time T] ...\n"
     "       mpirun -np N tethersim run ...\n\n"
     "Runs the simulation described by MODEL.toml, or continues one from its\n"
     "checkpoint. Progress lines give the simulated time, events per second,\n"
@@ -25,7 +27,10 @@ const char* kUsage =
     "(the previous one kept as checkpoint.prev.h5) and summary.json. A\n"
     "directory that holds another run is refused unless --overwrite is given.\n\n"
     "SIGTERM, SIGUSR1 and Ctrl-C, and --max-walltime, write a checkpoint at the\n"
-    "next safe point and exit with code 0; continue with --restart DIR.\n\n"
+    "next safe point and exit with code 0; continue with --restart DIR.\n"
+    "--continue starts the run when DIR holds no checkpoint and continues it\n"
+    "(as --restart DIR) when it does, so one command line serves every job of\n"
+    "a chain; a run already at its end time exits with code 0.\n\n"
     "Under mpirun or srun the sector grid is split into blocks, one per rank\n"
     "(--ranks-grid), and the run is the same, bit for bit, on any number of\n"
     "ranks; a restart may use a different number.";
@@ -44,6 +49,7 @@ int run_main(const Arguments& args) {
       "max-walltime", po::value<double>()->value_name("HOURS"),
       "stop with a checkpoint after 99% of this many hours of wall time")(
       "overwrite", "replace the files of another run in the output directory")(
+      "continue", "with MODEL.toml and --output DIR: continue DIR's run when it has a checkpoint, else start it")(
       "quiet,q", "print nothing but errors")(
       "ranks-grid", po::value<std::string>()->value_name("X,Y,Z"),
       "how MPI ranks split the sector grid (default: the grid with the smallest halos)")(
@@ -68,6 +74,19 @@ int run_main(const Arguments& args) {
   RunRequest request;
   if (values.count("restart")) request.restart = values["restart"].as<std::string>();
   if (values.count("model")) request.model_path = values["model"].as<std::string>();
+  if (values.count("continue")) {
+    if (request.model_path.empty() || !request.restart.empty() || !values.count("output")) {
+      throw UsageError{"run", "--continue needs a model file and --output DIR (and no --restart)"};
+    }
+    // Like GROMACS -cpi: the same command line starts and continues a run.
+    const std::filesystem::path directory = values["output"].as<std::string>();
+    std::error_code ec;
+    if (std::filesystem::exists(directory / "checkpoint.h5", ec) ||
+        std::filesystem::exists(directory / "checkpoint.prev.h5", ec)) {
+      request.restart = directory.string();
+      request.model_path.clear();
+    }
+  }
   if (request.model_path.empty() == request.restart.empty()) {
     throw UsageError{"run", "give either a model file or --restart CHECKPOINT"};
   }

@@ -18,16 +18,25 @@ ProgressPrinter::ProgressPrinter(const Model& model, double start_time, double e
     : model_(model), start_time_(start_time), end_time_(end_time), out_(out) {}
 
 void ProgressPrinter::header() const {
-  std::fprintf(out_, "%14s %6s %12s %11s %14s %9s", "time", "done", "events", "events/s",
-               "kinetic", "particles");
-  for (const std::string& label : cluster_labels(model_)) std::fprintf(out_, " %12s", label.c_str());
-  for (const std::string& label : tethered_labels(model_)) std::fprintf(out_, " %14s", label.c_str());
+  // One token per column (the observables' names in the trajectory), so
+  // that pandas and awk split the lines right.
+  std::fprintf(out_, "%14s %6s %12s %11s %14s %9s", "time", "done", "events", "events_per_s",
+               "kinetic_energy", "particles");
+  for (const std::string& name : model_.output().cluster_species) {
+    std::fprintf(out_, " %12s", ("clusters_" + name).c_str());
+  }
+  for (const auto& pair : model_.output().tethered_pairs) {
+    std::fprintf(out_, " %14s", ("tethered_" + pair[0] + "_" + pair[1]).c_str());
+  }
   std::fprintf(out_, " %10s\n", "ETA");
   std::fflush(out_);
 }
 
 void ProgressPrinter::line(double time, const FrameObservables& s, std::uint64_t events,
                            double wall_seconds) {
+  // The end of a run prints its final line; a progress line may just have
+  // shown that same instant (then with no events since: a duplicate).
+  if (printed_ && time == last_time_ && events == last_events_) return;
   const double span = end_time_ - start_time_;
   const double done = span > 0 ? (time - start_time_) / span : 1.0;
   const double interval = wall_seconds - last_wall_;
@@ -43,6 +52,8 @@ void ProgressPrinter::line(double time, const FrameObservables& s, std::uint64_t
   std::fflush(out_);
   last_wall_ = wall_seconds;
   last_events_ = events;
+  last_time_ = time;
+  printed_ = true;
 }
 
 }  // namespace tethersim::app

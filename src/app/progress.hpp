@@ -27,6 +27,8 @@ class ProgressPrinter {
   std::FILE* out_;
   double last_wall_ = 0.0;
   std::uint64_t last_events_ = 0;
+  double last_time_ = 0.0;
+  bool printed_ = false;
 };
 
 }  // namespace tethersim::app

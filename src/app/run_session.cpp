@@ -12,6 +12,7 @@
 #include "failure_policy.hpp"
 #include "model_description.hpp"
 #include "progress.hpp"
+#include "run_log.hpp"
 #include "resource_usage.hpp"
 #include "run_summary.hpp"
 #include "distributed_simulation.hpp"
@@ -175,6 +176,12 @@ std::vector<std::string> checkpoint_candidates(const std::string& given) {
   return candidates;
 }
 
+// A restart of a run that already reached its end time: nothing to do,
+// which is a success (a job chain's next job must not fail on it).
+struct AlreadyFinished : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // The model a restart continues: the checkpoint's, with its overrides and
 // then the request's; refused when they change the physics, or when the end
 // time is not after the checkpoint's. Files only, no MPI call.
@@ -205,6 +212,10 @@ Model restart_model(const CheckpointHeader& header, const std::string& path, con
     throw InputError({path, 0}, "--set",
                      "the overrides change the physics of the checkpointed run; on a restart only "
                      "run.end_time and output settings may change");
+  }
+  if (model.end_time() == header.time) {
+    throw AlreadyFinished("tethersim run: nothing to do: " + path + " is at the end time t = " +
+                          std::to_string(header.time) + "; pass a later --end-time to extend the run");
   }
   if (!(model.end_time() > header.time)) {
     throw InputError({path, 0}, "run.end_time",
@@ -516,6 +527,9 @@ int start_and_run(LoadedRun& run, const RunRequest& request, const decomposition
     if (mpi.is_root()) std::fprintf(stderr, "tethersim: error: %s\n", problem.c_str());
     return kExitBadInput;
   }
+  // From here on rank 0's terminal output goes to DIR/run.log as well.
+  std::optional<RunLog> log;
+  if (mpi.is_root()) log.emplace(run.directory, run_log_header(run.restarted, mpi.size()));
   if (!request.quiet) {
     if (run.restarted) {
       std::printf("continuing model '%s' from its checkpoint at t = %.10g to t = %.10g%s\n",
@@ -549,6 +563,10 @@ int run_simulation(const RunRequest& given, const decomposition::MpiSession& mpi
       check_restart_source(request, mpi);
       run.restarted = true;
     }
+  } catch (const AlreadyFinished& e) {
+    // Every rank read the same checkpoint and ends alike.
+    if (!request.quiet) std::printf("%s\n", e.what());
+    return kExitOk;
   } catch (const InputError& e) {
     failure = RunFailure{kExitBadInput, std::string("tethersim: error: ") + e.what()};
   } catch (const std::exception& e) {

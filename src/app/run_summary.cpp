@@ -66,6 +66,14 @@ std::string summary_json(const Model& model, const engine::EngineStatistics& st,
       .value("model_hash", hex(model.hash()))
       .value("physics_hash", hex(model.physics_hash()))
       .value("seed", static_cast<std::uint64_t>(model.seed()))
+      .begin_object("units");
+  // The model's unit names ([model.units]); an unset one is left out.
+  for (const auto& [name, unit] : {std::pair<const char*, const std::string&>{"length", model.units().length},
+                                   {"time", model.units().time},
+                                   {"mass", model.units().mass}}) {
+    if (!unit.empty()) json.value(name, unit);
+  }
+  json.end_object()
       .value("ranks", t.ranks)
       .value("restarted", t.restarted)
       .value("interrupted", t.interrupted)

@@ -18,7 +18,9 @@ TRAJECTORY = ["/particles/all/position/value", "/particles/all/position/time",
               "/particles/all/species/value", "/connectivity/tethers/value",
               "/observables/kinetic_energy/value", "/observables/kinetic_energy/time",
               "/observables/event_counts/value", "/observables/momentum/value",
-              "/parameters/tethersim/tether_counts"]
+              "/parameters/tethersim/tether_counts", "/parameters/tethersim/tether_rows",
+              "/particles/all/position/step", "/observables/kinetic_energy/step",
+              "/particles/all/box/edges/value", "/particles/all/mass"]
 CHECKPOINT = ["/checkpoint/particles", "/checkpoint/tethers", "/checkpoint/loaded_edges",
               "/checkpoint/escapes", "/checkpoint/releases", "/checkpoint/periodic_ticks"]
 

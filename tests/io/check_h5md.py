@@ -49,9 +49,13 @@ def main(path):
     need(dimension in (1, 2, 3), "box dimension must be 1, 2 or 3")
     boundary = [b.decode() if isinstance(b, bytes) else str(b) for b in box.attrs["boundary"]]
     need(len(boundary) == dimension and set(boundary) <= {"periodic", "none"}, f"bad box boundary {boundary}")
-    need(box["edges"].shape == (dimension,), "box edges must have one length per dimension")
     check_time_element(group, "position")
     frames, n, d = group["position/value"].shape
+    # Time-dependent box, one D x D edge matrix per frame (MDAnalysis reads only that).
+    check_time_element(box, "edges", frames)
+    need(box["edges/value"].shape[1:] == (dimension, dimension), "box edges must be a D x D matrix per frame")
+    need(int(f["parameters/tethersim"].attrs.get("layout", 0)) == 2, "layout attribute must be 2")
+    need("mass" in group and group["mass"].shape == (n,), "mass must be one value per particle")
     need(d == dimension, "position's last dimension must be the box dimension")
     for name in ("velocity", "id"):
         if name in group:
@@ -62,6 +66,12 @@ def main(path):
     positions = group["position/value"][...]
     need(np.array_equal(ids < 0, np.isnan(positions[..., 0])), "absent particles must have id -1 and NaN positions")
     present = ids[ids >= 0]
+    # Positions in the box frame: inside [0, edges) on periodic axes.
+    edges = np.diagonal(box["edges/value"][...], axis1=1, axis2=2) if frames else np.zeros((0, d))
+    for k in range(d):
+        if boundary[k] == "periodic" and frames:
+            x = positions[..., k][ids >= 0]
+            need(np.all((x >= 0) & (x <= edges[0, k])), f"axis {k}: periodic positions must lie in [0, edge)")
     for k in range(frames):
         row = ids[k][ids[k] >= 0]
         need(np.all(np.diff(row) > 0), f"frame {k}: rows must be in increasing id order")
@@ -76,11 +86,17 @@ def main(path):
         values = tethers["value"][...]
         for k in range(frames):
             valid = values[k, : counts[k]]
-            need(np.all(valid >= 0) and np.all(valid < n), f"frame {k}: tether rows out of range")
-            need(np.all(values[k, counts[k]:] == -1), f"frame {k}: tether rows beyond the count must be -1")
+            need(np.all(np.isin(valid, ids[k][ids[k] >= 0])), f"frame {k}: tethers must be ids of present particles")
+            need(np.all(valid[:, 0] < valid[:, 1]), f"frame {k}: tethers must have the lower id first")
+            need(np.all(values[k, counts[k]:] == -1), f"frame {k}: tether pairs beyond the count must be -1")
     need("observables" in f, "/observables missing")
     for name, element in f["observables"].items():
         check_time_element(f["observables"], name)
+    # One step clock: a frame and a sample at the same time have the same step.
+    frame_steps = dict(zip(group["position/time"][...], group["position/step"][...]))
+    observables = f["observables/kinetic_energy"]
+    for t, step in zip(observables["time"][...], observables["step"][...]):
+        need(frame_steps.get(t, step) == step, f"t = {t}: frame and sample steps differ")
     del present
     for p in problems:
         print(f"{path}: {p}")

@@ -5,12 +5,13 @@
 //
 // Layout (docs/output-format.md):
 //   /h5md                            version, author, creator
-//   /particles/all/box               dimension, boundary; edges
-//   /particles/all/position          step, time, value [frames, N, 3]
+//   /particles/all/box               dimension, boundary; edges [frames, D, D]; offset
+//   /particles/all/position          step, time, value [frames, N, D] (box frame: - offset)
 //   /particles/all/velocity          (hard links to the same step, time)
 //   /particles/all/id                value [frames, N]: -1 for particles gone
 //   /particles/all/species           [N] species index (names as attribute)
-//   /connectivity/tethers            step, time, value [frames, M, 2] (rows, -1 fill)
+//   /particles/all/mass              [N]
+//   /connectivity/tethers            step, time, value [frames, M, 2] (ids, -1 fill)
 //   /observables/<name>              step, time, value
 //   /parameters/tethersim            model text, hashes, tether counts per frame
 // Rows are slots: particles in id order, whatever rank wrote them.
@@ -95,10 +96,11 @@ class TrajectoryFile {
 
 // Writes DIR/trajectory.xdmf for a trajectory's frames (rank 0 only): one
 // temporal collection of point sets (all rows: particles that left are NaN)
-// and one of tether line sets (each frame exactly its valid rows).
+// and one of tether line sets (each frame exactly its valid rows) from the
+// dataset `tether_rows` of row pairs (none when empty).
 void write_xdmf(const std::string& xdmf_path, const std::string& h5_name, std::uint64_t particles,
                 int dimensions, const std::vector<double>& frame_times,
                 const std::vector<std::uint64_t>& tether_counts, std::uint64_t tether_extent,
-                bool velocity, bool tethers);
+                bool velocity, const std::string& tether_rows);
 
 }  // namespace tethersim

@@ -40,6 +40,8 @@ struct InitialState {
   std::optional<GeneratorSpec> generator;
   std::string particles_file;  // CSV: id,species,x,y,z[,vx,vy,vz]
   std::string tethers_file;    // CSV: a,b
+  std::string from;            // a checkpoint or trajectory: its state's particles and tethers
+  std::int64_t from_frame = -1;  // the trajectory frame (negative: from the end)
   std::vector<ParticleSpec> particles;
   std::vector<TetherSpec> tethers;
 };

@@ -22,12 +22,14 @@
 #include "tethersim/model/periodic_impulse.hpp"
 #include "tethersim/model/species.hpp"
 #include "tethersim/model/tether_rules.hpp"
+#include "tethersim/model/units.hpp"
 
 namespace tethersim {
 
 struct ModelData {
   std::string name;
   std::string description;
+  Units units;  // labels only: in neither hash
   std::uint64_t seed = 1;
   double end_time = 0.0;
   Dynamics dynamics;
@@ -90,6 +92,7 @@ class Model {
   const ActionPotentials& action_potentials() const { return data_.action_potentials; }
   const InitialState& initial() const { return data_.initial; }
   const OutputSettings& output() const { return data_.output; }
+  const Units& units() const { return data_.units; }
   const std::string& source_path() const { return data_.source_path; }
   const std::string& source_text() const { return data_.source_text; }
   const ModelData& data() const { return data_; }
