@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "model_reading.hpp"
+#include "toml_limits.hpp"
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/scenario/generator.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
@@ -46,6 +47,8 @@ Model read_document(TomlValue document, const std::string& path, const std::stri
   ctx.options = options;
   ctx.base_directory = std::filesystem::path(path).parent_path().string();
   for (const std::string& assignment : options.overrides) apply_override(document, assignment);
+  // After the overrides, so that a value given with --set is checked too.
+  check_toml_numbers(document, "");
 
   TableReader root(document, "", ctx.sources);
   read_globals(root, ctx);
@@ -91,6 +94,7 @@ Model read_document(TomlValue document, const std::string& path, const std::stri
 Model load_model_text(const std::string& text, const std::string& path,
                       const ModelFileOptions& options, scenario::InitialParticles* initial) {
   TomlValue document;
+  check_toml_nesting(text, path);
   try {
     std::istringstream stream(text);
     document = toml::parse(stream, path);
