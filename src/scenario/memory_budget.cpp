@@ -70,7 +70,7 @@ std::optional<ModelProblem> memory_problem(const Model& model, std::uint64_t par
                             " (set a larger domain.sector_size or a smaller box)"};
   }
   return ModelProblem{particle_key, "would make " + rough(n) + " particles, needing about " +
-                                        rough(needed) + " bytes (" + rough(kBytesPerParticle) +
+                                        rough(needed) + " bytes (" + std::to_string(static_cast<int>(kBytesPerParticle)) +
                                         " per particle)" + budget};
 }
 
