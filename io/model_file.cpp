@@ -9,6 +9,7 @@
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/scenario/generator.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
+#include "tethersim/scenario/memory_budget.hpp"
 
 namespace tethersim {
 
@@ -67,10 +68,18 @@ Model read_document(TomlValue document, const std::string& path, const std::stri
   ctx.data.overrides = options.overrides;
 
   if (const auto& g = ctx.data.initial.generator) {
-    const auto problems = scenario::find_generator(g->kind)->check(g->parameters, ctx.data);
+    const scenario::Generator* generator = scenario::find_generator(g->kind);
+    const auto problems = generator->check(g->parameters, ctx.data);
     if (!problems.empty()) {
       throw InputError(ctx.sources.find(problems.front().key), problems.front().key,
                        problems.front().message);
+    }
+    // Before the model: the box a generator suggests grows with the same
+    // parameters, and its sector count would hide the real problem.
+    if (auto problem = scenario::particle_count_problem(generator->particle_count(g->parameters),
+                                                        "initial.generator",
+                                                        scenario::physical_memory_bytes())) {
+      throw InputError(ctx.sources.find(problem->key), problem->key, problem->message);
     }
   }
   try {

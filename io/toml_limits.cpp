@@ -36,7 +36,9 @@ std::size_t skip_string(const std::string& text, std::size_t i, int& line) {
 }
 
 [[noreturn]] void too_deep(const std::string& origin, int line) {
-  throw InputError({origin, line}, "",
+  // An override is one line of its own: its origin says which.
+  const bool override_text = origin.rfind("--set ", 0) == 0;
+  throw InputError({origin, override_text ? 0 : line}, "",
                    "TOML nested more than " + std::to_string(kMaxTomlNesting) +
                        " levels deep (arrays or inline tables)");
 }

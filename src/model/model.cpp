@@ -165,9 +165,9 @@ std::string canonical_initial_text(const ModelData& d) {
 // The grid keeps a list head for every sector, empty or not, and numbers
 // sectors with 32-bit indices: refuse grids whose count does not fit (the
 // count is computed in floating point, so a huge box cannot overflow it).
-std::string rough_number(double x) {
+std::string rough_number(double x, int digits = 3) {
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", x);
+  std::snprintf(buffer, sizeof buffer, "%.*g", digits, x);
   return buffer;
 }
 
@@ -177,12 +177,12 @@ void check_sector_count(const Vec3& length, double sector_size) {
   for (int k = 0; k < 3; ++k) {
     const double n = std::max(1.0, std::floor(length[k] / sector_size));
     count *= n;
-    shape += (k == 0 ? "" : " x ") + number_text(n);
+    shape += (k == 0 ? "" : " x ") + (n < 1e15 ? number_text(n) : rough_number(n));
   }
   if (count > static_cast<double>(kMaxSectors)) {
     throw ModelError({"domain.sector_size",
                       "the box holds " + shape + " = " + rough_number(count) +
-                          " sectors of edge " + number_text(sector_size) + ", needing " +
+                          " sectors of edge " + rough_number(sector_size, 6) + ", needing " +
                           rough_number(count * 4.0) + " bytes; at most " +
                           std::to_string(kMaxSectors) +
                           " fit (set a larger domain.sector_size or a smaller box)"});

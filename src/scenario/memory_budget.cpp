@@ -44,11 +44,10 @@ double sector_count(const Model& model) {
 std::optional<ModelProblem> memory_problem(const Model& model, std::uint64_t particles,
                                            const std::string& particle_key,
                                            double available_bytes) {
-  const auto n = static_cast<double>(particles);
-  if (particles > kMaxParticles) {
-    return ModelProblem{particle_key, "would make " + rough(n) + " particles; at most " +
-                                          std::to_string(kMaxParticles) + " fit"};
+  if (auto problem = particle_count_problem(particles, particle_key, available_bytes)) {
+    return problem;
   }
+  const auto n = static_cast<double>(particles);
   const double sectors = sector_count(model);
   if (sectors > kSparseSectorFloor && sectors > kSectorsPerParticle * std::max(n, 1.0)) {
     return ModelProblem{"domain.sector_size",
@@ -70,8 +69,24 @@ std::optional<ModelProblem> memory_problem(const Model& model, std::uint64_t par
                             " (set a larger domain.sector_size or a smaller box)"};
   }
   return ModelProblem{particle_key, "would make " + rough(n) + " particles, needing about " +
-                                        rough(needed) + " bytes (" + std::to_string(static_cast<int>(kBytesPerParticle)) +
-                                        " per particle)" + budget};
+                                        rough(needed) + " bytes with the sector grid" + budget};
+}
+
+std::optional<ModelProblem> particle_count_problem(std::uint64_t particles,
+                                                   const std::string& key,
+                                                   double available_bytes) {
+  const auto n = static_cast<double>(particles);
+  if (particles > kMaxParticles) {
+    return ModelProblem{key, "would make " + rough(n) + " particles; at most " +
+                                 std::to_string(kMaxParticles) + " fit"};
+  }
+  const double needed = n * kBytesPerParticle;
+  if (available_bytes <= 0.0 || needed <= available_bytes) return std::nullopt;
+  return ModelProblem{key, "would make " + rough(n) + " particles, needing about " +
+                               rough(needed) + " bytes (" +
+                               std::to_string(static_cast<int>(kBytesPerParticle)) +
+                               " per particle); this machine has " + rough(available_bytes) +
+                               " bytes"};
 }
 
 double physical_memory_bytes() {

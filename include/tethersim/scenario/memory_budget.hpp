@@ -30,6 +30,14 @@ inline constexpr std::uint64_t kMaxParticles = 0xfffffffeULL;
 // The sectors of the model's grid (every axis, at least one each).
 double sector_count(const Model& model);
 
+// Empty when `particles` particles can be numbered and fit in
+// `available_bytes` (0: unknown), else the problem, under `key`. Needs only
+// the count: the reader checks it before building the model, whose box a
+// generator may derive from the same oversized parameters.
+std::optional<ModelProblem> particle_count_problem(std::uint64_t particles,
+                                                   const std::string& key,
+                                                   double available_bytes);
+
 // Empty when `particles` particles in the model's grid fit in
 // `available_bytes` (0: unknown) and the grid is not mostly empty, else the
 // problem: the key it concerns
