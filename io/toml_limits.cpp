@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -40,7 +41,7 @@ std::size_t skip_string(const std::string& text, std::size_t i, int& line) {
   const bool override_text = origin.rfind("--set ", 0) == 0;
   throw InputError({origin, override_text ? 0 : line}, "",
                    "TOML nested more than " + std::to_string(kMaxTomlNesting) +
-                       " levels deep (arrays or inline tables)");
+                       " levels deep (arrays, inline tables or dotted keys)");
 }
 
 // The literal text of a value as written (toml11 keeps its region).
@@ -85,9 +86,27 @@ std::string float_problem(const std::string& token) {
 void check_toml_nesting(const std::string& text, const std::string& origin) {
   int line = 1;
   int depth = 0;
+  // Dotted keys nest tables too (a.b.c = 1). A dot counts as one unless it
+  // is the first of its token and stands between digits (a float).
+  int key_dots = 0;         // on this line
+  int dots_in_token = 0;
+  auto digit = [&](std::size_t j) {
+    return j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]));
+  };
   std::size_t i = 0;
   while (i < text.size()) {
     const char c = text[i];
+    if (c == '.') {
+      const bool in_float = dots_in_token == 0 && i > 0 && digit(i - 1) && digit(i + 1);
+      ++dots_in_token;
+      if (!in_float && ++key_dots > kMaxTomlNesting) too_deep(origin, line);
+      ++i;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c)) || c == ',' || c == '=' || c == '[' ||
+        c == ']' || c == '{' || c == '}') {
+      dots_in_token = 0;
+    }
     if (c == '"' || c == '\'') {
       i = skip_string(text, i, line);
       continue;
@@ -98,6 +117,7 @@ void check_toml_nesting(const std::string& text, const std::string& origin) {
     }
     if (c == '\n') {
       ++line;
+      key_dots = 0;
     } else if (c == '[' || c == '{') {
       if (++depth > kMaxTomlNesting) too_deep(origin, line);
     } else if (c == ']' || c == '}') {

@@ -13,7 +13,7 @@ namespace tethersim::io_detail {
 // Far deeper than any model needs, far shallower than the stack allows.
 inline constexpr int kMaxTomlNesting = 64;
 
-// Throws InputError at the line where arrays or inline tables
+// Throws InputError at the line where arrays, inline tables or dotted keys
 // nest deeper than kMaxTomlNesting. Reads the text only (strings and
 // comments are skipped), so it runs before the parser.
 void check_toml_nesting(const std::string& text, const std::string& origin);

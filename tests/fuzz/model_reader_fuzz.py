@@ -85,8 +85,11 @@ def truncate(rng, text):
 
 
 def nest_deeply(rng, text):
-    depth = rng.choice([70, 1000, 10000])
-    opener, closer = rng.choice([("[", "]"), ("{a=", "}")])
+    depth = rng.choice([70, 1000, 10000, 100000])
+    form = rng.randrange(3)
+    if form == 2:  # a dotted key: as many nested tables
+        return text + "\n" + ".".join(["a"] * depth) + " = 1\n"
+    opener, closer = [("[", "]"), ("{a=", "}")][form]
     return text + "\nfuzz_nested = " + opener * depth + "1" + closer * depth + "\n"
 
 
