@@ -65,10 +65,10 @@ std::optional<ModelProblem> memory_problem(const Model& model, std::uint64_t par
   if (sector_bytes > particle_bytes) {
     return ModelProblem{"domain.sector_size",
                         "the box holds " + rough(sectors) + " sectors for " + rough(n) +
-                            " particles, needing about " + rough(needed) + " bytes" + budget +
+                            " particles, needing at least " + rough(needed) + " bytes" + budget +
                             " (set a larger domain.sector_size or a smaller box)"};
   }
-  return ModelProblem{particle_key, "would make " + rough(n) + " particles, needing about " +
+  return ModelProblem{particle_key, "would make " + rough(n) + " particles, needing at least " +
                                         rough(needed) + " bytes with the sector grid" + budget};
 }
 
@@ -82,7 +82,7 @@ std::optional<ModelProblem> particle_count_problem(std::uint64_t particles,
   }
   const double needed = n * kBytesPerParticle;
   if (available_bytes <= 0.0 || needed <= available_bytes) return std::nullopt;
-  return ModelProblem{key, "would make " + rough(n) + " particles, needing about " +
+  return ModelProblem{key, "would make " + rough(n) + " particles, needing at least " +
                                rough(needed) + " bytes (" +
                                std::to_string(static_cast<int>(kBytesPerParticle)) +
                                " per particle); this machine has " + rough(available_bytes) +

@@ -12,10 +12,11 @@
 
 namespace tethersim::scenario {
 
-// What one particle costs at the peak of a run on one rank, rounded up from
-// the hard-sphere benchmark's measured peak (engine, calendar, initial
-// particles, checkpoint and trajectory buffers).
-inline constexpr double kBytesPerParticle = 1024.0;
+// What one particle costs at least: the hard-sphere benchmark's engine
+// holds about 150 bytes per particle and peaks near 270 (runs with output,
+// tethers or several ranks need more). A lower bound, so that only what
+// cannot possibly fit is refused.
+inline constexpr double kBytesPerParticle = 256.0;
 // What one sector costs: the head of its particle list.
 inline constexpr double kBytesPerSector = 4.0;
 // A grid is refused as mostly empty when it has more sectors than both of
