@@ -5,9 +5,11 @@
 #include <sstream>
 
 #include "model_reading.hpp"
+#include "toml_limits.hpp"
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/scenario/generator.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
+#include "tethersim/scenario/memory_budget.hpp"
 
 namespace tethersim {
 
@@ -46,6 +48,8 @@ Model read_document(TomlValue document, const std::string& path, const std::stri
   ctx.options = options;
   ctx.base_directory = std::filesystem::path(path).parent_path().string();
   for (const std::string& assignment : options.overrides) apply_override(document, assignment);
+  // After the overrides, so that a value given with --set is checked too.
+  check_toml_numbers(document, "");
 
   TableReader root(document, "", ctx.sources);
   read_globals(root, ctx);
@@ -64,10 +68,18 @@ Model read_document(TomlValue document, const std::string& path, const std::stri
   ctx.data.overrides = options.overrides;
 
   if (const auto& g = ctx.data.initial.generator) {
-    const auto problems = scenario::find_generator(g->kind)->check(g->parameters, ctx.data);
+    const scenario::Generator* generator = scenario::find_generator(g->kind);
+    const auto problems = generator->check(g->parameters, ctx.data);
     if (!problems.empty()) {
       throw InputError(ctx.sources.find(problems.front().key), problems.front().key,
                        problems.front().message);
+    }
+    // Before the model: the box a generator suggests grows with the same
+    // parameters, and its sector count would hide the real problem.
+    if (auto problem = scenario::particle_count_problem(generator->particle_count(g->parameters),
+                                                        "initial.generator",
+                                                        scenario::physical_memory_bytes())) {
+      throw InputError(ctx.sources.find(problem->key), problem->key, problem->message);
     }
   }
   try {
@@ -91,6 +103,7 @@ Model read_document(TomlValue document, const std::string& path, const std::stri
 Model load_model_text(const std::string& text, const std::string& path,
                       const ModelFileOptions& options, scenario::InitialParticles* initial) {
   TomlValue document;
+  check_toml_nesting(text, path);
   try {
     std::istringstream stream(text);
     document = toml::parse(stream, path);

@@ -1,7 +1,9 @@
 // --set key.path=value: edits the TOML document before it is read.
+#include <charconv>
 #include <sstream>
 
 #include "model_reading.hpp"
+#include "toml_limits.hpp"
 
 namespace tethersim::io_detail {
 
@@ -24,8 +26,10 @@ bool is_index(const std::string& s) {
 TomlValue* select_element(TomlValue& array, const std::string& selector) {
   auto& items = array.as_array();
   if (is_index(selector)) {
-    const std::size_t i = std::stoul(selector);
-    return i < items.size() ? &items[i] : nullptr;
+    // An index too large for size_t selects nothing, like any index past the end.
+    std::size_t i = 0;
+    const auto [end, ec] = std::from_chars(selector.data(), selector.data() + selector.size(), i);
+    return ec == std::errc() && i < items.size() ? &items[i] : nullptr;
   }
   for (TomlValue& item : items) {
     if (!item.is_table()) continue;
@@ -48,6 +52,7 @@ TomlValue* select_element(TomlValue& array, const std::string& selector) {
 // The value text as TOML, or as a bare string when it is not valid TOML
 // (so --set initial.generator=presynaptic needs no quotes).
 TomlValue parse_value(const std::string& text, const std::string& origin) {
+  check_toml_nesting(text, origin);
   try {
     std::istringstream in("value = " + text + "\n");
     return toml::find(toml::parse(in, origin), "value");

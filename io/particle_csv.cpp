@@ -130,6 +130,9 @@ std::vector<CsvParticle> read_particle_csv(
     }
     out.push_back(p);
   }
+  // A file that names no particle is a mistake (a truncated export), not
+  // a request for an empty run.
+  if (out.empty()) csv.fail(csv.line(), "the file has a header but no particles");
   return out;
 }
 

@@ -22,7 +22,7 @@ namespace {
 // The same physics as examples/gas.toml, built in so the benchmark needs
 // no file.
 std::string gas_model(long cells, long seed, double sector = 0.0) {
-  return "[model]\nname = \"gas-benchmark\"\n[run]\nend_time = 1e12\nseed = " +
+  return "[model]\nname = \"gas-benchmark\"\n[run]\nend_time = 1e9\nseed = " +
          std::to_string(seed) +
          "\n[physics]\nrestitution_delay = 0.0\n[domain]\nboundary = \"periodic\"\nsector_size = " +
          std::to_string(sector) + "\n"

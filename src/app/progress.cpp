@@ -6,6 +6,9 @@ namespace tethersim::app {
 
 std::string format_duration(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return "--";
+  // A run that has barely started projects absurd times; past 10^6 hours
+  // the digits mean nothing (and the count would overflow a long long).
+  if (seconds >= 3.6e9) return ">1e6 h";
   const auto total = static_cast<long long>(seconds + 0.5);
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%lld:%02lld:%02lld", total / 3600, total / 60 % 60,

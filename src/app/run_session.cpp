@@ -460,6 +460,8 @@ class RunLoop {
     totals_.restarted = run_.restarted;
     totals_.state_hash = sim_.state_hash();
     totals_.memory_bytes = sim_.memory_bytes();
+    totals_.rank_memory = gather_rank_memory(
+        sim_.io_comm(), {sim_.memory_bytes(), totals_.peak_resident_bytes, baseline_});
     totals_.frames = trajectory_ ? trajectory_->frames() : 0;
     totals_.distribution = sim_.distribution(t - run_.start_time);
     const engine::EngineStatistics stats = sim_.statistics();

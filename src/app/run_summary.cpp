@@ -131,8 +131,23 @@ std::string summary_json(const Model& model, const engine::EngineStatistics& st,
       .value("peak_bytes_per_particle",
              static_cast<double>(t.peak_resident_bytes - std::min(t.peak_resident_bytes,
                                                                   t.baseline_resident_bytes)) /
-                 particles)
-      .end_object();
+                 particles);
+  // Per rank, over the whole system's particles: on n ranks the sum shows
+  // what distributing costs on top of one rank's figure (halos, exchange
+  // buffers, certification tables).
+  double summed = 0.0;
+  json.begin_array("rank_engine_bytes");
+  for (const RankMemory& r : t.rank_memory) json.element(static_cast<double>(r.engine_bytes));
+  json.end_array().begin_array("rank_peak_resident_bytes");
+  for (const RankMemory& r : t.rank_memory) json.element(static_cast<double>(r.peak_resident_bytes));
+  json.end_array().begin_array("rank_peak_bytes_per_particle");
+  for (const RankMemory& r : t.rank_memory) {
+    const double grown = static_cast<double>(
+        r.peak_resident_bytes - std::min(r.peak_resident_bytes, r.baseline_resident_bytes));
+    summed += grown / particles;
+    json.element(grown / particles);
+  }
+  json.end_array().value("peak_bytes_per_particle_all_ranks", summed).end_object();
   if (t.distribution) {
     const DistributionReport& d = *t.distribution;
     json.begin_object("distribution")

@@ -3,11 +3,13 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include <optional>
 
 #include "distribution_report.hpp"
 #include "observables.hpp"
+#include "rank_memory.hpp"
 #include "tethersim/engine/statistics.hpp"
 #include "tethersim/io/trajectory_file.hpp"
 
@@ -27,6 +29,7 @@ struct RunTotals {
   std::size_t memory_bytes = 0;  // the engine's data structures
   std::size_t peak_resident_bytes = 0;
   std::size_t baseline_resident_bytes = 0;
+  std::vector<RankMemory> rank_memory;  // every rank's, in rank order
   // Counters carried over from before a restart (speeds are of this run).
   std::uint64_t events_before = 0;
   std::uint64_t collisions_before = 0;

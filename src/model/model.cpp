@@ -162,6 +162,33 @@ std::string canonical_initial_text(const ModelData& d) {
   return out.str();
 }
 
+// The grid keeps a list head for every sector, empty or not, and numbers
+// sectors with 32-bit indices: refuse grids whose count does not fit (the
+// count is computed in floating point, so a huge box cannot overflow it).
+std::string rough_number(double x, int digits = 3) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.*g", digits, x);
+  return buffer;
+}
+
+void check_sector_count(const Vec3& length, double sector_size) {
+  double count = 1.0;
+  std::string shape;
+  for (int k = 0; k < 3; ++k) {
+    const double n = std::max(1.0, std::floor(length[k] / sector_size));
+    count *= n;
+    shape += (k == 0 ? "" : " x ") + (n < 1e15 ? number_text(n) : rough_number(n));
+  }
+  if (count > static_cast<double>(kMaxSectors)) {
+    throw ModelError({"domain.sector_size",
+                      "the box holds " + shape + " = " + rough_number(count) +
+                          " sectors of edge " + rough_number(sector_size, 6) + ", needing " +
+                          rough_number(count * 4.0) + " bytes; at most " +
+                          std::to_string(kMaxSectors) +
+                          " fit (set a larger domain.sector_size or a smaller box)"});
+  }
+}
+
 }  // namespace
 
 Model::Model(ModelData data) : data_(std::move(data)) {
@@ -197,6 +224,8 @@ Model::Model(ModelData data) : data_(std::move(data)) {
                             "; a periodic axis needs at least 3 (make the box larger)"});
     }
   }
+
+  check_sector_count(length, sector_size_);
 
   const auto n = static_cast<SpeciesIndex>(data_.species.size());
   hub_species_.assign(n, false);

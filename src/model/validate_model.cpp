@@ -83,6 +83,18 @@ void validate_globals(const ModelData& d, ProblemList& p) {
   }
   p.non_negative("physics.restitution_delay", dyn.restitution_delay);
   p.positive("physics.dt_max", dyn.dt_max);
+  // Predicted times dt_max or more ahead count as "never", and are not
+  // predicted again until something else happens to the particle. Every
+  // trajectory starts at t >= 0, so with dt_max beyond the end time nothing
+  // dropped that way could have happened within the run; a shorter dt_max
+  // lets particles fly through each other (a gas with dt_max below its mean
+  // free time stops after one event).
+  if (dyn.dt_max > 0.0 && d.end_time > 0.0 && !(dyn.dt_max > d.end_time)) {
+    p.add("physics.dt_max", "must exceed the end time " + format_number(d.end_time) + ", got " +
+                                format_number(dyn.dt_max) +
+                                " (events predicted dt_max or more ahead are dropped, so particles "
+                                "would pass through each other)");
+  }
 }
 
 void validate_domain(const ModelData& d, ProblemList& p) {

@@ -10,8 +10,8 @@ namespace tethersim::scenario {
 std::string_view FccGas::name() const { return "fcc-gas"; }
 
 std::uint64_t FccGas::particle_count(const ParameterSet& p) const {
-  const auto c = static_cast<std::uint64_t>(parameter_integer(p, "cells"));
-  return 4 * c * c * c;
+  const auto c = static_cast<double>(parameter_integer(p, "cells"));
+  return saturating_count(4.0 * c * c * c);
 }
 
 std::string_view FccGas::summary() const {

@@ -1,3 +1,4 @@
+#include <cstdint>
 #include <stdexcept>
 
 #include "generators.hpp"
@@ -27,6 +28,13 @@ const ParameterValue& lookup(const ParameterSet& params, const std::string& name
   return it->second;
 }
 }  // namespace
+
+std::uint64_t saturating_count(double count) {
+  // 2^64 is exact in a double; anything from there up (or NaN) saturates.
+  constexpr double kLimit = 18446744073709551616.0;
+  if (!(count < kLimit)) return UINT64_MAX;
+  return count <= 0.0 ? 0 : static_cast<std::uint64_t>(count);
+}
 
 double parameter_number(const ParameterSet& params, const std::string& name) {
   const ParameterValue& v = lookup(params, name);

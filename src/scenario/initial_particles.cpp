@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 #include "tethersim/scenario/generator.hpp"
+#include "tethersim/scenario/memory_budget.hpp"
 
 namespace tethersim::scenario {
 
@@ -30,6 +32,11 @@ void check_particles(const Model& model, const std::vector<ParticleSpec>& partic
     const std::string key = origin_key(p, i < generated_count);
     const std::string who = "particle " + std::to_string(p.id) + " (species " +
                             model.species(p.species).name + ")";
+    // Trajectories and checkpoints store ids as signed 64-bit integers.
+    if (p.id > static_cast<ParticleId>(INT64_MAX)) {
+      throw ModelError({key, "particle id " + std::to_string(p.id) +
+                                 " is too large (ids must be at most 9223372036854775807)"});
+    }
     if (!p.position.allFinite() || !p.velocity.allFinite()) {
       throw ModelError({key, who + " has a position or velocity that is not finite"});
     }
@@ -142,10 +149,23 @@ InitialParticles build_initial_particles(const Model& model) {
     if (generator == nullptr) {
       throw ModelError({"initial.generator", "unknown generator '" + g->kind + "'"});
     }
+    // Before generating: parameters can ask for more than memory holds.
+    const std::uint64_t generated = generator->particle_count(g->parameters);
+    const std::uint64_t total = saturating_count(static_cast<double>(generated) +
+                                                 static_cast<double>(model.initial().particles.size()));
+    if (auto problem = memory_problem(model, total, "initial.generator", physical_memory_bytes())) {
+      throw ModelError(*problem);
+    }
     GeneratedState state = generator->generate(g->parameters, model);
     generated_count = state.particles.size();
     init.particles = std::move(state.particles);
     init.tethers = std::move(state.tethers);
+  }
+  if (!model.initial().generator) {
+    if (auto problem = memory_problem(model, model.initial().particles.size(), "initial",
+                                      physical_memory_bytes())) {
+      throw ModelError(*problem);
+    }
   }
   init.particles.insert(init.particles.end(), model.initial().particles.begin(),
                         model.initial().particles.end());

@@ -13,8 +13,8 @@ namespace tethersim::scenario {
 std::string_view MembraneSheet::name() const { return "membrane-sheet"; }
 
 std::uint64_t MembraneSheet::particle_count(const ParameterSet& p) const {
-  const auto n = static_cast<std::uint64_t>(parameter_integer(p, "size"));
-  return 2 * n * n + (parameter_flag(p, "projectile") ? 1 : 0);
+  const auto n = static_cast<double>(parameter_integer(p, "size"));
+  return saturating_count(2.0 * n * n + (parameter_flag(p, "projectile") ? 1.0 : 0.0));
 }
 
 std::string_view MembraneSheet::summary() const {

@@ -13,8 +13,8 @@ namespace tethersim::scenario {
 std::string_view MembraneSphere::name() const { return "membrane-sphere"; }
 
 std::uint64_t MembraneSphere::particle_count(const ParameterSet& p) const {
-  const auto f = static_cast<std::uint64_t>(parameter_integer(p, "frequency"));
-  return 2 * (10 * f * f + 2) + (parameter_flag(p, "projectile") ? 1 : 0);
+  const auto f = static_cast<double>(parameter_integer(p, "frequency"));
+  return saturating_count(2.0 * (10.0 * f * f + 2.0) + (parameter_flag(p, "projectile") ? 1.0 : 0.0));
 }
 
 std::string_view MembraneSphere::summary() const {

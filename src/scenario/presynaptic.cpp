@@ -17,9 +17,9 @@ namespace tethersim::scenario {
 std::string_view Presynaptic::name() const { return "presynaptic"; }
 
 std::uint64_t Presynaptic::particle_count(const ParameterSet& p) const {
-  return 2 + static_cast<std::uint64_t>(parameter_integer(p, "docking_sites") +
-                                        parameter_integer(p, "vesicles") +
-                                        2 * parameter_integer(p, "synapsin_dimers"));
+  return saturating_count(2.0 + static_cast<double>(parameter_integer(p, "docking_sites")) +
+                          static_cast<double>(parameter_integer(p, "vesicles")) +
+                          2.0 * static_cast<double>(parameter_integer(p, "synapsin_dimers")));
 }
 
 std::string_view Presynaptic::summary() const {

@@ -11,7 +11,7 @@ namespace tethersim::scenario {
 std::string_view RandomGas::name() const { return "random-gas"; }
 
 std::uint64_t RandomGas::particle_count(const ParameterSet& p) const {
-  return static_cast<std::uint64_t>(parameter_integer(p, "count"));
+  return saturating_count(static_cast<double>(parameter_integer(p, "count")));
 }
 
 std::string_view RandomGas::summary() const {

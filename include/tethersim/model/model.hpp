@@ -69,6 +69,10 @@ class ModelError : public std::runtime_error {
   ModelProblem problem_;
 };
 
+// The most sectors a grid may have: sector coordinates and indices are
+// 32-bit, and each sector costs memory whether it holds particles or not.
+inline constexpr std::uint64_t kMaxSectors = (std::uint64_t{1} << 31) - 1;
+
 class Model {
  public:
   // Validates; throws ModelError.

@@ -37,7 +37,8 @@ class Generator {
   virtual const std::vector<ParameterInfo>& parameters() const = 0;
 
   // How many particles generate() will make (explicit particles without an
-  // id are numbered after them).
+  // id are numbered after them), computed without overflow: parameters too
+  // large give UINT64_MAX, which the memory check refuses.
   virtual std::uint64_t particle_count(const ParameterSet& params) const = 0;
 
   // A box that fits the generated particles, used when the model file gives
@@ -56,6 +57,10 @@ class Generator {
 
 const Generator* find_generator(std::string_view name);
 std::vector<const Generator*> all_generators();
+
+// A count computed in floating point (so that no parameter can overflow
+// it), as an integer; UINT64_MAX when it does not fit.
+std::uint64_t saturating_count(double count);
 
 // Typed access to a complete parameter set (defaults filled in).
 double parameter_number(const ParameterSet& params, const std::string& name);

@@ -1,0 +1,99 @@
+#include "tethersim/scenario/memory_budget.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace tethersim::scenario {
+
+namespace {
+
+std::string rough(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", x);
+  return buffer;
+}
+
+// Rounded up to three digits, so that the suggestion is enough.
+std::string rough_up(double x) {
+  const double scale = std::pow(10.0, std::floor(std::log10(x)) - 2.0);
+  return rough(std::ceil(x / scale) * scale);
+}
+
+// A sector edge that brings the grid down to the sparse limit: the count
+// shrinks as the edge grows to the power of the axes the grid divides.
+double sparse_edge(const Model& model, double sectors, double particles) {
+  const Vec3 length = model.domain().length();
+  int divided = 0;
+  for (int k = 0; k < 3; ++k) divided += length[k] >= 2.0 * model.sector_size() ? 1 : 0;
+  const double target = std::max(kSparseSectorFloor, kSectorsPerParticle * particles);
+  return model.sector_size() * std::pow(sectors / target, 1.0 / std::max(divided, 1));
+}
+
+}  // namespace
+
+double sector_count(const Model& model) {
+  const Vec3 length = model.domain().length();
+  double count = 1.0;
+  for (int k = 0; k < 3; ++k) count *= std::max(1.0, std::floor(length[k] / model.sector_size()));
+  return count;
+}
+
+std::optional<ModelProblem> memory_problem(const Model& model, std::uint64_t particles,
+                                           const std::string& particle_key,
+                                           double available_bytes) {
+  if (auto problem = particle_count_problem(particles, particle_key, available_bytes)) {
+    return problem;
+  }
+  const auto n = static_cast<double>(particles);
+  const double sectors = sector_count(model);
+  if (sectors > kSparseSectorFloor && sectors > kSectorsPerParticle * std::max(n, 1.0)) {
+    return ModelProblem{"domain.sector_size",
+                        "the box holds " + rough(sectors) + " sectors for " + rough(n) +
+                            " particles, " + rough(sectors * kBytesPerSector) +
+                            " bytes for mostly empty sectors; use domain.sector_size = " +
+                            rough_up(sparse_edge(model, sectors, n)) +
+                            " or more, or a smaller box"};
+  }
+  const double particle_bytes = n * kBytesPerParticle;
+  const double sector_bytes = sectors * kBytesPerSector;
+  const double needed = particle_bytes + sector_bytes;
+  if (available_bytes <= 0.0 || needed <= available_bytes) return std::nullopt;
+  const std::string budget = "; this machine has " + rough(available_bytes) + " bytes";
+  if (sector_bytes > particle_bytes) {
+    return ModelProblem{"domain.sector_size",
+                        "the box holds " + rough(sectors) + " sectors for " + rough(n) +
+                            " particles, needing at least " + rough(needed) + " bytes" + budget +
+                            " (set a larger domain.sector_size or a smaller box)"};
+  }
+  return ModelProblem{particle_key, "would make " + rough(n) + " particles, needing at least " +
+                                        rough(needed) + " bytes with the sector grid" + budget};
+}
+
+std::optional<ModelProblem> particle_count_problem(std::uint64_t particles,
+                                                   const std::string& key,
+                                                   double available_bytes) {
+  const auto n = static_cast<double>(particles);
+  if (particles > kMaxParticles) {
+    return ModelProblem{key, "would make " + rough(n) + " particles; at most " +
+                                 std::to_string(kMaxParticles) + " fit"};
+  }
+  const double needed = n * kBytesPerParticle;
+  if (available_bytes <= 0.0 || needed <= available_bytes) return std::nullopt;
+  return ModelProblem{key, "would make " + rough(n) + " particles, needing at least " +
+                               rough(needed) + " bytes (" +
+                               std::to_string(static_cast<int>(kBytesPerParticle)) +
+                               " per particle); this machine has " + rough(available_bytes) +
+                               " bytes"};
+}
+
+double physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) return 0.0;
+  return static_cast<double>(pages) * static_cast<double>(page_size);
+}
+
+}  // namespace tethersim::scenario
