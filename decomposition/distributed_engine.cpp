@@ -346,8 +346,10 @@ void DistributedEngine::agree(std::vector<double>& maxima, std::vector<double>& 
 
 bool DistributedEngine::advance(double end, std::uint64_t event_budget) {
   const std::uint64_t start_events = global_events_;
+  halt_ = Halt::none;
   while (time_ < end) {
     round(end);
+    if (halt_ != Halt::none) return false;
     if (shadow_) shadow_->check(*engine_, time_);
     fail_if_asked();
     if (time_ < end && global_events_ - start_events >= event_budget) return false;
@@ -659,7 +661,17 @@ void DistributedEngine::execute(double until) {
   active_ghosts_ = std::move(ids);
   const std::uint64_t counted = e.statistics().total_events();
   const std::uint64_t uncounted = e.uncounted_events();
-  e.run_until(until);
+  // A certified window cannot be undone: a stop request waits for its end
+  // (windows are short), but a stall would never end it, so the run ends
+  // with an error instead of freezing.
+  const auto stop_poll = std::move(stop_poll_);
+  stop_poll_ = nullptr;
+  const Halt halt = run_watched(e, until);
+  stop_poll_ = stop_poll;
+  if (halt == Halt::stall) {
+    throw std::runtime_error("stalled in a certified window: " + stall_description_ +
+                             " (no checkpoint: certified windows cannot be undone)");
+  }
   const std::uint64_t duplicated = e.uncounted_events() - uncounted;
   counters_.events_executed += e.statistics().total_events() - counted + duplicated;
   counters_.events_duplicated += duplicated;

@@ -1,0 +1,103 @@
+#include "output_lock.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include "tethersim/io/input_error.hpp"
+
+namespace tethersim::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string host_name() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0) return "unknown";
+  return name;
+}
+
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// True when the lock's process is gone: only knowable on its own host
+// (kill with signal 0 tests that a process exists without touching it).
+bool stale(long pid, const std::string& host) {
+  if (host != host_name() || pid <= 0) return false;
+  return kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+}
+
+}  // namespace
+
+OutputLock::OutputLock(const fs::path& directory) {
+  const fs::path path = directory / kFileName;
+  const std::string content = std::to_string(static_cast<long>(getpid())) + " " + host_name() + "\n";
+  // Two attempts: the second after removing a stale lock.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd >= 0) {
+      const bool written = write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size());
+      close(fd);
+      if (!written) {
+        unlink(path.c_str());
+        throw InputError({directory.string(), 0}, "output.directory", "is not writable (cannot write " +
+                                                                          std::string(kFileName) + ")");
+      }
+      path_ = path;
+      content_ = content;
+      return;
+    }
+    if (errno != EEXIST) {
+      throw InputError({directory.string(), 0}, "output.directory",
+                       "is not writable (cannot create " + std::string(kFileName) + ": " + std::strerror(errno) + ")");
+    }
+    std::istringstream holder(read_all(path));
+    long pid = 0;
+    std::string host;
+    holder >> pid >> host;
+    if (attempt == 0 && stale(pid, host)) {
+      std::error_code ec;
+      fs::remove(path, ec);
+      continue;
+    }
+    throw InputError({directory.string(), 0}, "output.directory",
+                     "is in use by another run (process " + std::to_string(pid) + " on host " +
+                         (host.empty() ? "unknown" : host) + ", " + kFileName +
+                         "); wait for it to end, stop it (SIGTERM writes a checkpoint), or choose another "
+                         "--output; remove " + kFileName + " only if no run is going");
+  }
+}
+
+OutputLock::~OutputLock() { release(); }
+
+OutputLock::OutputLock(OutputLock&& other) noexcept
+    : path_(std::exchange(other.path_, {})), content_(std::move(other.content_)) {}
+
+OutputLock& OutputLock::operator=(OutputLock&& other) noexcept {
+  if (this != &other) {
+    release();
+    path_ = std::exchange(other.path_, {});
+    content_ = std::move(other.content_);
+  }
+  return *this;
+}
+
+void OutputLock::release() {
+  if (path_.empty()) return;
+  // Only our own lock: never one another run took over meanwhile.
+  if (read_all(path_) == content_) unlink(path_.c_str());
+  path_.clear();
+}
+
+}  // namespace tethersim::app
