@@ -38,7 +38,32 @@ bool stale(long pid, const std::string& host) {
   return kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
 }
 
+[[noreturn]] void refuse(const fs::path& directory, long pid, const std::string& host) {
+  throw InputError({directory.string(), 0}, "output.directory",
+                   "is in use by another run (process " + std::to_string(pid) + " on host " +
+                       (host.empty() ? "unknown" : host) + ", " + OutputLock::kFileName +
+                       "); wait for it to end, stop it (SIGTERM writes a checkpoint), or choose another "
+                       "--output; remove " + OutputLock::kFileName + " only if no run is going");
+}
+
+// The holder of an existing lock: process id and host.
+std::pair<long, std::string> holder_of(const fs::path& path) {
+  std::istringstream holder(read_all(path));
+  long pid = 0;
+  std::string host;
+  holder >> pid >> host;
+  return {pid, host};
+}
+
 }  // namespace
+
+void OutputLock::check_free(const fs::path& directory) {
+  const fs::path path = directory / kFileName;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return;
+  const auto [pid, host] = holder_of(path);
+  if (!stale(pid, host)) refuse(directory, pid, host);
+}
 
 OutputLock::OutputLock(const fs::path& directory) {
   const fs::path path = directory / kFileName;
@@ -62,20 +87,13 @@ OutputLock::OutputLock(const fs::path& directory) {
       throw InputError({directory.string(), 0}, "output.directory",
                        "is not writable (cannot create " + std::string(kFileName) + ": " + std::strerror(errno) + ")");
     }
-    std::istringstream holder(read_all(path));
-    long pid = 0;
-    std::string host;
-    holder >> pid >> host;
+    const auto [pid, host] = holder_of(path);
     if (attempt == 0 && stale(pid, host)) {
       std::error_code ec;
       fs::remove(path, ec);
       continue;
     }
-    throw InputError({directory.string(), 0}, "output.directory",
-                     "is in use by another run (process " + std::to_string(pid) + " on host " +
-                         (host.empty() ? "unknown" : host) + ", " + kFileName +
-                         "); wait for it to end, stop it (SIGTERM writes a checkpoint), or choose another "
-                         "--output; remove " + kFileName + " only if no run is going");
+    refuse(directory, pid, host);
   }
 }
 

@@ -19,6 +19,10 @@ class OutputLock {
   // Takes the directory's lock; throws InputError naming the holder when
   // another run has it, or when the directory cannot hold a lock.
   explicit OutputLock(const std::filesystem::path& directory);
+  // Throws the same InputError when a live run holds the directory's lock,
+  // without taking it: a restart checks its checkpoint's directory before
+  // it reads a checkpoint that run may be replacing.
+  static void check_free(const std::filesystem::path& directory);
   ~OutputLock();
   OutputLock(const OutputLock&) = delete;
   OutputLock& operator=(const OutputLock&) = delete;

@@ -234,6 +234,8 @@ Model restart_model(const CheckpointHeader& header, const std::string& path, con
 // checks alone that there is one to read.
 void check_restart_source(const RunRequest& request, const decomposition::MpiSession& mpi) {
   const std::vector<std::string> candidates = checkpoint_candidates(request.restart);
+  // Not while another run writes there: its checkpoint may be half replaced.
+  OutputLock::check_free(fs::path(candidates.front()).parent_path());
   for (std::size_t k = 0; k < candidates.size(); ++k) {
     CheckpointHeader header;
     try {

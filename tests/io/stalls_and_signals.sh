@@ -8,12 +8,20 @@
 #   verifies, and one line naming the time, the event kinds and particles;
 # - a frozen run with the watch off stops on SIGTERM, SIGINT and
 #   --max-walltime within a few seconds, with a checkpoint and exit code 0,
-#   on one rank and through mpirun on two;
+#   on one rank and on two (through jobs/local/mpirun.sh);
 # - degenerate inputs that froze are refused with one line and exit code 2.
 #   stalls_and_signals.sh TETHERSIM SOURCE_DIR WORK_DIR
 source "$(dirname "$0")/lib.sh"
 exe=$1; src=$2; work=$3
 rm -rf "$work"; mkdir -p "$work"
+
+# checkpoint_time FILE: the simulated time of a checkpoint that verifies.
+checkpoint_time() {
+  local text
+  text=$("$exe" info "$1" 2>&1) || fail "tethersim info rejects $1: $text"
+  printf '%s\n' "$text" | grep -q "content hash verified" || fail "$1 does not verify: $text"
+  printf '%s\n' "$text" | awk '$1 == "time" { print $2; exit }'
+}
 export OMPI_MCA_mpi_yield_when_idle=1
 
 for seed in 2 8; do
@@ -67,8 +75,14 @@ stop_within() {
 stop_within 5 TERM "$work/term1" "$exe" run "${frozen[@]}" --stall-events 0 -o "$work/term1"
 stop_within 5 INT "$work/int1" "$exe" run "${frozen[@]}" --stall-events 0 -o "$work/int1"
 stop_within 8 none "$work/walltime1" "$exe" run "${frozen[@]}" --stall-events 0 --max-walltime 0.0015 -o "$work/walltime1"
-stop_within 10 TERM "$work/term2" mpirun -np 2 --oversubscribe "$exe" run "${frozen[@]}" --stall-events 0 -o "$work/term2"
-stop_within 10 INT "$work/int2" mpirun -np 2 --oversubscribe "$exe" run "${frozen[@]}" --stall-events 0 -o "$work/int2"
+# Open MPI's mpirun aborts a job on SIGTERM and SIGINT (exit 1, ranks killed
+# a second later); jobs/local/mpirun.sh passes them on as SIGUSR1.
+launch="$src/jobs/local/mpirun.sh"
+stop_within 10 TERM "$work/term2" "$launch" -np 2 --oversubscribe "$exe" run "${frozen[@]}" --stall-events 0 -o "$work/term2"
+stop_within 10 INT "$work/int2" "$launch" -np 2 --oversubscribe "$exe" run "${frozen[@]}" --stall-events 0 -o "$work/int2"
+# The certified windows too (they keep an undo log for this).
+stop_within 10 TERM "$work/term2c" "$launch" -np 2 --oversubscribe "$exe" run "${frozen[@]}" --stall-events 0 \
+  --windows certified -o "$work/term2c"
 
 # The watch on two ranks: the ranks agree, undo the window and stop.
 code=0

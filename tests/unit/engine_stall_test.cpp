@@ -105,7 +105,7 @@ TEST(PresynapticGenerator, RefusesAnOverpackedCompartment) {
 
 TEST(FccGasGenerator, RefusesAnOverlappingLattice) {
   try {
-    Simulation sim(example("gas.toml"), {"initial.parameters.density=1.5", "initial.parameters.cells=2"});
+    Simulation sim(example("gas.toml"), {"initial.parameters.density=1.5", "initial.parameters.cells=3"});
     FAIL() << "an overlapping lattice was accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("the lattice would overlap"), std::string::npos) << e.what();

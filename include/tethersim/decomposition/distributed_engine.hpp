@@ -258,7 +258,9 @@ class DistributedEngine {
   // Certification of [time_, time_ + length) on all ranks; true when every
   // rank certified it.
   bool certify(double length);
-  void execute(double until);
+  // Runs the certified window to `until`; false when it was halted (and
+  // undone on every rank).
+  bool execute(double until);
   // Runs `engine` to `until` (or for `budget` events), polling for a stop
   // and watching for a stall every few thousand events; what stopped it
   // short. `reached`: whether `until` was reached.
