@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <utility>
 
@@ -31,11 +32,29 @@ std::string read_all(const fs::path& path) {
   return text.str();
 }
 
-// True when the lock's process is gone: only knowable on its own host
-// (kill with signal 0 tests that a process exists without touching it).
+// Whether a process runs: kill with signal 0 tests that it exists without
+// touching it; a zombie (killed, not yet reaped: a rank whose mpirun was
+// killed waits for its new parent) exists but runs no more.
+bool running(long pid) {
+  if (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return false;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::size_t name_end = text.rfind(')');
+  if (name_end == std::string::npos || name_end + 2 >= text.size()) return true;
+  const char state = text[name_end + 2];
+  return state != 'Z' && state != 'X';
+}
+
+// True when the lock's process is gone: only knowable on its own host. A
+// process killed a moment ago may take a little while to go: give it a
+// second before calling the lock live.
 bool stale(long pid, const std::string& host) {
   if (host != host_name() || pid <= 0) return false;
-  return kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+  for (int wait = 0; wait < 20; ++wait) {
+    if (!running(pid)) return true;
+    usleep(50000);
+  }
+  return false;
 }
 
 [[noreturn]] void refuse(const fs::path& directory, long pid, const std::string& host) {
