@@ -346,8 +346,10 @@ void DistributedEngine::agree(std::vector<double>& maxima, std::vector<double>& 
 
 bool DistributedEngine::advance(double end, std::uint64_t event_budget) {
   const std::uint64_t start_events = global_events_;
+  halt_ = Halt::none;
   while (time_ < end) {
     round(end);
+    if (halt_ != Halt::none) return false;
     if (shadow_) shadow_->check(*engine_, time_);
     fail_if_asked();
     if (time_ < end && global_events_ - start_events >= event_budget) return false;
@@ -632,7 +634,7 @@ void DistributedEngine::certified_round(double end) {
                  static_cast<unsigned long long>(stats.cross_components),
                  static_cast<unsigned long long>(stats.largest_component));
   }
-  execute(until);
+  if (!execute(until)) return;
   exchange_changes();
   ++counters_.windows;
   counters_.delta_sum += until - time_;
@@ -642,7 +644,7 @@ void DistributedEngine::certified_round(double end) {
   maybe_rebalance();
 }
 
-void DistributedEngine::execute(double until) {
+bool DistributedEngine::execute(double until) {
   const double started = seconds_now();
   engine::Engine& e = *engine_;
   const std::vector<engine::Index>& run = certifier_->active_ghosts();
@@ -659,11 +661,26 @@ void DistributedEngine::execute(double until) {
   active_ghosts_ = std::move(ids);
   const std::uint64_t counted = e.statistics().total_events();
   const std::uint64_t uncounted = e.uncounted_events();
-  e.run_until(until);
+  // The window keeps an undo log, like a speculative one, so that a stop
+  // request or a stall seen by any rank inside it (a frozen window never
+  // ends) undoes it on every rank: the run then stops at its start.
+  if (logged_sectors_.empty() || logged_for_cuts_ != layout_.cuts()) mark_logged_sectors();
+  e.begin_speculation(logged_sectors_);
+  const Halt halt = run_watched(e, until);
+  std::vector<double> verdict{static_cast<double>(halt)}, none;
+  agree(verdict, none);
+  if (verdict[0] != 0.0) {
+    e.undo_speculation();
+    halt_ = static_cast<Halt>(static_cast<int>(verdict[0]));
+    counters_.seconds_execute += seconds_now() - started;
+    return false;
+  }
+  e.keep_speculation();
   const std::uint64_t duplicated = e.uncounted_events() - uncounted;
   counters_.events_executed += e.statistics().total_events() - counted + duplicated;
   counters_.events_duplicated += duplicated;
   counters_.seconds_execute += seconds_now() - started;
+  return true;
 }
 
 }  // namespace tethersim::decomposition

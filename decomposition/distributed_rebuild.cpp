@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <array>
+#include <cmath>
 #include <numeric>
 
 #include "tethersim/decomposition/distributed_engine.hpp"
@@ -59,6 +60,7 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
   std::vector<engine::ReleaseSnapshot> releases = release_snapshots(*engine_);
   std::vector<engine::ParticleRecord> after;
   double run_seconds = 0.0, run_events = 0.0;
+  Halt halt = Halt::none;
   if (rank_ == 0) {
     engine::EngineSnapshot s = snapshot_of_records(read_records(all.data(), all.size()), time_, reaction_count());
     engine::free_storage(all);
@@ -69,30 +71,38 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
     const double run_started = seconds_now();
     // Stopped by the budget, the window ends at the next event's time, once
     // every event simultaneous with the last one has been processed: then
-    // all events before the end are done and none at or after it.
-    bool reached = serial.run_until(until, budget);
-    while (!reached) {
-      const double next = serial.next_event_time();
-      if (next > serial.time()) {
-        until = std::min(until, next);
-        break;
-      }
-      reached = serial.run_until(until, 1);
+    // all events before the end are done and none at or after it. Both
+    // runs are watched: a stall or a stop request drops the window.
+    bool reached = false;
+    halt = run_watched(serial, until, budget, &reached);
+    if (halt == Halt::none && !reached) {
+      // The events tied with the last one: all those before the next
+      // representable time.
+      halt = run_watched(serial, std::nextafter(serial.time(), kInfinity));
+      until = std::min(until, serial.next_event_time());
     }
     run_seconds = seconds_now() - run_started;
+    if (halt != Halt::none) {
+      // Nothing of the window stays: every rank keeps the state it had.
+      engine::Engine unchanged(model_, s);
+      after = unchanged.records();
+      until = time_;
+    } else {
+      counters_.events_executed += serial.statistics().total_events();
+      add_statistics(statistics, serial.statistics());
+      for (const engine::EscapeRecord& r : serial.escapes()) escapes.push_back({r.id, r.species, r.time, r.position, r.velocity});
+      for (const engine::ReleaseRecord& r : serial.releases()) releases.push_back({r.id, r.time});
+      after = serial.records();
+      globals = {serial.periodic_ticks(), serial.active_window()};
+    }
     run_events = static_cast<double>(serial.statistics().total_events());
-    counters_.events_executed += serial.statistics().total_events();
-    add_statistics(statistics, serial.statistics());
-    for (const engine::EscapeRecord& r : serial.escapes()) escapes.push_back({r.id, r.species, r.time, r.position, r.velocity});
-    for (const engine::ReleaseRecord& r : serial.releases()) releases.push_back({r.id, r.time});
-    after = serial.records();
-    globals = {serial.periodic_ticks(), serial.active_window()};
   }
   // The clocks of every rank move on together; the run's cost steers the
   // next lean-window decision.
-  std::array<double, 3> shared{until, run_seconds, run_events};
+  std::array<double, 4> shared{until, run_seconds, run_events, static_cast<double>(halt)};
   MPI_Bcast(shared.data(), static_cast<int>(shared.size()), MPI_DOUBLE, 0, comm_);
   until = shared[0];
+  halt_ = static_cast<Halt>(static_cast<int>(shared[3]));
   run_seconds = shared[1];
   if (shared[2] > 0.0) serial_seconds_per_event_ = run_seconds / shared[2];
   int window = globals.active_window;

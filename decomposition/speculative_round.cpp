@@ -117,7 +117,7 @@ bool DistributedEngine::speculative_round(double end) {
   const std::uint64_t uncounted = e.uncounted_events();
   const double started = seconds_now();
   e.begin_speculation(logged_sectors_);
-  e.run_until(until);
+  const Halt halt = run_watched(e, until);
   const std::uint64_t duplicated = e.uncounted_events() - uncounted;
   const std::uint64_t executed = e.statistics().total_events() - counted + duplicated;
   counters_.seconds_execute += seconds_now() - started;
@@ -132,11 +132,20 @@ bool DistributedEngine::speculative_round(double end) {
     forced = true;
   }
   // Maxima: minus the earliest violation on any rank; some rank forced an
-  // undo.
-  std::vector<double> verdict{-violation, forced ? 1.0 : 0.0};
+  // undo; some rank was asked to stop or saw a stall (the largest: a stall).
+  std::vector<double> verdict{-violation, forced ? 1.0 : 0.0, static_cast<double>(halt)};
   std::vector<double> totals{static_cast<double>(counters_.events_executed + executed),
                              static_cast<double>(counters_.owned)};
   agree(verdict, totals);
+  if (verdict[2] != 0.0) {
+    // A halted window is undone whole on every rank, its events never
+    // counted: the run stops at the window's start, a consistent time.
+    e.undo_speculation();
+    ++counters_.rollbacks;
+    counters_.events_rolled_back += executed;
+    halt_ = static_cast<Halt>(static_cast<int>(verdict[2]));
+    return true;
+  }
   const double stands_until = -verdict[0];
   if (verdict[1] == 0.0 && stands_until == until) {
     commit_window(until, executed, duplicated);

@@ -27,10 +27,14 @@ const char* kUsage =
     "(the previous one kept as checkpoint.prev.h5) and summary.json. A\n"
     "directory that holds another run is refused unless --overwrite is given.\n\n"
     "SIGTERM, SIGUSR1 and Ctrl-C, and --max-walltime, write a checkpoint at the\n"
-    "next safe point and exit with code 0; continue with --restart DIR.\n"
-    "--continue starts the run when DIR holds no checkpoint and continues it\n"
-    "(as --restart DIR) when it does, so one command line serves every job of\n"
-    "a chain; a run already at its end time exits with code 0.\n\n"
+    "next safe point (within about a second) and exit with code 0; continue\n"
+    "with --restart DIR. --continue starts the run when DIR holds no\n"
+    "checkpoint and continues it (as --restart DIR) when it does, so one\n"
+    "command line serves every job of a chain; a run already at its end time\n"
+    "exits with code 0. A run whose simulated time stops while events keep\n"
+    "coming (a stall) stops after --stall-events events with a checkpoint, a\n"
+    "message naming the particles and event kinds, and exit code 1. The output\n"
+    "directory is locked (tethersim.lock) while a run writes to it.\n\n"
     "Under mpirun or srun the sector grid is split into blocks, one per rank\n"
     "(--ranks-grid), and the run is the same, bit for bit, on any number of\n"
     "ranks; a restart may use a different number.";
@@ -50,6 +54,9 @@ int run_main(const Arguments& args) {
       "stop with a checkpoint after 99% of this many hours of wall time")(
       "overwrite", "replace the files of another run in the output directory")(
       "continue", "with MODEL.toml and --output DIR: continue DIR's run when it has a checkpoint, else start it")(
+      "stall-events", po::value<unsigned long long>()->value_name("N"),
+      "stop with a checkpoint and exit 1 after N events without simulated time advancing (default "
+      "10^7; 0: never)")(
       "quiet,q", "print nothing but errors")(
       "ranks-grid", po::value<std::string>()->value_name("X,Y,Z"),
       "how MPI ranks split the sector grid (default: the grid with the smallest halos)")(
@@ -105,6 +112,7 @@ int run_main(const Arguments& args) {
     request.max_walltime_hours = values["max-walltime"].as<double>();
     if (!(request.max_walltime_hours > 0)) throw UsageError{"run", "--max-walltime must be positive"};
   }
+  if (values.count("stall-events")) request.stall_events = values["stall-events"].as<unsigned long long>();
   if (values.count("ranks-grid")) {
     const std::string text = values["ranks-grid"].as<std::string>();
     decomposition::GridShape grid{};

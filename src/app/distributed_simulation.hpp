@@ -29,6 +29,10 @@ class DistributedSimulation final : public Simulation {
   std::size_t memory_bytes() const override { return engine_.engine().memory_bytes(); }
   bool any_rank(bool local) const override;
   int ranks() const override { return engine_.ranks(); }
+  void set_stop_poll(std::function<bool()> poll) override { engine_.set_stop_poll(std::move(poll)); }
+  void set_stall_limit(std::uint64_t events) override { engine_.set_stall_limit(events); }
+  bool stalled() const override { return engine_.halt() == decomposition::DistributedEngine::Halt::stall; }
+  std::string stall_description() const override;
   std::optional<DistributionReport> distribution(double simulated_time) const override;
 
  private:

@@ -11,6 +11,7 @@
 #include "exit_codes.hpp"
 #include "failure_policy.hpp"
 #include "model_description.hpp"
+#include "output_lock.hpp"
 #include "progress.hpp"
 #include "run_log.hpp"
 #include "resource_usage.hpp"
@@ -67,6 +68,19 @@ void prepare_fresh_directory(const fs::path& directory, bool overwrite) {
   }
   std::fclose(f);
   fs::remove(probe, ec);
+}
+
+// The directory (created when missing) with its lock held by this run.
+OutputLock lock_directory(const fs::path& directory) {
+  std::error_code ec;
+  if (fs::exists(directory, ec) && !fs::is_directory(directory, ec)) {
+    throw InputError({directory.string(), 0}, "output.directory", "exists and is not a directory");
+  }
+  fs::create_directories(directory, ec);
+  if (ec || !fs::is_directory(directory)) {
+    throw InputError({directory.string(), 0}, "output.directory", "cannot be created: " + ec.message());
+  }
+  return OutputLock(directory);
 }
 
 // The k-th multiple of an interval: exact, no accumulated rounding.
@@ -231,6 +245,8 @@ Model restart_model(const CheckpointHeader& header, const std::string& path, con
 // checks alone that there is one to read.
 void check_restart_source(const RunRequest& request, const decomposition::MpiSession& mpi) {
   const std::vector<std::string> candidates = checkpoint_candidates(request.restart);
+  // Not while another run writes there: its checkpoint may be half replaced.
+  OutputLock::check_free(fs::path(candidates.front()).parent_path());
   for (std::size_t k = 0; k < candidates.size(); ++k) {
     CheckpointHeader header;
     try {
@@ -318,6 +334,10 @@ class RunLoop {
     totals_.events_before = sim_.statistics().total_events();
     totals_.collisions_before = sim_.statistics().collisions();
     install_stop_signals();
+    // Checked every few thousand events, even inside a window: a signal or
+    // the wall-time limit is honoured within milliseconds of wall time.
+    sim_.set_stop_poll([this] { return stop_signal() != 0 || out_of_time(clock_.seconds()); });
+    sim_.set_stall_limit(request_.stall_events);
     if (!request_.quiet) progress_.header();
     last_progress_ = clock_.seconds();
     last_wall_checkpoint_ = clock_.seconds();
@@ -327,6 +347,7 @@ class RunLoop {
     for (;;) {
       const double stop = std::min({frames_.time(), samples_.time(), checkpoints_.time(), end});
       if (!advance_to(stop)) {
+        if (stalled_) return finish_stalled();
         // Stop at the first consistent time, but never past the pending
         // scheduled one: when no event comes before it, that is the stop
         // (its frame is written first, as in an uninterrupted run).
@@ -360,6 +381,10 @@ class RunLoop {
     const std::uint64_t chunk = 100000;
     for (;;) {
       const bool reached = sim_.advance(stop, chunk);
+      if (sim_.stalled()) {
+        stalled_ = true;
+        return false;
+      }
       if (!keep_going(stop)) return false;
       if (reached) return true;
     }
@@ -378,11 +403,12 @@ class RunLoop {
       if (root && !request_.quiet) progress_.line(sim_.time(), now, events, wall);
       last_progress_ = wall;
     }
+    // Each rank's own clock: the poll inside windows reads it too, and a
+    // window one rank stopped must stop the run on every rank.
     const int signal = stop_signal();
-    const bool out_of_time = root && request_.max_walltime_hours > 0 &&
-                             wall >= 0.99 * 3600.0 * request_.max_walltime_hours;
-    if (sim_.any_rank(signal != 0 || out_of_time)) {
-      stopped_by_ = signal != 0 ? signal_name(signal) : out_of_time ? "--max-walltime" : "a signal to another rank";
+    const bool late = out_of_time(wall);
+    if (sim_.any_rank(signal != 0 || late)) {
+      stopped_by_ = signal != 0 ? signal_name(signal) : late ? "--max-walltime" : "a signal to another rank";
       return false;
     }
     const double wall_minutes = model_.output().checkpoint_wall_minutes;
@@ -392,6 +418,28 @@ class RunLoop {
       last_wall_checkpoint_ = clock_.seconds();
     }
     return true;
+  }
+
+  bool out_of_time(double wall) const {
+    return request_.max_walltime_hours > 0 && wall >= 0.99 * 3600.0 * request_.max_walltime_hours;
+  }
+
+  // Simulated time stopped while events kept coming: exact dynamics will
+  // not leave such a state, so the run ends with a checkpoint (to inspect,
+  // or to continue after all) and a failure exit, never silently.
+  int finish_stalled() {
+    const std::string description = sim_.stall_description();
+    const double t = sim_.consistent_stop_time();
+    const std::string written = checkpoint(t);
+    trajectory_->close();
+    finish(t, true);
+    if (is_root()) {
+      std::fprintf(stderr,
+                   "tethersim run: stalled: %s; stopped at t = %.10g with a checkpoint in %s (see "
+                   "docs/engine.md, \"Stalls\"; the limit is --stall-events)\n",
+                   description.c_str(), t, written.c_str());
+    }
+    return kExitRuntimeFailure;
   }
 
   bool is_root() const {
@@ -489,6 +537,7 @@ class RunLoop {
   double last_progress_ = 0.0;
   double last_wall_checkpoint_ = 0.0;
   std::string stopped_by_;
+  bool stalled_ = false;
   RunTotals totals_;
 };
 
@@ -504,10 +553,13 @@ int start_and_run(LoadedRun& run, const RunRequest& request, const decomposition
     // The rank count or grid does not suit the model (every rank agrees).
     throw InputError({request.model_path.empty() ? request.restart : request.model_path, 0}, "", e.what());
   }
-  // Rank 0 prepares the output directory; every rank learns how it went.
+  // Rank 0 locks and prepares the output directory, before touching any
+  // file in it; every rank learns how it went.
   std::string problem;
+  OutputLock lock;
   if (mpi.is_root()) {
     try {
+      lock = lock_directory(run.directory);
       if (!run.restarted) {
         prepare_fresh_directory(run.directory, request.overwrite);
       } else {

@@ -3,11 +3,13 @@
 // directory, the event loop with frames, observables, checkpoints, progress,
 // stop signals and the wall-time limit, and the summary.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/decomposition/mpi_session.hpp"
+#include "tethersim/engine/stall_watch.hpp"
 
 namespace tethersim::app {
 
@@ -18,6 +20,8 @@ struct RunRequest {
   bool overwrite = false;
   bool quiet = false;
   double max_walltime_hours = 0.0;  // 0 = no limit
+  // Events without simulated time advancing that stop the run (0: never).
+  std::uint64_t stall_events = engine::kDefaultStallEvents;
   decomposition::DistributionSettings distribution;  // several ranks only
 };
 

@@ -5,6 +5,7 @@
 
 #include "simulation.hpp"
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/stall_watch.hpp"
 
 namespace tethersim::app {
 
@@ -26,6 +27,10 @@ class SerialSimulation final : public Simulation {
   std::size_t memory_bytes() const override { return engine_.memory_bytes(); }
   bool any_rank(bool local) const override { return local; }
   int ranks() const override { return 1; }
+  void set_stop_poll(std::function<bool()> poll) override { stop_poll_ = std::move(poll); }
+  void set_stall_limit(std::uint64_t events) override { watch_ = engine::StallWatch(events); }
+  bool stalled() const override { return stalled_; }
+  std::string stall_description() const override { return stall_description_; }
 
   const engine::Engine& engine() const { return engine_; }
 
@@ -33,6 +38,10 @@ class SerialSimulation final : public Simulation {
   const Model& model_;
   engine::Engine engine_;
   double time_;
+  std::function<bool()> stop_poll_;
+  engine::StallWatch watch_;
+  bool stalled_ = false;
+  std::string stall_description_;
 };
 
 }  // namespace tethersim::app

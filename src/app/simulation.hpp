@@ -7,6 +7,8 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <optional>
 #include <vector>
 
@@ -44,6 +46,18 @@ class Simulation {
   // true on every rank when true on any.
   virtual bool any_rank(bool local) const = 0;
   virtual int ranks() const = 0;
+  // Polled every few thousand events, also inside a distributed window
+  // (stop signals, the wall-time limit): true makes advance() return early
+  // at a consistent time, within milliseconds whatever the engine is doing.
+  virtual void set_stop_poll(std::function<bool()> poll) = 0;
+  // Events run without simulated time advancing that make a stall (0: never).
+  virtual void set_stall_limit(std::uint64_t events) = 0;
+  // After advance() returned false: it stopped because of a stall (every
+  // rank agrees); time() is then a consistent stop time.
+  virtual bool stalled() const = 0;
+  // Collective: what the stall was (the particles and event kinds), on
+  // rank 0.
+  virtual std::string stall_description() const = 0;
   // Synchronization counters of a distributed run (collective); empty for
   // one process.
   virtual std::optional<DistributionReport> distribution(double) const { return std::nullopt; }

@@ -289,6 +289,7 @@ void Engine::execute_particle_event(Index i, const ParticleEvent& e) {
   } else {
     ++uncounted_events_;
   }
+  last_event_ = {e.kind, i, e.partner};
   const int axis = e.detail & 3;
   const bool upward = (e.detail & 4) != 0;
   mark_for_prediction(i);
@@ -314,6 +315,9 @@ void Engine::execute_global_event(const GlobalEvent& g) {
     counting_ = counts_global_events_;
   }
   count(stats_.events[static_cast<int>(g.kind)]);
+  last_event_ = g.kind == EventKind::restitution
+                    ? EventTrace{g.kind, loaded_[g.payload].a, loaded_[g.payload].b}
+                    : EventTrace{g.kind, kNoIndex, kNoIndex};
   switch (g.kind) {
     case EventKind::restitution:
       begin_event(loaded_[g.payload].a, loaded_[g.payload].b);

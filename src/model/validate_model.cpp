@@ -76,10 +76,18 @@ void validate_globals(const ModelData& d, ProblemList& p) {
   if (dyn.dimensions < 1 || dyn.dimensions > 3) {
     p.add("model.dimensions", "must be 1, 2 or 3, got " + std::to_string(dyn.dimensions));
   }
+  // Within about 1e-7 of pi/2 the revolve response's round-off margin
+  // carries the angle past pi/2 and a revolving pair collides without end
+  // at one instant; 1e-6 keeps well clear of that.
+  constexpr double kThetaGap = 1e-6;
   if (p.check_number("physics.theta_revolve", dyn.theta_revolve) &&
       !(dyn.theta_revolve > 0.0 && dyn.theta_revolve < M_PI / 2.0)) {
     p.add("physics.theta_revolve",
           "must be an angle in (0, pi/2) radians, got " + format_number(dyn.theta_revolve));
+  } else if (dyn.theta_revolve > M_PI / 2.0 - kThetaGap) {
+    p.add("physics.theta_revolve",
+          "must be at least 1e-6 below pi/2 (nearer, the revolve geometry degenerates in floating "
+          "point and a tethered pair collides without end), got " + format_number(dyn.theta_revolve));
   }
   p.non_negative("physics.restitution_delay", dyn.restitution_delay);
   p.positive("physics.dt_max", dyn.dt_max);
@@ -167,6 +175,10 @@ void validate_pairs(const ModelData& d, ProblemList& p) {
                                      format_number(pp.tethering) +
                                      " of this tetherable pair (a tethered pair could never "
                                      "be both apart and together)");
+      } else if (pp.tetherable() && pp.blocks() && pp.blocking == pp.tethering) {
+        p.add(key + ".blocking", "equals the tethering distance " + format_number(pp.tethering) +
+                                     ": a tethered pair held at exactly one distance collides without "
+                                     "end at one instant; make tethering larger than blocking");
       }
       if (d.species[a].infinite_mass() && d.species[b].infinite_mass() &&
           (pp.blocks() || pp.tetherable())) {

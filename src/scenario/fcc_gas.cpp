@@ -53,6 +53,17 @@ GeneratedState FccGas::generate(const ParameterSet& p, const Model& model) const
   const auto cells = parameter_integer(p, "cells");
   const double a = lattice_constant(p);
   const SpeciesIndex species = species_parameter(p, model, "species");
+  // Neighbours on the lattice are a / sqrt(2) apart: closer than the
+  // blocking distance, every particle starts overlapping twelve others,
+  // which the dynamics cannot resolve (docs/engine.md, "Stalls").
+  const double blocking = model.pair(species, species).blocking;
+  if (a / std::sqrt(2.0) < blocking) {
+    throw ModelError({"initial.parameters.density",
+                      "the lattice would overlap: neighbours " + std::to_string(a / std::sqrt(2.0)) +
+                          " apart, closer than the blocking distance " + std::to_string(blocking) +
+                          " (the densest packing is density sqrt(2)/blocking^3 = " +
+                          std::to_string(std::sqrt(2.0) / (blocking * blocking * blocking)) + ")"});
+  }
   static const double basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
   GeneratedState state;
   state.particles.reserve(static_cast<std::size_t>(4 * cells * cells * cells));

@@ -3,16 +3,24 @@
 // every vesicle V, synapsin half S and docking site D; one active-zone
 // particle Z on the membrane, sqrt(r_M^2 - r_Z^2) below the centre
 // (docs/physics.md, "Where tethersim departs from the sources"), tethered to
-// every D; synapsins as S-S dimers whose two halves start at one point.
+// every D; synapsins as S-S dimers whose two halves start a little apart.
 // Vesicles and synapsins start uniformly at random inside the compartment,
 // docking sites uniformly on the active-zone cap of the membrane, all at
-// rest (random impulses set them moving).
+// rest (random impulses set them moving), none overlapping another.
 #include <cmath>
+#include <string>
 
 #include "generator_support.hpp"
 #include "generators.hpp"
+#include "placement_grid.hpp"
 
 namespace tethersim::scenario {
+
+namespace {
+// Draws per particle before the generator gives up: far more than a
+// compartment a quarter full needs, so failing means it is overpacked.
+constexpr int kMaxAttempts = 10000;
+}  // namespace
 
 std::string_view Presynaptic::name() const { return "presynaptic"; }
 
@@ -120,13 +128,31 @@ GeneratedState Presynaptic::generate(const ParameterSet& p, const Model& model) 
   const Vec3 axis = (zone_centre - centre) / d;
   const Vec3 e1 = axis.unitOrthogonal();
   const Vec3 e2 = axis.cross(e1);
+  // Every particle starts at least its blocking distance from every other
+  // (a draw that overlaps is drawn again from the particle's own stream):
+  // overlapping starts can freeze the dynamics (docs/engine.md, "Stalls").
+  PlacementGrid placed(model);
+  auto place = [&](physics::CounterRng& rng, SpeciesIndex s, const std::string& parameter, auto draw) {
+    for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
+      const Vec3 x = draw(rng);
+      if (!placed.fits(s, x)) continue;
+      placed.add(s, x);
+      return add(s, x);
+    }
+    throw ModelError({"initial.parameters." + parameter,
+                      "no room for " + std::to_string(parameter_integer(p, parameter)) + " " + parameter +
+                          " without overlaps (blocking distances) in the compartment (placed " +
+                          std::to_string(state.particles.size()) + " particles): lower the count or enlarge the compartment"});
+  };
   for (std::int64_t i = 0; i < parameter_integer(p, "docking_sites"); ++i) {
     physics::CounterRng rng = rng_for(state.particles.size());
-    const double cos_t = 1.0 - rng.uniform() * (1.0 - cos_min);
-    const double sin_t = std::sqrt(std::max(0.0, 1.0 - cos_t * cos_t));
-    const double phi = 2.0 * M_PI * rng.uniform();
-    const Vec3 dir = cos_t * axis + sin_t * (std::cos(phi) * e1 + std::sin(phi) * e2);
-    const ParticleId id = add(dock, centre + rho * dir);
+    const ParticleId id = place(rng, dock, "docking_sites", [&](physics::CounterRng& r) {
+      const double cos_t = 1.0 - r.uniform() * (1.0 - cos_min);
+      const double sin_t = std::sqrt(std::max(0.0, 1.0 - cos_t * cos_t));
+      const double phi = 2.0 * M_PI * r.uniform();
+      const Vec3 dir = cos_t * axis + sin_t * (std::cos(phi) * e1 + std::sin(phi) * e2);
+      return Vec3(centre + rho * dir);
+    });
     state.tethers.push_back({m_id, id});
     state.tethers.push_back({z_id, id});
   }
@@ -134,16 +160,31 @@ GeneratedState Presynaptic::generate(const ParameterSet& p, const Model& model) 
   const double vesicle_reach = model.pair(vesicle, membrane).tethering;
   for (std::int64_t i = 0; i < parameter_integer(p, "vesicles"); ++i) {
     physics::CounterRng rng = rng_for(state.particles.size());
-    const ParticleId id = add(vesicle, centre + random_point_in_ball(rng, vesicle_reach, 3));
+    const ParticleId id = place(rng, vesicle, "vesicles", [&](physics::CounterRng& r) {
+      return Vec3(centre + random_point_in_ball(r, vesicle_reach, 3));
+    });
     state.tethers.push_back({m_id, id});
   }
 
+  // The two halves of a dimer start apart, midway between their blocking
+  // and tethering distances in a random direction, the first far enough
+  // inside the membrane's reach that the second is inside it too.
+  const PairParameters& ss = model.pair(synapsin, synapsin);
+  const double gap = 0.5 * (ss.blocking + ss.tethering);
   const double synapsin_reach = model.pair(synapsin, membrane).tethering;
   for (std::int64_t i = 0; i < parameter_integer(p, "synapsin_dimers"); ++i) {
     physics::CounterRng rng = rng_for(state.particles.size());
-    const Vec3 x = centre + random_point_in_ball(rng, synapsin_reach, 3);
-    const ParticleId first = add(synapsin, x);
-    const ParticleId second = add(synapsin, x);
+    Vec3 first_x = Vec3::Zero();
+    const ParticleId first = place(rng, synapsin, "synapsin_dimers", [&](physics::CounterRng& r) {
+      first_x = centre + random_point_in_ball(r, std::max(0.0, synapsin_reach - gap), 3);
+      return first_x;
+    });
+    const ParticleId second = place(rng, synapsin, "synapsin_dimers", [&](physics::CounterRng& r) {
+      const double z = 2.0 * r.uniform() - 1.0;
+      const double phi = 2.0 * M_PI * r.uniform();
+      const double rxy = std::sqrt(std::max(0.0, 1.0 - z * z));
+      return Vec3(first_x + gap * Vec3(rxy * std::cos(phi), rxy * std::sin(phi), z));
+    });
     state.tethers.push_back({m_id, first});
     state.tethers.push_back({m_id, second});
     state.tethers.push_back({first, second});

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -28,6 +29,7 @@
 #include "tethersim/decomposition/certification.hpp"
 #include "tethersim/decomposition/rank_exchange.hpp"
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/stall_watch.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
 
 namespace tethersim::decomposition {
@@ -167,8 +169,24 @@ class DistributedEngine {
   // rank, none at or after it.
   double time() const { return time_; }
   // Runs windows until `end`, or until about `event_budget` events ran over
-  // all ranks; true when `end` was reached. Collective.
+  // all ranks, or until a halt (below); true when `end` was reached.
+  // Collective.
   bool advance(double end, std::uint64_t event_budget);
+
+  // Why the last advance() ended early besides its budget, agreed by every
+  // rank: a stop asked by the poll, or a stall (simulated time stuck while
+  // events keep coming). The window in progress is then undone (or, run on
+  // one rank, dropped): time() is a consistent stop time.
+  enum class Halt : int { none = 0, stop = 1, stall = 2 };
+  Halt halt() const { return halt_; }
+  // Polled every few thousand events inside windows, on every rank (stop
+  // signals, the wall-time limit): a rank busy in a long window, or in one
+  // that never ends, must still notice.
+  void set_stop_poll(std::function<bool()> poll) { stop_poll_ = std::move(poll); }
+  // Events without progress of the clock that make a stall (0: never).
+  void set_stall_limit(std::uint64_t events) { stall_limit_ = events; }
+  // This rank's description of the stall it saw (empty: none).
+  const std::string& stall_description() const { return stall_description_; }
 
   const engine::Engine& engine() const { return *engine_; }
   const BlockLayout& layout() const { return layout_; }
@@ -240,7 +258,14 @@ class DistributedEngine {
   // Certification of [time_, time_ + length) on all ranks; true when every
   // rank certified it.
   bool certify(double length);
-  void execute(double until);
+  // Runs the certified window to `until`; false when it was halted (and
+  // undone on every rank).
+  bool execute(double until);
+  // Runs `engine` to `until` (or for `budget` events), polling for a stop
+  // and watching for a stall every few thousand events; what stopped it
+  // short. `reached`: whether `until` was reached.
+  Halt run_watched(engine::Engine& engine, double until, std::uint64_t budget = UINT64_MAX,
+                   bool* reached = nullptr);
   void exchange_changes();
   // Runs [time_, until) on rank 0 for everything (a cluster no halo holds).
   // Runs everything on rank 0 until `until` or until `events_per_particle`
@@ -324,6 +349,10 @@ class DistributedEngine {
   // Why the last check failed here (0 none, 1 near, 2 contact).
   int last_failure_ = 0;
   DistributionCounters counters_;
+  std::function<bool()> stop_poll_;
+  std::uint64_t stall_limit_ = engine::kDefaultStallEvents;
+  Halt halt_ = Halt::none;
+  std::string stall_description_;
 };
 
 }  // namespace tethersim::decomposition

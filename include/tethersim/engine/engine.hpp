@@ -77,6 +77,14 @@ class Engine {
 
   // The latest event time processed so far.
   double time() const { return clock_; }
+  // The kind and participants (local indices, kNoIndex for none) of the
+  // last event run: what a stall report samples.
+  struct EventTrace {
+    EventKind kind = EventKind::none;
+    Index a = kNoIndex;
+    Index b = kNoIndex;
+  };
+  const EventTrace& last_event() const { return last_event_; }
   const Model& model() const { return model_; }
   const ParticleStore& particles() const { return particles_; }
   const SectorGrid& grid() const { return grid_; }
@@ -412,6 +420,7 @@ class Engine {
   // miss per partner at a million particles).
   bool uniform_roles_ = true;
   std::uint64_t uncounted_events_ = 0;
+  EventTrace last_event_;
   bool track_changes_ = false;
   BigVector<std::uint8_t> changed_mark_;
   IndexBits moving_;

@@ -1,0 +1,43 @@
+// Running a window while watching the wall clock and simulated time: a
+// window has no bound on its events (a dense cluster, or a Zeno cascade
+// that never reaches the window's end), and the ranks only meet at its
+// end, so each rank must notice a stop request or a stall by itself.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "tethersim/decomposition/distributed_engine.hpp"
+#include "tethersim/engine/stall_report.hpp"
+
+namespace tethersim::decomposition {
+
+namespace {
+// Events between polls: at a million events per second, a few
+// milliseconds; the poll costs a clock read and a flag.
+constexpr std::uint64_t kPollEvents = 4096;
+}  // namespace
+
+DistributedEngine::Halt DistributedEngine::run_watched(engine::Engine& e, double until, std::uint64_t budget,
+                                                       bool* reached) {
+  engine::StallWatch watch(stall_limit_);
+  if (reached) *reached = false;
+  for (;;) {
+    const std::uint64_t step = std::min(budget, kPollEvents);
+    if (e.run_until(until, step)) {
+      if (reached) *reached = true;
+      return Halt::none;
+    }
+    budget -= step;
+    if (budget == 0) return Halt::none;
+    if (watch.stalled(e.time(), e.statistics().total_events() + e.uncounted_events())) {
+      char head[160];
+      std::snprintf(head, sizeof head, "rank %d: %llu events without simulated time advancing at t = %.17g: ", rank_,
+                    static_cast<unsigned long long>(watch.events_since()), watch.stuck_at());
+      stall_description_ = head + engine::describe_stall(e, until);
+      return Halt::stall;
+    }
+    if (stop_poll_ && stop_poll_()) return Halt::stop;
+  }
+}
+
+}  // namespace tethersim::decomposition

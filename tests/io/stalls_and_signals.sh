@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Runs never freeze silently, and signals are honoured whatever the engine
+# is doing (docs/engine.md, "Stalls"):
+# - the presynaptic example with seeds 2 and 8 (which froze at t = 0.59 and
+#   t = 348 when the generator started dimer halves at one point) finishes;
+# - a frozen run (inelastic collapse: c = 0 with a restitution delay) stops
+#   after --stall-events events with exit code 1, a checkpoint that
+#   verifies, and one line naming the time, the event kinds and particles;
+# - a frozen run with the watch off stops on SIGTERM, SIGINT and
+#   --max-walltime within a few seconds, with a checkpoint and exit code 0,
+#   on one rank and on two (through jobs/local/mpirun.sh);
+# - degenerate inputs that froze are refused with one line and exit code 2.
+#   stalls_and_signals.sh TETHERSIM SOURCE_DIR WORK_DIR
+source "$(dirname "$0")/lib.sh"
+exe=$1; src=$2; work=$3
+rm -rf "$work"; mkdir -p "$work"
+
+# checkpoint_time FILE: the simulated time of a checkpoint that verifies.
+checkpoint_time() {
+  local text
+  text=$("$exe" info "$1" 2>&1) || fail "tethersim info rejects $1: $text"
+  printf '%s\n' "$text" | grep -q "content hash verified" || fail "$1 does not verify: $text"
+  printf '%s\n' "$text" | awk '$1 == "time" { print $2; exit }'
+}
+export OMPI_MCA_mpi_yield_when_idle=1
+
+for seed in 2 8; do
+  code=0
+  timeout 600 "$exe" run "$src/examples/presynaptic.toml" --seed "$seed" -q -o "$work/presynaptic-$seed" \
+    --stall-events 2000000 2> "$work/presynaptic-$seed.err" || code=$?
+  [ "$code" -eq 0 ] || fail "presynaptic seed $seed exited $code: $(cat "$work/presynaptic-$seed.err")"
+  [ "$(json_field "$work/presynaptic-$seed/summary.json" end_time)" = "900" ] ||
+    fail "presynaptic seed $seed did not reach t = 900"
+done
+
+# Inelastic collapse: a small gas with c = 0 and a restitution delay.
+frozen=("$src/examples/gas.toml" --set initial.parameters.cells=3 --set 'pair_defaults.c=0.0'
+        --set physics.restitution_delay=0.01 --set 'pair.0.c=0.0' --end-time 1e6 -q)
+
+code=0
+timeout 300 "$exe" run "${frozen[@]}" --stall-events 200000 -o "$work/stalled" 2> "$work/stalled.err" || code=$?
+[ "$code" -eq 1 ] || fail "a stalled run exited $code, expected 1: $(cat "$work/stalled.err")"
+expect_one_line "$(cat "$work/stalled.err")" \
+  "^tethersim run: stalled: [0-9]+ events without simulated time advancing at t = .*: .*(blocking|restitution) [0-9]+.* among particles [0-9]+ \\(A\\).*checkpoint"
+checkpoint_time "$work/stalled/checkpoint.h5" > /dev/null
+[ "$(json_field "$work/stalled/summary.json" interrupted)" = "True" ] || fail "a stalled run's summary is not marked interrupted"
+
+# stop_within SECONDS SIGNAL DIR CMD...: starts CMD (a run writing DIR),
+# waits until it has run a while (frozen), sends SIGNAL (none: wait for it
+# to stop by itself) and expects exit code 0 within SECONDS and a
+# checkpoint that verifies.
+stop_within() {
+  local limit=$1 signal=$2 dir=$3; shift 3
+  # A background job of a script starts with SIGINT ignored, and a shell
+  # cannot trap a signal ignored at its start: restore the default first
+  # (a terminal's Ctrl-C reaches a foreground job with it).
+  /usr/bin/python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$@" 2> "$dir.err" &
+  local pid=$! deadline=$((SECONDS + 120))
+  until [ -e "$dir/trajectory.h5" ]; do
+    kill -0 "$pid" 2>/dev/null || fail "$* ended before it was signalled: $(cat "$dir.err")"
+    [ $SECONDS -lt $deadline ] || { kill -KILL "$pid"; fail "$* never started"; }
+    sleep 0.2
+  done
+  sleep 3  # frozen by now: the collapse comes within a fraction of a second
+  local sent=$SECONDS code=0
+  if [ "$signal" != none ]; then kill "-$signal" "$pid"; fi
+  ( sleep $((limit + 30)); kill -KILL "$pid" 2>/dev/null ) &
+  local guard=$!
+  wait "$pid" || code=$?
+  kill "$guard" 2>/dev/null || true
+  local took=$((SECONDS - sent))
+  [ "$code" -eq 0 ] || fail "$* exited $code after $signal: $(cat "$dir.err")"
+  [ "$took" -le "$limit" ] || fail "$* took $took s to stop after $signal (limit $limit s)"
+  checkpoint_time "$dir/checkpoint.h5" > /dev/null
+  grep -q "stopped by" "$dir.err" || fail "no stop message: $(cat "$dir.err")"
+}
+
+stop_within 5 TERM "$work/term1" "$exe" run "${frozen[@]}" --stall-events 0 -o "$work/term1"
+stop_within 5 INT "$work/int1" "$exe" run "${frozen[@]}" --stall-events 0 -o "$work/int1"
+stop_within 8 none "$work/walltime1" "$exe" run "${frozen[@]}" --stall-events 0 --max-walltime 0.0015 -o "$work/walltime1"
+# Open MPI's mpirun aborts a job on SIGTERM and SIGINT (exit 1, ranks killed
+# a second later); jobs/local/mpirun.sh passes them on as SIGUSR1.
+launch="$src/jobs/local/mpirun.sh"
+stop_within 10 TERM "$work/term2" "$launch" -np 2 --oversubscribe "$exe" run "${frozen[@]}" --stall-events 0 -o "$work/term2"
+stop_within 10 INT "$work/int2" "$launch" -np 2 --oversubscribe "$exe" run "${frozen[@]}" --stall-events 0 -o "$work/int2"
+# The certified windows too (they keep an undo log for this).
+stop_within 10 TERM "$work/term2c" "$launch" -np 2 --oversubscribe "$exe" run "${frozen[@]}" --stall-events 0 \
+  --windows certified -o "$work/term2c"
+
+# The watch on two ranks: the ranks agree, undo the window and stop.
+code=0
+timeout 300 mpirun -np 2 --oversubscribe "$exe" run "${frozen[@]}" --stall-events 200000 -o "$work/stalled2" \
+  2> "$work/stalled2.err" || code=$?
+[ "$code" -eq 1 ] || fail "a stalled 2-rank run exited $code, expected 1: $(cat "$work/stalled2.err")"
+grep -qE "^tethersim run: stalled: rank [01]: .* among particles" "$work/stalled2.err" ||
+  fail "no stall report from 2 ranks: $(cat "$work/stalled2.err")"
+checkpoint_time "$work/stalled2/checkpoint.h5" > /dev/null
+
+# Inputs that froze at once are refused.
+expect_exit 2 "$exe" validate "$src/examples/presynaptic.toml" --set physics.theta_revolve=1.5707963
+expect_one_line "$stderr_text" "physics.theta_revolve: must be at least 1e-6 below pi/2"
+expect_exit 2 "$exe" run "$src/examples/presynaptic.toml" --set pair.3.tethering=40.0 -o "$work/equal"
+expect_one_line "$stderr_text" "blocking: equals the tethering distance"
+expect_exit 2 "$exe" run "$src/examples/presynaptic.toml" --set pair.3.blocking=400.0 -o "$work/overpacked"
+expect_one_line "$stderr_text" "initial.parameters.vesicles: no room for 100 vesicles"
+expect_exit 2 "$exe" run "$src/examples/gas.toml" --set initial.parameters.density=1.5 -o "$work/dense"
+expect_one_line "$stderr_text" "initial.parameters.density: the lattice would overlap"
+echo "stalls_and_signals: ok"
