@@ -46,6 +46,12 @@ import sys
 # rank (which sets the wall time).
 COUNTERS = [
     ("windows", "max"),
+    ("speculative_windows", "max"),
+    ("commits", "max"),
+    ("partial_commits", "max"),
+    ("rollbacks", "max"),
+    ("events_rolled_back", "total"),
+    ("certified_rounds", "max"),
     ("certifications", "max"),
     ("retries", "max"),
     ("failed_reach", "total"),
@@ -63,11 +69,12 @@ COUNTERS = [
     ("bytes_sent", "total"),
     ("seconds_certify", "max"),
     ("seconds_execute", "max"),
+    ("seconds_verify", "max"),
     ("seconds_exchange", "max"),
     ("seconds_wait", "max"),
     ("seconds_rebuild", "max"),
 ]
-TIME_PARTS = ["certify", "execute", "exchange", "wait", "rebuild"]
+TIME_PARTS = ["certify", "execute", "verify", "exchange", "wait", "rebuild"]
 
 
 class InputError(Exception):
@@ -275,8 +282,8 @@ def plot(path, series, dpi):
 
     # Where the wall time goes: the slowest rank's seconds in each phase, as a
     # fraction of the wall time, one stacked bar per run.
-    part_colours = {"certify": "#4c72b0", "execute": "#55a868", "exchange": "#c44e52", "wait": "#8172b2",
-                    "rebuild": "#ccb974"}
+    part_colours = {"certify": "#4c72b0", "execute": "#55a868", "verify": "#dd8452", "exchange": "#c44e52",
+                    "wait": "#8172b2", "rebuild": "#ccb974"}
     width = 0.8 / len(keys)
     positions = {n: k for k, n in enumerate(all_ranks)}
     for i, key in enumerate(keys):
