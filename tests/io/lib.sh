@@ -19,6 +19,15 @@ expect_one_line() {
   printf "%s\n" "$1" | grep -qE -e "$2" || fail "message does not match '$2': $1"
 }
 
+# verified_checkpoint_time FILE: the simulated time of a checkpoint that
+# verifies (`tethersim info` checks its content hash); $exe is the binary.
+verified_checkpoint_time() {
+  local text
+  text=$("$exe" info "$1" 2>&1) || fail "tethersim info rejects $1: $text"
+  printf '%s\n' "$text" | grep -q "content hash verified" || fail "$1 does not verify: $text"
+  printf '%s\n' "$text" | awk '$1 == "time" { print $2; exit }'
+}
+
 json_field() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
 
 # same_state DIR_A DIR_B: identical frames, observables and checkpoint state,

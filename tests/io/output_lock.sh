@@ -12,13 +12,6 @@ source "$(dirname "$0")/lib.sh"
 exe=$1; src=$2; work=$3
 rm -rf "$work"; mkdir -p "$work"
 
-# checkpoint_time FILE: the simulated time of a checkpoint that verifies.
-checkpoint_time() {
-  local text
-  text=$("$exe" info "$1" 2>&1) || fail "tethersim info rejects $1: $text"
-  printf '%s\n' "$text" | grep -q "content hash verified" || fail "$1 does not verify: $text"
-  printf '%s\n' "$text" | awk '$1 == "time" { print $2; exit }'
-}
 gas=("$src/examples/gas.toml" --set initial.parameters.cells=6 -q)
 
 "$exe" run "${gas[@]}" --end-time 1e6 --set output.checkpoint_interval=0.2 -o "$work/busy" &
@@ -45,7 +38,7 @@ kill -TERM "$pid"
 code=0; wait "$pid" || code=$?
 [ "$code" -eq 0 ] || fail "the first run exited $code after SIGTERM"
 [ ! -e "$work/busy/tethersim.lock" ] || fail "the lock outlived its run"
-stop=$(checkpoint_time "$work/busy/checkpoint.h5")
+stop=$(verified_checkpoint_time "$work/busy/checkpoint.h5")
 
 # A stale lock on this host: the process is gone.
 dead=$(/usr/bin/python3 -c 'import os

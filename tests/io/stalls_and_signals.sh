@@ -15,13 +15,6 @@ source "$(dirname "$0")/lib.sh"
 exe=$1; src=$2; work=$3
 rm -rf "$work"; mkdir -p "$work"
 
-# checkpoint_time FILE: the simulated time of a checkpoint that verifies.
-checkpoint_time() {
-  local text
-  text=$("$exe" info "$1" 2>&1) || fail "tethersim info rejects $1: $text"
-  printf '%s\n' "$text" | grep -q "content hash verified" || fail "$1 does not verify: $text"
-  printf '%s\n' "$text" | awk '$1 == "time" { print $2; exit }'
-}
 export OMPI_MCA_mpi_yield_when_idle=1
 
 for seed in 2 8; do
@@ -42,7 +35,7 @@ timeout 300 "$exe" run "${frozen[@]}" --stall-events 200000 -o "$work/stalled" 2
 [ "$code" -eq 1 ] || fail "a stalled run exited $code, expected 1: $(cat "$work/stalled.err")"
 expect_one_line "$(cat "$work/stalled.err")" \
   "^tethersim run: stalled: [0-9]+ events without simulated time advancing at t = .*: .*(blocking|restitution) [0-9]+.* among particles [0-9]+ \\(A\\).*checkpoint"
-checkpoint_time "$work/stalled/checkpoint.h5" > /dev/null
+verified_checkpoint_time "$work/stalled/checkpoint.h5" > /dev/null
 [ "$(json_field "$work/stalled/summary.json" interrupted)" = "True" ] || fail "a stalled run's summary is not marked interrupted"
 
 # stop_within SECONDS SIGNAL DIR CMD...: starts CMD (a run writing DIR),
@@ -73,7 +66,7 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$@" 2> "$dir.err" &
   local took=$((SECONDS - sent))
   [ "$code" -eq 0 ] || fail "$* exited $code after $signal: $(cat "$dir.err")"
   [ "$took" -le "$limit" ] || fail "$* took $took s to stop after $signal (limit $limit s)"
-  checkpoint_time "$dir/checkpoint.h5" > /dev/null
+  verified_checkpoint_time "$dir/checkpoint.h5" > /dev/null
   grep -q "stopped by" "$dir.err" || fail "no stop message: $(cat "$dir.err")"
 }
 
@@ -96,7 +89,7 @@ timeout 300 mpirun -np 2 --oversubscribe "$exe" run "${frozen[@]}" --stall-event
 [ "$code" -eq 1 ] || fail "a stalled 2-rank run exited $code, expected 1: $(cat "$work/stalled2.err")"
 grep -qE "^tethersim run: stalled: rank [01]: .* among particles" "$work/stalled2.err" ||
   fail "no stall report from 2 ranks: $(cat "$work/stalled2.err")"
-checkpoint_time "$work/stalled2/checkpoint.h5" > /dev/null
+verified_checkpoint_time "$work/stalled2/checkpoint.h5" > /dev/null
 
 # Inputs that froze at once are refused.
 expect_exit 2 "$exe" validate "$src/examples/presynaptic.toml" --set physics.theta_revolve=1.5707963
