@@ -123,17 +123,28 @@ bool DistributedEngine::speculative_round(double end) {
   counters_.seconds_execute += seconds_now() - started;
 
   last_failure_ = 0;
-  const double violation = std::min(check_histories(until), until);
-  // Testing switches: the same bits whatever is undone and run again.
-  bool forced = false;
+  double violation = std::min(check_histories(until), until);
+  // Testing switches: the same bits whatever is undone and run again. A
+  // random failure either undoes the whole window or claims a violation at
+  // a random time inside it (which keeps the events before that time).
+  bool forced = false, injected = false;
   if (fail_every_window_once_ && !failed_this_window_) forced = true;
   if (random_failure_rate_ > 0.0 &&
       static_cast<double>(random_decision() % 1000000) < random_failure_rate_ * 1e6) {
-    forced = true;
+    const std::uint64_t how = random_decision();
+    if (how % 2 == 0) {
+      forced = true;
+    } else {
+      const double fraction = static_cast<double>((how >> 1) % 1000 + 1) / 1002.0;
+      const double at = time_ + fraction * (until - time_);
+      injected = at < violation;
+      violation = std::min(violation, at);
+    }
   }
   // Maxima: minus the earliest violation on any rank; some rank forced an
-  // undo; some rank was asked to stop or saw a stall (the largest: a stall).
-  std::vector<double> verdict{-violation, forced ? 1.0 : 0.0, static_cast<double>(halt)};
+  // undo; some rank was asked to stop or saw a stall (the largest: a stall);
+  // some rank injected a violation.
+  std::vector<double> verdict{-violation, forced ? 1.0 : 0.0, static_cast<double>(halt), injected ? 1.0 : 0.0};
   std::vector<double> totals{static_cast<double>(counters_.events_executed + executed),
                              static_cast<double>(counters_.owned)};
   agree(verdict, totals);
@@ -156,13 +167,20 @@ bool DistributedEngine::speculative_round(double end) {
     if (length == speculative_proposal_) speculative_proposal_ = length * (speculation_found_limit_ ? kGrowth : kFirstGrowth);
   } else {
     const double undo_started = seconds_now();
-    e.undo_speculation();
+    // Every event before the earliest violation was exact on every rank:
+    // keep them and undo the rest, or (when the window ran global events
+    // after it, or none stands) undo it whole.
+    const bool keep_before = verdict[1] == 0.0 && stands_until > time_;
+    const bool kept = keep_before && e.undo_speculation_from(stands_until);
+    if (!kept) e.undo_speculation();
     counters_.seconds_verify += seconds_now() - undo_started;
+    const std::uint64_t duplicated_kept = kept ? e.uncounted_events() - uncounted : 0;
+    const std::uint64_t executed_kept = kept ? e.statistics().total_events() - counted + duplicated_kept : 0;
     ++counters_.rollbacks;
-    counters_.events_rolled_back += executed;
+    counters_.events_rolled_back += executed - executed_kept;
     if (last_failure_ == 1) ++counters_.rollbacks_near;
     if (last_failure_ == 2) ++counters_.rollbacks_contact;
-    if (forced && violation == until) ++counters_.rollbacks_forced;
+    if ((forced && violation == until) || injected) ++counters_.rollbacks_forced;
     if (trace_) {
       std::fprintf(stderr, "[rank %d] speculative window [%.17g, %.17g) undone, stands until %.17g (%s)\n", rank_,
                    time_, until, stands_until,
@@ -172,25 +190,25 @@ bool DistributedEngine::speculative_round(double end) {
                                         : "another rank");
     }
     failed_this_window_ = true;
-    // An undo forced for testing says nothing about the window's length.
+    // An undo forced for testing says nothing about the window's length,
+    // nor does a violation injected for testing.
     if (verdict[1] != 0.0) return true;
-    speculative_proposal_ = kShrink * length;
-    if (stands_until > time_) {
-      speculative_proposal_ = std::min(speculative_proposal_, kAimBeforeViolation * (stands_until - time_));
+    if (verdict[3] == 0.0) {
+      speculative_proposal_ = kShrink * length;
+      if (stands_until > time_) {
+        speculative_proposal_ = std::min(speculative_proposal_, kAimBeforeViolation * (stands_until - time_));
+      }
+      speculation_found_limit_ = true;
     }
-    speculation_found_limit_ = true;
     if (!(stands_until > time_)) return ++speculative_failures_ < kFailuresBeforeCertified;
-    // Every event before the earliest violation was exact on every rank:
-    // run them again (the same events, from the same state) and keep them.
-    const std::uint64_t counted_again = e.statistics().total_events();
-    const std::uint64_t uncounted_again = e.uncounted_events();
-    const double again = seconds_now();
-    e.begin_speculation(logged_sectors_);
-    e.run_until(stands_until);
-    counters_.seconds_execute += seconds_now() - again;
-    const std::uint64_t duplicated_again = e.uncounted_events() - uncounted_again;
-    ++counters_.partial_commits;
-    commit_window(stands_until, e.statistics().total_events() - counted_again + duplicated_again, duplicated_again);
+    if (kept) {
+      ++counters_.partial_commits;
+      commit_window(stands_until, executed_kept, duplicated_kept);
+    } else {
+      // Undone whole: run the events before the violation again (the same
+      // events, from the same state) and keep them.
+      run_again_and_commit(stands_until);
+    }
   }
   speculative_failures_ = 0;
   failed_this_window_ = false;
@@ -200,6 +218,19 @@ bool DistributedEngine::speculative_round(double end) {
   }
   maybe_rebalance();
   return true;
+}
+
+void DistributedEngine::run_again_and_commit(double until) {
+  engine::Engine& e = *engine_;
+  const std::uint64_t counted = e.statistics().total_events();
+  const std::uint64_t uncounted = e.uncounted_events();
+  const double again = seconds_now();
+  e.begin_speculation(logged_sectors_);
+  e.run_until(until);
+  counters_.seconds_execute += seconds_now() - again;
+  const std::uint64_t duplicated = e.uncounted_events() - uncounted;
+  ++counters_.partial_commits;
+  commit_window(until, e.statistics().total_events() - counted + duplicated, duplicated);
 }
 
 void DistributedEngine::commit_window(double until, std::uint64_t executed, std::uint64_t duplicated) {

@@ -235,6 +235,7 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
       const Index i = calendar_.top();
       const ParticleEvent e = calendar_.event(i);
       if (e.time >= end) return true;
+      if (speculation_) note_speculation_time(e.time);
       if (e.partner != kNoIndex && (!particles_.state[e.partner].alive ||
                                     particles_.stamp[e.partner] != e.partner_stamp)) {
         ++stats_.stale_events;
@@ -246,6 +247,7 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
     } else {
       const GlobalEvent g = global_.top();
       if (g.time >= end) return true;
+      if (speculation_) note_speculation_time(g.time, g.kind == EventKind::restitution);
       global_.pop();
       clock_ = std::max(clock_, g.time);
       execute_global_event(g);

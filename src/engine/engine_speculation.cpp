@@ -43,6 +43,7 @@ void Engine::begin_speculation(const std::vector<std::uint8_t>& logged_sectors) 
   s->logged_mark.assign(n, 0);
   s->participant_mark.assign(n, 0);
   s->undo_slot.reset(new std::uint32_t[n]);
+  s->journal_mark.reset(new std::uint32_t[n]);
   s->stats = stats_;
   s->uncounted = uncounted_events_;
   s->clock = clock_;
@@ -63,13 +64,99 @@ void Engine::keep_speculation() { speculation_.reset(); }
 void Engine::note_speculative_change(Index i) {
   SpeculationState& s = *speculation_;
   note_participant(i);
-  if (changed_mark_[i]) return;
+  const auto marks = static_cast<std::uint32_t>(s.marks.size());
+  if (changed_mark_[i]) {
+    // A later change: the journal keeps the record once per mark.
+    if (s.journal_mark[i] == marks) return;
+    s.journal_mark[i] = marks;
+    s.journal.push_back(record(i));
+    s.journal_index.push_back(i);
+    return;
+  }
   // First change in the window: keep the record as it is now. Whether its
   // events are logged is decided by where it starts, too.
+  s.journal_mark[i] = marks;
   s.undo_slot[i] = static_cast<std::uint32_t>(s.undo.size());
   s.undo.push_back(record(i));
   s.undo_index.push_back(i);
   if (!is_owned(i) || (*s.logged_sectors)[sector_of(i)]) s.logged_mark[i] = 1;
+}
+
+void Engine::note_speculation_time(double t, bool journaled) {
+  SpeculationState& s = *speculation_;
+  if (s.marks.empty() || t > s.marks.back().time) {
+    SpeculationState::Mark m;
+    m.time = t;
+    m.stats = stats_;
+    m.uncounted = uncounted_events_;
+    m.clock = clock_;
+    m.escapes = escapes_.size();
+    m.releases = releases_.size();
+    m.undo = s.undo.size();
+    m.journal = s.journal.size();
+    m.entries = s.log.entries.size();
+    m.contacts = s.log.contacts.size();
+    m.global_events = s.global_events;
+    s.marks.push_back(m);
+  }
+  if (!journaled) ++s.global_events;
+}
+
+bool Engine::undo_speculation_from(double t) {
+  if (!speculation_) throw std::logic_error("no speculative window is open");
+  SpeculationState& s = *speculation_;
+  const auto first = std::lower_bound(s.marks.begin(), s.marks.end(), t,
+                                      [](const SpeculationState::Mark& m, double x) { return m.time < x; });
+  if (first == s.marks.end()) return true;  // nothing ran at or after t
+  const SpeculationState::Mark m = *first;
+  if (s.global_events != m.global_events) return false;
+  // Each particle that changed at or after t goes back to its record before
+  // the first of those changes: the window's start for particles first
+  // changed then, else their first journal entry from the mark on.
+  std::vector<std::uint8_t> restored(particles_.size(), 0);
+  std::vector<Index> order;
+  std::vector<const ParticleRecord*> records;
+  for (std::size_t k = m.undo; k < s.undo.size(); ++k) {
+    restored[s.undo_index[k]] = 1;
+    order.push_back(s.undo_index[k]);
+    records.push_back(&s.undo[k]);
+  }
+  for (std::size_t k = m.journal; k < s.journal.size(); ++k) {
+    const Index i = s.journal_index[k];
+    if (restored[i]) continue;
+    restored[i] = 1;
+    order.push_back(i);
+    records.push_back(&s.journal[k]);
+  }
+  // Records first, predictions once every one is back (as in
+  // undo_speculation).
+  for (const ParticleRecord* r : records) place_record(*r);
+  for (std::size_t k = m.undo; k < s.undo.size(); ++k) changed_mark_[s.undo_index[k]] = 0;
+  changes_.resize(m.undo);
+  s.undo.resize(m.undo);
+  s.undo_index.resize(m.undo);
+  s.journal.resize(m.journal);
+  s.journal_index.resize(m.journal);
+  s.log.entries.resize(m.entries);
+  s.log.contacts.resize(m.contacts);
+  s.marks.erase(first, s.marks.end());
+  stats_ = m.stats;
+  uncounted_events_ = m.uncounted;
+  clock_ = m.clock;
+  escapes_.resize(m.escapes);
+  releases_.resize(m.releases);
+  // Periodic ticks, the action-potential window and reaction times did
+  // not change from t on (checked above).
+  rebuild_global_calendar(t);
+  for (Index i : order) {
+    const ParticleState& st = particles_.state[i];
+    if (st.alive && st.mobile && is_active(i)) {
+      repredict(i);
+    } else {
+      calendar_.remove(i);
+    }
+  }
+  return true;
 }
 
 void Engine::save_reaction_times() {

@@ -11,6 +11,19 @@
 namespace tethersim::engine {
 
 struct Engine::SpeculationState {
+  // The engine as it was just before the first event at `time` (taken when
+  // the clock of the events passes a new time): what undoing the window
+  // from `time` on restores besides the particles.
+  struct Mark {
+    double time = 0.0;
+    EngineStatistics stats;
+    std::uint64_t uncounted = 0;
+    double clock = 0.0;
+    std::size_t escapes = 0, releases = 0;
+    std::size_t undo = 0, journal = 0;  // sizes of the undo log and the journal
+    std::size_t entries = 0, contacts = 0;  // sizes of the history
+    std::uint64_t global_events = 0;
+  };
   SpeculationLog log;
   const std::vector<std::uint8_t>* logged_sectors = nullptr;
   // The undo log: records at the window's start, by particle, in the order
@@ -20,6 +33,18 @@ struct Engine::SpeculationState {
   // Particle -> its place in undo; read only where changed_mark_ is set,
   // so it is never cleared (a window touches a small part of it).
   std::unique_ptr<std::uint32_t[]> undo_slot;
+  // The journal: a particle's record before each later change, once per
+  // mark (its first change is in undo), so that the window can be undone
+  // from any time on and keep what came before.
+  std::vector<Mark> marks;
+  std::vector<ParticleRecord> journal;
+  std::vector<Index> journal_index;
+  // Particle -> number of marks when it was last saved (read only where
+  // changed_mark_ is set, like undo_slot).
+  std::unique_ptr<std::uint32_t[]> journal_mark;
+  // Periodic impulses and action-potential transitions run in the window
+  // (their global effects are not journaled).
+  std::uint64_t global_events = 0;
   // Particles whose events are logged (sticky for the window).
   std::vector<std::uint8_t> logged_mark;
   // The event being processed: its participants, each once.

@@ -198,6 +198,90 @@ TEST(SpeculativeWindow, AnOverwriteWithTheSameCounterMakesEntriesNamingThePartic
   EXPECT_EQ(sim->statistics().total_events(), fresh.statistics().total_events());
 }
 
+// Undoing a window from a time v on keeps the events before v: the engine
+// must be, bit for bit, one that ran [t, v) as its window (particles,
+// statistics, changes, history), and must go on as the straight run.
+void expect_partial_undo_exact(const std::string& model, const std::vector<std::string>& overrides, double t,
+                               double delta, const std::vector<double>& cuts, double end) {
+  Simulation sim(model, overrides);
+  sim->run_until(t);
+  sim->track_changes(true);
+  const std::vector<std::uint8_t> every_sector(sim->grid().sector_count(), 1);
+  sim->begin_speculation(every_sector);
+  sim->run_until(t + delta);
+  // Cut at each time in turn (later first), as windows cut short twice
+  // would be if violations kept arriving.
+  for (double v : cuts) {
+    const std::uint64_t ran = sim->statistics().total_events();
+    ASSERT_TRUE(sim->undo_speculation_from(v)) << "cut at " << v;
+    EXPECT_LT(sim->statistics().total_events(), ran) << "nothing ran after " << v;
+    EXPECT_TRUE(sim->speculating());
+    Simulation reference(model, overrides);
+    reference->run_until(t);
+    reference->track_changes(true);
+    reference->begin_speculation(every_sector);
+    reference->run_until(v);
+    expect_same_snapshot(reference->snapshot(v), sim->snapshot(v));
+    EXPECT_EQ(sim->time(), reference->time());
+    EXPECT_EQ(sim->uncounted_events(), reference->uncounted_events());
+    // The changes since the window's start, with the sectors they started in.
+    const auto &a = sim->changes(), &b = reference->changes();
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      EXPECT_EQ(sim->particles().id[a[k].particle], reference->particles().id[b[k].particle]);
+      EXPECT_EQ(a[k].sector_before, b[k].sector_before);
+    }
+    const auto &x = sim->speculation_log().entries, &y = reference->speculation_log().entries;
+    ASSERT_EQ(x.size(), y.size());
+    for (std::size_t k = 0; k < x.size(); ++k) EXPECT_EQ(x[k].hash, y[k].hash);
+    for (engine::Index i = 0; i < sim->particles().size(); ++i) {
+      EXPECT_EQ(sim->record_at_start(i).particle.counter, reference->record_at_start(i).particle.counter);
+    }
+    sim->check_invariants();
+  }
+  sim->keep_speculation();
+  sim->clear_changes();
+  Simulation straight(model, overrides);
+  straight->run_until(end);
+  sim->run_until(end);
+  EXPECT_EQ(sim->state_hash(), straight->state_hash());
+  EXPECT_EQ(sim->statistics().total_events(), straight->statistics().total_events());
+  EXPECT_EQ(sim->statistics().loadings, straight->statistics().loadings);
+  sim->check_invariants();
+}
+
+TEST(SpeculativeWindow, UndoFromATimeKeepsRandomImpulsesTethersAndEscapesBefore) {
+  expect_partial_undo_exact(kBusyGas, {}, 1.0, 1.5, {2.2, 1.7, 1.0000001}, 4.0);
+}
+
+TEST(SpeculativeWindow, UndoFromATimeKeepsLoadedGroupsRestitutingBefore) {
+  // Restitutions are global events whose effects are all in records.
+  expect_partial_undo_exact(example("presynaptic.toml"),
+                            {"initial.parameters.vesicles=20", "initial.parameters.synapsin_dimers=60",
+                             "initial.parameters.docking_sites=10"},
+                            19.5, 1.5, {20.7, 20.1}, 30.0);
+}
+
+// A periodic impulse after the cut changes more than records: the engine
+// refuses and the window can still be undone whole.
+TEST(SpeculativeWindow, UndoFromATimeRefusesAfterAPeriodicImpulse) {
+  Simulation sim(example("membrane-sheet.toml"), {"initial.parameters.size=8"});
+  sim->run_until(2.5);
+  const engine::EngineSnapshot start = sim->snapshot(2.5);
+  sim->track_changes(true);
+  const std::vector<std::uint8_t> every_sector(sim->grid().sector_count(), 1);
+  sim->begin_speculation(every_sector);
+  sim->run_until(3.5);
+  const engine::EngineSnapshot end = sim->snapshot(3.5);
+  EXPECT_FALSE(sim->undo_speculation_from(2.6));
+  expect_same_snapshot(end, sim->snapshot(3.5));
+  // From a time after the last event, nothing is undone.
+  EXPECT_TRUE(sim->undo_speculation_from(3.5));
+  expect_same_snapshot(end, sim->snapshot(3.5));
+  sim->undo_speculation();
+  expect_same_snapshot(start, sim->snapshot(2.5));
+}
+
 // The history: what a participant's entries say, and where logging starts.
 TEST(SpeculativeWindow, TheHistoryLogsEveryParticipantOfEveryEventInLoggedSectors) {
   Simulation sim(kBusyGas);

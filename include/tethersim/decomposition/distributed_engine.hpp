@@ -134,7 +134,7 @@ struct DistributionCounters {
   std::uint64_t speculative_windows = 0;  // attempts
   std::uint64_t commits = 0;
   std::uint64_t rollbacks = 0;
-  std::uint64_t partial_commits = 0;      // undone, then run again up to the earliest violation and kept
+  std::uint64_t partial_commits = 0;      // cut short: kept up to the earliest violation
   // Why attempts were undone (on this rank; an attempt fails on every rank
   // when it fails on one): a particle whose runs parted came near this
   // rank's particles (in this rank's run, or in its owner's), or took part
@@ -143,7 +143,7 @@ struct DistributionCounters {
   std::uint64_t rollbacks_near = 0;
   std::uint64_t rollbacks_contact = 0;
   std::uint64_t rollbacks_forced = 0;
-  std::uint64_t events_rolled_back = 0;   // executed here in undone windows
+  std::uint64_t events_rolled_back = 0;   // executed here and undone (at or after a violation, or whole windows)
   std::uint64_t parted_particles = 0;     // particles whose runs parted, summed over windows
   std::uint64_t history_steps_sent = 0;
   std::uint64_t messages_sent = 0;        // to neighbours, every exchange
@@ -247,6 +247,8 @@ class DistributedEngine {
   double check_histories(double until);
   // Sends what changed, keeps the window's events and moves time to `until`.
   void commit_window(double until, std::uint64_t executed, std::uint64_t duplicated);
+  // After a window was undone whole: runs it again up to `until` and keeps it.
+  void run_again_and_commit(double until);
   // After a window every rank kept: the owners' records replace the ghosts
   // whose runs parted, particles migrate, ghosts leave or arrive.
   void commit_exchange();

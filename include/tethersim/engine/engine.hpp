@@ -225,6 +225,13 @@ class Engine {
   // all dropped (a restored counter would make one of them look valid
   // again once the counter climbs back to the value it names).
   void undo_speculation();
+  // Undoes the events at or after t and keeps those before: the engine is
+  // then, bit for bit, what run_until(t) from the window's start would have
+  // left (the calendar as after undo_speculation()), still speculating,
+  // with changes() and the log holding only the events before t. Returns
+  // false and changes nothing when a periodic impulse or an
+  // action-potential transition ran at or after t (undo the whole window).
+  bool undo_speculation_from(double t);
   // The record a particle had when the window started (itself when it has
   // not changed since).
   ParticleRecord record_at_start(Index i) const;
@@ -328,6 +335,10 @@ class Engine {
   // --- speculative windows (engine_speculation.cpp)
   struct SpeculationState;
   void note_speculative_change(Index i);
+  // The event about to run happens at t (run_until calls it before each);
+  // journaled says whether its effects are all in particle records (not a
+  // periodic impulse or an action-potential transition).
+  void note_speculation_time(double t, bool journaled = true);
   // The event being processed reads (or writes) particle i.
   void note_participant(Index i) const;
   void note_participants(const std::vector<Index>& members) const {
