@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "hdf5_support.hpp"
+#include "record_columns.hpp"
 #include "slot_exchange.hpp"
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/physics/counter_rng.hpp"
@@ -148,26 +149,6 @@ std::vector<Record> gather_to_root(const std::vector<Record>& local, MPI_Comm co
   std::vector<Record> all(rank == 0 ? static_cast<std::size_t>(offsets.back() + counts.back()) / sizeof(Record) : 0);
   MPI_Gatherv(local.data(), bytes, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, 0, comm);
   return all;
-}
-
-// Column helpers: a record field written as one dataset of `columns` per row.
-template <typename T, typename Record, typename Get>
-void write_column(hid_t group, const std::string& name, const std::vector<Record>& rows, hsize_t first,
-                  hsize_t total, hsize_t columns, Get get, hid_t transfer) {
-  std::vector<T> data(rows.size() * columns);
-  for (std::size_t k = 0; k < rows.size(); ++k) get(rows[k], &data[k * columns]);
-  std::vector<hsize_t> shape{total};
-  if (columns > 1) shape.push_back(columns);
-  H5Id set = create_dataset(group, name, native_type<T>(), shape);
-  write_rows(set, native_type<T>(), {}, first, rows.size(), data.data(), transfer);
-}
-
-template <typename T, typename Record, typename Put>
-void read_column(hid_t group, const std::string& name, std::vector<Record>& rows, hsize_t first,
-                 hsize_t columns, Put put) {
-  std::vector<T> data(rows.size() * columns);
-  read_rows(open_dataset(group, name), native_type<T>(), {}, first, rows.size(), data.data());
-  for (std::size_t k = 0; k < rows.size(); ++k) put(rows[k], &data[k * columns]);
 }
 
 void write_text(hid_t parent, const std::string& name, const std::string& text, bool root,
