@@ -1,30 +1,12 @@
 // Moving particle states between ranks: after every window (halos and
 // migration), and wholesale (restarts, rebalancing, fallbacks).
 #include <algorithm>
-#include <cstring>
 
 #include "tethersim/decomposition/distributed_engine.hpp"
+#include "tethersim/engine/particle_words.hpp"
 #include "wall_clock.hpp"
 
 namespace tethersim::decomposition {
-
-namespace {
-
-template <typename T>
-bool same_bits(const T& a, const T& b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
-
-// Two ranks that ran one component must hold the same bits for it.
-bool same_state(const engine::ParticleSnapshot& a, const engine::ParticleSnapshot& b) {
-  return a.id == b.id && a.species == b.species && a.alive == b.alive && same_bits(a.t0, b.t0) &&
-         same_bits(a.u0.x(), b.u0.x()) && same_bits(a.u0.y(), b.u0.y()) && same_bits(a.u0.z(), b.u0.z()) &&
-         same_bits(a.v.x(), b.v.x()) && same_bits(a.v.y(), b.v.y()) && same_bits(a.v.z(), b.v.z()) &&
-         a.counter == b.counter && a.sector == b.sector && a.ri_index == b.ri_index &&
-         same_bits(a.ri_time, b.ri_time);
-}
-
-}  // namespace
 
 void DistributedEngine::exchange_changes() {
   const double started = seconds_now();
@@ -98,7 +80,7 @@ void DistributedEngine::exchange_changes() {
       }
       if (i != engine::kNoIndex && e.is_active(i) && e.particles().state[i].mobile) {
         reported.push_back(id);
-        if (!same_state(e.record(i).particle, r.particle)) {
+        if (!engine::same_particle_state(e.record(i).particle, r.particle)) {
           throw SynchronizationError("ranks " + std::to_string(rank_) +
                                      " and its neighbour computed particle " + std::to_string(id) +
                                      " differently in the window ending at t = " +

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "tethersim/engine/particle_bytes.hpp"
+
 namespace tethersim::decomposition {
 
 namespace {
@@ -31,6 +33,13 @@ class Reader {
     at_ += sizeof(T);
     return value;
   }
+  // The next `n` bytes, to be read in place.
+  const char* take(std::size_t n) {
+    if (at_ + n > size_) throw std::runtime_error("particle record buffer is truncated");
+    const char* bytes = data_ + at_;
+    at_ += n;
+    return bytes;
+  }
   Vec3 get_vec() {
     Vec3 v;
     for (int k = 0; k < 3; ++k) v[k] = get<double>();
@@ -44,7 +53,9 @@ class Reader {
   std::size_t at_ = 0;
 };
 
-constexpr std::size_t kFixedBytes = 8 + 2 + 1 + 8 + 24 + 24 + 4 + 12 + 8 + 8 + 2 + 4 + 4;
+// The particle's fields, then the counts of its reaction times (16 bits),
+// tethers and loaded edges (32 bits each).
+constexpr std::size_t kFixedBytes = engine::kParticleBytes + 2 + 4 + 4;
 constexpr std::size_t kEdgeBytes = 8 + 8 + 24 + 8 + 8;
 
 }  // namespace
@@ -59,17 +70,9 @@ void append_record(Bytes& out, const engine::ParticleRecord& r) {
   // whole buffer for every record appended.
   const std::size_t needed = out.size() + record_size(r);
   if (needed > out.capacity()) out.reserve(std::max(needed, 2 * out.capacity()));
-  const engine::ParticleSnapshot& p = r.particle;
-  put<std::uint64_t>(out, p.id);
-  put<std::uint16_t>(out, p.species);
-  put<std::uint8_t>(out, p.alive);
-  put<double>(out, p.t0);
-  put_vec(out, p.u0);
-  put_vec(out, p.v);
-  put<std::uint32_t>(out, p.counter);
-  for (int k = 0; k < 3; ++k) put<std::int32_t>(out, p.sector[static_cast<std::size_t>(k)]);
-  put<std::uint64_t>(out, p.ri_index);
-  put<double>(out, p.ri_time);
+  const std::size_t at = out.size();
+  out.resize(at + engine::kParticleBytes);
+  engine::write_particle_bytes(r.particle, out.data() + at);
   put<std::uint16_t>(out, static_cast<std::uint16_t>(r.reaction_times.size()));
   put<std::uint32_t>(out, static_cast<std::uint32_t>(r.tethers.size()));
   put<std::uint32_t>(out, static_cast<std::uint32_t>(r.loaded_edges.size()));
@@ -89,17 +92,7 @@ std::vector<engine::ParticleRecord> read_records(const char* data, std::size_t s
   Reader in(data, size);
   while (!in.done()) {
     engine::ParticleRecord r;
-    engine::ParticleSnapshot& p = r.particle;
-    p.id = in.get<std::uint64_t>();
-    p.species = in.get<std::uint16_t>();
-    p.alive = in.get<std::uint8_t>();
-    p.t0 = in.get<double>();
-    p.u0 = in.get_vec();
-    p.v = in.get_vec();
-    p.counter = in.get<std::uint32_t>();
-    for (int k = 0; k < 3; ++k) p.sector[static_cast<std::size_t>(k)] = in.get<std::int32_t>();
-    p.ri_index = in.get<std::uint64_t>();
-    p.ri_time = in.get<double>();
+    engine::read_particle_bytes(in.take(engine::kParticleBytes), r.particle);
     const auto phis = in.get<std::uint16_t>();
     const auto tethers = in.get<std::uint32_t>();
     const auto edges = in.get<std::uint32_t>();

@@ -9,7 +9,9 @@
 #include <cstring>
 #include <filesystem>
 
+#include "checkpoint_particles.hpp"
 #include "hdf5_support.hpp"
+#include "record_columns.hpp"
 #include "slot_exchange.hpp"
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/physics/counter_rng.hpp"
@@ -23,20 +25,6 @@ using engine::EngineSnapshot;
 namespace {
 
 constexpr const char* kFormat = "tethersim checkpoint";
-
-struct ParticleRecord {
-  std::uint64_t slot;
-  std::uint64_t id;
-  std::int32_t species;
-  std::uint32_t counter;
-  std::uint8_t alive;
-  double t0;
-  double u0[3];
-  double v[3];
-  std::int32_t sector[3];
-  std::uint64_t ri_index;
-  double ri_time;
-};
 
 struct PhiRecord {
   std::uint64_t slot;
@@ -87,16 +75,8 @@ std::uint64_t bits(double x) {
 }
 
 // Order-independent content hashes: sums of per-record mixes, so that any
-// split of the data over ranks adds up to the same value.
-std::uint64_t hash_of(const ParticleRecord& r) {
-  using physics::mix_hash;
-  return mix_hash(mix_hash(r.slot, r.id, static_cast<std::uint64_t>(r.species), r.counter, r.alive,
-                           bits(r.t0)),
-                  mix_hash(bits(r.u0[0]), bits(r.u0[1]), bits(r.u0[2]), bits(r.v[0]), bits(r.v[1]),
-                           bits(r.v[2])),
-                  mix_hash(static_cast<std::uint64_t>(r.sector[0]), static_cast<std::uint64_t>(r.sector[1]),
-                           static_cast<std::uint64_t>(r.sector[2]), r.ri_index, bits(r.ri_time)));
-}
+// split of the data over ranks adds up to the same value (a particle's:
+// particle_hash).
 std::uint64_t hash_of(const PhiRecord& r) { return physics::mix_hash(3, r.slot, r.reaction, bits(r.value)); }
 std::uint64_t hash_of(const TetherRecord& r) { return physics::mix_hash(4, r.a, r.b); }
 std::uint64_t hash_of(const EdgeRecord& r) {
@@ -148,26 +128,6 @@ std::vector<Record> gather_to_root(const std::vector<Record>& local, MPI_Comm co
   std::vector<Record> all(rank == 0 ? static_cast<std::size_t>(offsets.back() + counts.back()) / sizeof(Record) : 0);
   MPI_Gatherv(local.data(), bytes, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, 0, comm);
   return all;
-}
-
-// Column helpers: a record field written as one dataset of `columns` per row.
-template <typename T, typename Record, typename Get>
-void write_column(hid_t group, const std::string& name, const std::vector<Record>& rows, hsize_t first,
-                  hsize_t total, hsize_t columns, Get get, hid_t transfer) {
-  std::vector<T> data(rows.size() * columns);
-  for (std::size_t k = 0; k < rows.size(); ++k) get(rows[k], &data[k * columns]);
-  std::vector<hsize_t> shape{total};
-  if (columns > 1) shape.push_back(columns);
-  H5Id set = create_dataset(group, name, native_type<T>(), shape);
-  write_rows(set, native_type<T>(), {}, first, rows.size(), data.data(), transfer);
-}
-
-template <typename T, typename Record, typename Put>
-void read_column(hid_t group, const std::string& name, std::vector<Record>& rows, hsize_t first,
-                 hsize_t columns, Put put) {
-  std::vector<T> data(rows.size() * columns);
-  read_rows(open_dataset(group, name), native_type<T>(), {}, first, rows.size(), data.data());
-  for (std::size_t k = 0; k < rows.size(); ++k) put(rows[k], &data[k * columns]);
 }
 
 void write_text(hid_t parent, const std::string& name, const std::string& text, bool root,
@@ -234,30 +194,25 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
   const hsize_t n = slots.size();
 
   // Redistribute everything into id order.
-  std::vector<ParticleRecord> particles(local.particles.size());
+  std::vector<std::uint64_t> particle_slots;
   std::vector<PhiRecord> phi;
   for (std::size_t k = 0; k < local.particles.size(); ++k) {
-    const engine::ParticleSnapshot& p = local.particles[k];
-    ParticleRecord& r = particles[k];
-    std::memset(&r, 0, sizeof r);  // padding bytes too: files must not depend on garbage
-    r.slot = slots.slot(p.id);
-    r.id = p.id;
-    r.species = p.species;
-    r.counter = p.counter;
-    r.alive = p.alive;
-    r.t0 = p.t0;
-    for (int c = 0; c < 3; ++c) {
-      r.u0[c] = p.u0[c];
-      r.v[c] = p.v[c];
-      r.sector[c] = p.sector[static_cast<std::size_t>(c)];
-    }
-    r.ri_index = p.ri_index;
-    r.ri_time = p.ri_time;
+    particle_slots.push_back(slots.slot(local.particles[k].id));
     for (std::size_t reaction = 0; reaction < local.reaction_times.size(); ++reaction) {
-      phi.push_back({r.slot, reaction, local.reaction_times[reaction][k]});
+      phi.push_back({particle_slots.back(), reaction, local.reaction_times[reaction][k]});
     }
   }
-  particles = exchange_by_slot(std::move(particles), n, comm);
+  std::vector<engine::ParticleSnapshot> particles;
+  std::uint64_t particles_hash = 0;
+  {  // the rows are freed before the other records are exchanged
+    const std::vector<ParticleRow> rows =
+        exchange_by_slot(particle_rows(local.particles, particle_slots), n, comm);
+    particles.reserve(rows.size());
+    for (const ParticleRow& row : rows) {
+      particles.push_back(particle_of(row));
+      particles_hash += particle_hash(row.slot, particles.back());
+    }
+  }
   phi = exchange_by_slot(std::move(phi), n, comm);
   std::vector<TetherRecord> tethers;
   for (const auto& t : local.tethers) tethers.push_back({slots.slot(t.a), t.a, t.b});
@@ -302,7 +257,7 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
                                   model.source_text(), overrides)
            : 0;
   const std::uint64_t content = global_sum(
-      sum_hashes(particles) + sum_hashes(phi) + sum_hashes(tethers) + sum_hashes(edges) + rank0_part, comm);
+      particles_hash + sum_hashes(phi) + sum_hashes(tethers) + sum_hashes(edges) + rank0_part, comm);
 
   // The sizes of everything, known to every rank before anything is written.
   const SlotRange mine = slot_range(n, ranks, rank);
@@ -312,7 +267,7 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
   const std::uint64_t release_count = global_sum(releases.size(), comm);
   // The room the file needs (hdf5_support.hpp: HDF5 must never meet a full
   // disk half-way): the data, and generously the metadata.
-  const std::uint64_t room = n * (101 + 8 * local.reaction_times.size()) + 16 * tether_place.total +
+  const std::uint64_t room = n * (kParticleColumnBytes + 8 * local.reaction_times.size()) + 16 * tether_place.total +
                              56 * edge_place.total + 68 * escape_count + 16 * release_count +
                              8 * (local.periodic_ticks.size() + counter_totals.size()) +
                              model.source_text().size() + overrides.size() + (std::uint64_t{1} << 17);
@@ -351,16 +306,7 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
     write_text(top, "model_overrides", overrides, root, transfer);
 
     H5Id group = create_group(top, "particles");
-    write_column<std::uint64_t>(group, "id", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::uint64_t* o) { *o = r.id; }, transfer);
-    write_column<std::int32_t>(group, "species", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::int32_t* o) { *o = r.species; }, transfer);
-    write_column<std::uint8_t>(group, "alive", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::uint8_t* o) { *o = r.alive; }, transfer);
-    write_column<double>(group, "t0", particles, mine.begin, n, 1, [](const ParticleRecord& r, double* o) { *o = r.t0; }, transfer);
-    write_column<double>(group, "u0", particles, mine.begin, n, 3, [](const ParticleRecord& r, double* o) { std::copy(r.u0, r.u0 + 3, o); }, transfer);
-    write_column<double>(group, "v", particles, mine.begin, n, 3, [](const ParticleRecord& r, double* o) { std::copy(r.v, r.v + 3, o); }, transfer);
-    write_column<std::uint32_t>(group, "counter", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::uint32_t* o) { *o = r.counter; }, transfer);
-    write_column<std::int32_t>(group, "sector", particles, mine.begin, n, 3, [](const ParticleRecord& r, std::int32_t* o) { std::copy(r.sector, r.sector + 3, o); }, transfer);
-    write_column<std::uint64_t>(group, "ri_index", particles, mine.begin, n, 1, [](const ParticleRecord& r, std::uint64_t* o) { *o = r.ri_index; }, transfer);
-    write_column<double>(group, "ri_time", particles, mine.begin, n, 1, [](const ParticleRecord& r, double* o) { *o = r.ri_time; }, transfer);
+    write_particle_columns(group, particles, mine.begin, n, transfer);
     const std::size_t reactions = local.reaction_times.size();
     if (reactions > 0) {
       // [reactions, N]: one row per reaction.
@@ -513,36 +459,10 @@ EngineSnapshot read_checkpoint(const std::string& path, MPI_Comm comm, bool ever
     const hsize_t n = header.particles;
     const SlotRange mine = slice(n);
     H5Id group = open_group(top, "particles");
-    std::vector<ParticleRecord> particles(mine.size());
-    for (std::size_t k = 0; k < particles.size(); ++k) {
-      std::memset(&particles[k], 0, sizeof(ParticleRecord));
-      particles[k].slot = mine.begin + k;
-    }
-    read_column<std::uint64_t>(group, "id", particles, mine.begin, 1, [](ParticleRecord& r, const std::uint64_t* i) { r.id = *i; });
-    read_column<std::int32_t>(group, "species", particles, mine.begin, 1, [](ParticleRecord& r, const std::int32_t* i) { r.species = *i; });
-    read_column<std::uint8_t>(group, "alive", particles, mine.begin, 1, [](ParticleRecord& r, const std::uint8_t* i) { r.alive = *i; });
-    read_column<double>(group, "t0", particles, mine.begin, 1, [](ParticleRecord& r, const double* i) { r.t0 = *i; });
-    read_column<double>(group, "u0", particles, mine.begin, 3, [](ParticleRecord& r, const double* i) { std::copy(i, i + 3, r.u0); });
-    read_column<double>(group, "v", particles, mine.begin, 3, [](ParticleRecord& r, const double* i) { std::copy(i, i + 3, r.v); });
-    read_column<std::uint32_t>(group, "counter", particles, mine.begin, 1, [](ParticleRecord& r, const std::uint32_t* i) { r.counter = *i; });
-    read_column<std::int32_t>(group, "sector", particles, mine.begin, 3, [](ParticleRecord& r, const std::int32_t* i) { std::copy(i, i + 3, r.sector); });
-    read_column<std::uint64_t>(group, "ri_index", particles, mine.begin, 1, [](ParticleRecord& r, const std::uint64_t* i) { r.ri_index = *i; });
-    read_column<double>(group, "ri_time", particles, mine.begin, 1, [](ParticleRecord& r, const double* i) { r.ri_time = *i; });
-    content += sum_hashes(particles);
-    for (const ParticleRecord& r : particles) {
-      engine::ParticleSnapshot p;
-      p.id = r.id;
-      p.species = static_cast<SpeciesIndex>(r.species);
-      p.alive = r.alive;
-      p.t0 = r.t0;
-      p.u0 = Vec3(r.u0[0], r.u0[1], r.u0[2]);
-      p.v = Vec3(r.v[0], r.v[1], r.v[2]);
-      p.counter = r.counter;
-      p.sector = {r.sector[0], r.sector[1], r.sector[2]};
-      p.ri_index = r.ri_index;
-      p.ri_time = r.ri_time;
-      s.particles.push_back(p);
-    }
+    std::vector<engine::ParticleSnapshot> particles(mine.size());
+    read_particle_columns(group, particles, mine.begin);
+    for (std::size_t k = 0; k < particles.size(); ++k) content += particle_hash(mine.begin + k, particles[k]);
+    s.particles = std::move(particles);
     if (exists(group, "reaction_times")) {
       H5Id set = open_dataset(group, "reaction_times");
       const hsize_t reactions = dataset_shape(set)[0];

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/particle_words.hpp"
 #include "tethersim/physics/counter_rng.hpp"
 
 namespace tethersim::engine {
@@ -115,12 +116,8 @@ std::uint64_t Engine::state_hash() const {
   std::uint64_t total = 0;
   for (Index i = 0; i < particles_.size(); ++i) {
     if (!accounted_here(i)) continue;
-    const ParticleState& s = particles_.state[i];
     const ParticleId id = particles_.id[i];
-    std::uint64_t h = physics::mix_hash(id, s.alive, bits(s.t0), vector_bits(s.u0), vector_bits(s.v),
-                                        particles_.counter[i]);
-    if (has_random_impulses_) h = physics::mix_hash(h, ri_index_[i], bits(ri_time_[i]));
-    total += physics::mix_hash(h, id);
+    total += physics::mix_hash(particle_state_hash(particle_snapshot(i), has_random_impulses_), id);
   }
   // Each tether and loaded edge once, by the process that counts its events.
   for (Index i = 0; i < particles_.size(); ++i) {

@@ -1,6 +1,9 @@
 #pragma once
 // Particle records as bytes, for sending between ranks (halos, migration,
-// rebalancing, gathering). Every bit of the state travels unchanged.
+// rebalancing, gathering). Every bit of the state travels unchanged: a
+// record is the particle's fields (engine/particle_bytes.hpp), the counts of
+// what is attached to it, its reaction times, tether partners and loaded
+// edges.
 
 #include <cstddef>
 #include <vector>

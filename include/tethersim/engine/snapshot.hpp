@@ -16,14 +16,18 @@
 
 namespace tethersim::engine {
 
+// One particle. The members are listed again, with what each takes part in
+// (bytes, checkpoint columns, hashes, equality), in particle_fields.hpp: a
+// member added here needs its line there.
 struct ParticleSnapshot {
   ParticleId id = 0;
   SpeciesIndex species = 0;
-  std::uint8_t alive = 1;
+  std::uint8_t alive = 1;  // 0 once it has left the system
+  // The trajectory: position u0 + v (t - t0).
   double t0 = 0.0;
   Vec3 u0 = Vec3::Zero();
   Vec3 v = Vec3::Zero();
-  std::uint32_t counter = 0;
+  std::uint32_t counter = 0;  // changes of trajectory so far: part of event tie keys
   // The sector the engine holds the particle in. Not always derivable from
   // the position: a particle can sit a rounding error past its sector face.
   std::array<std::int32_t, 3> sector{0, 0, 0};

@@ -1,0 +1,123 @@
+#include "checkpoint_particles.hpp"
+
+#include <string>
+
+#include "record_columns.hpp"
+#include "tethersim/engine/particle_words.hpp"
+
+namespace tethersim::io_detail {
+
+namespace {
+
+using engine::ParticleSnapshot;
+
+constexpr std::size_t kFields = engine::kParticleFieldCount;
+
+// Format 1 hashes the fields in list order except the counter, which comes
+// right after the species: the order of the record the hash was first
+// computed from. Fields appended to the list come last.
+constexpr std::array<std::size_t, kFields> kHashOrder = [] {
+  const std::size_t species = engine::particle_field_index("species");
+  const std::size_t counter = engine::particle_field_index("counter");
+  std::array<std::size_t, kFields> order{};
+  std::size_t n = 0;
+  for (std::size_t k = 0; k < kFields; ++k) {
+    if (k == counter) continue;
+    order[n++] = k;
+    if (k == species) order[n++] = counter;
+  }
+  return order;
+}();
+
+// The hash mixes words six at a time, then the groups' hashes: at most six
+// groups.
+constexpr std::size_t kHashWords = [] {
+  std::size_t words = 1;  // the slot
+  engine::for_each_particle_field([&](const auto& field) {
+    words += std::remove_cvref_t<decltype(field)>::width;
+  });
+  return words;
+}();
+static_assert(kHashWords <= 36, "the checkpoint hash of a particle takes at most 36 words");
+
+class GroupedHash {
+ public:
+  void add(std::uint64_t word) {
+    words_[size_++] = word;
+    if (size_ == words_.size()) flush();
+  }
+  std::uint64_t value() {
+    if (size_ > 0) flush();
+    return mix(groups_);
+  }
+
+ private:
+  // Unused words are zeros: mix_hash's defaults.
+  static std::uint64_t mix(const std::array<std::uint64_t, 6>& w) {
+    return physics::mix_hash(w[0], w[1], w[2], w[3], w[4], w[5]);
+  }
+  void flush() {
+    for (std::size_t k = size_; k < words_.size(); ++k) words_[k] = 0;
+    groups_[groups_size_++] = mix(words_);
+    size_ = 0;
+  }
+  std::array<std::uint64_t, 6> words_{};
+  std::array<std::uint64_t, 6> groups_{};
+  std::size_t size_ = 0;
+  std::size_t groups_size_ = 0;
+};
+
+}  // namespace
+
+std::vector<ParticleRow> particle_rows(const std::vector<ParticleSnapshot>& particles,
+                                       const std::vector<std::uint64_t>& slots) {
+  std::vector<ParticleRow> rows(particles.size());
+  for (std::size_t k = 0; k < particles.size(); ++k) {
+    rows[k].slot = slots[k];
+    engine::write_particle_bytes(particles[k], rows[k].bytes.data());
+  }
+  return rows;
+}
+
+ParticleSnapshot particle_of(const ParticleRow& row) {
+  ParticleSnapshot p;
+  engine::read_particle_bytes(row.bytes.data(), p);
+  return p;
+}
+
+void write_particle_columns(hid_t group, const std::vector<ParticleSnapshot>& particles, hsize_t first,
+                            hsize_t total, hid_t transfer) {
+  engine::for_each_particle_field([&](const auto& field) {
+    using Field = std::remove_cvref_t<decltype(field)>;
+    using Column = typename Field::ColumnScalar;
+    write_column<Column>(
+        group, std::string(field.name), particles, first, total, Field::width,
+        [](const ParticleSnapshot& p, Column* out) {
+          for (std::size_t k = 0; k < Field::width; ++k) out[k] = static_cast<Column>(Field::get(p, k));
+        },
+        transfer);
+  });
+}
+
+void read_particle_columns(hid_t group, std::vector<ParticleSnapshot>& particles, hsize_t first) {
+  engine::for_each_particle_field([&](const auto& field) {
+    using Field = std::remove_cvref_t<decltype(field)>;
+    using Column = typename Field::ColumnScalar;
+    read_column<Column>(group, std::string(field.name), particles, first, Field::width,
+                        [](ParticleSnapshot& p, const Column* in) {
+                          for (std::size_t k = 0; k < Field::width; ++k) {
+                            Field::set(p, k, static_cast<typename Field::Scalar>(in[k]));
+                          }
+                        });
+  });
+}
+
+std::uint64_t particle_hash(std::uint64_t slot, const ParticleSnapshot& p) {
+  GroupedHash h;
+  h.add(slot);
+  engine::for_each_particle_field_in<kHashOrder>(
+      [&](const auto& field) { engine::field_words(field, p, [&](std::uint64_t w) { h.add(w); }); });
+  return h.value();
+}
+
+}  // namespace tethersim::io_detail
