@@ -8,6 +8,7 @@
 #include "tethersim/decomposition/rank_exchange.hpp"
 #include "tethersim/decomposition/record_codec.hpp"
 #include "tethersim/decomposition/record_snapshot.hpp"
+#include "tethersim/engine/particle_words.hpp"
 
 namespace tethersim::decomposition {
 
@@ -32,20 +33,18 @@ bool same_bits(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
+// Every field of the list (engine/particle_fields.hpp), by its name.
 std::string describe(const engine::ParticleSnapshot& p) {
   std::ostringstream out;
   out.precision(17);
-  out << "id " << p.id << " alive " << int(p.alive) << " t0 " << p.t0 << " u0 (" << p.u0.transpose()
-      << ") v (" << p.v.transpose() << ") counter " << p.counter << " sector (" << p.sector[0] << ","
-      << p.sector[1] << "," << p.sector[2] << ") ri " << p.ri_index << "@" << p.ri_time;
+  bool first = true;
+  engine::for_each_particle_field([&](const auto& field) {
+    using Field = std::remove_cvref_t<decltype(field)>;
+    out << (first ? "" : " ") << field.name << " ";
+    first = false;
+    for (std::size_t k = 0; k < Field::width; ++k) out << (k == 0 ? "" : ",") << +Field::get(p, k);
+  });
   return out.str();
-}
-
-bool same_particle(const engine::ParticleSnapshot& a, const engine::ParticleSnapshot& b) {
-  return a.id == b.id && a.species == b.species && a.alive == b.alive && same_bits(a.t0, b.t0) &&
-         std::memcmp(a.u0.data(), b.u0.data(), sizeof(double) * 3) == 0 &&
-         std::memcmp(a.v.data(), b.v.data(), sizeof(double) * 3) == 0 && a.counter == b.counter &&
-         a.sector == b.sector && a.ri_index == b.ri_index && same_bits(a.ri_time, b.ri_time);
 }
 
 bool same_edge(const engine::LoadedEdgeSnapshot& a, const engine::LoadedEdgeSnapshot& b) {
@@ -61,7 +60,7 @@ std::string first_difference(const engine::EngineSnapshot& serial, const engine:
            std::to_string(serial.particles.size());
   }
   for (std::size_t k = 0; k < serial.particles.size(); ++k) {
-    if (!same_particle(serial.particles[k], ranks.particles[k])) {
+    if (!engine::same_particle_state(serial.particles[k], ranks.particles[k])) {
       return "particle differs: serial " + describe(serial.particles[k]) + "; ranks " + describe(ranks.particles[k]);
     }
     for (std::size_t r = 0; r < serial.reaction_times.size(); ++r) {

@@ -13,6 +13,7 @@
 
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/decomposition/particle_history.hpp"
+#include "tethersim/engine/particle_words.hpp"
 #include "wall_clock.hpp"
 
 namespace tethersim::decomposition {
@@ -46,13 +47,7 @@ bool same_bits(const T& a, const T& b) {
 }
 
 bool same_record(const engine::ParticleRecord& a, const engine::ParticleRecord& b) {
-  const engine::ParticleSnapshot &x = a.particle, &y = b.particle;
-  if (!(x.id == y.id && x.species == y.species && x.alive == y.alive && same_bits(x.t0, y.t0) &&
-        std::memcmp(x.u0.data(), y.u0.data(), sizeof(double) * 3) == 0 &&
-        std::memcmp(x.v.data(), y.v.data(), sizeof(double) * 3) == 0 && x.counter == y.counter &&
-        x.sector == y.sector && x.ri_index == y.ri_index && same_bits(x.ri_time, y.ri_time))) {
-    return false;
-  }
+  if (!engine::same_particle_state(a.particle, b.particle)) return false;
   if (a.tethers != b.tethers || a.reaction_times.size() != b.reaction_times.size() ||
       a.loaded_edges.size() != b.loaded_edges.size()) {
     return false;
