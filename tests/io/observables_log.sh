@@ -33,17 +33,18 @@ printf '{"time": 8' >> "$work/split/observables.jsonl"
 check "$work/split"
 same_log "$work/straight" "$work/split" "a run continued from its previous checkpoint"
 
-# Stopped by the wall-time limit at whatever instant it comes (7 ms), then
-# continued to the end.
-"$exe" run "$src/examples/presynaptic.toml" "${small[@]}" -o "$work/stopped" --end-time 80 --max-walltime 2e-6 -q
+# Stopped by the wall-time limit at whatever instant it comes (50 ms of a
+# run of about 0.4 s), then continued to the end.
+"$exe" run "$src/examples/presynaptic.toml" "${small[@]}" -o "$work/stopped" --end-time 80 --max-walltime 1.4e-5 -q
 [ "$(json_field "$work/stopped/summary.json" interrupted)" = "True" ] || fail "--max-walltime did not stop the run"
 check "$work/stopped"
 "$exe" run --restart "$work/stopped" -q
 same_log "$work/straight" "$work/stopped" "a run stopped by --max-walltime and continued"
 
 # Continued into another directory: a new file, like the new trajectory there.
-"$exe" run --restart "$work/split/checkpoint.prev.h5" --end-time 80 -o "$work/elsewhere" -q
+"$exe" run --restart "$work/straight/checkpoint.prev.h5" -o "$work/elsewhere" -q
 check "$work/elsewhere"
+[ "$(head -c 12 "$work/elsewhere/observables.jsonl")" = '{"time":72.5' ] || fail "the new file does not start after the checkpoint"
 
 # --overwrite starts the file anew.
 "$exe" run "$src/examples/presynaptic.toml" "${small[@]}" -o "$work/split" --end-time 20 --overwrite -q
