@@ -16,6 +16,9 @@ target_compile_definitions(tethersim_hdf5 INTERFACE ${HDF5_DEFINITIONS})
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)
 find_package(Boost 1.74 REQUIRED COMPONENTS program_options)
 find_package(toml11 3.7 REQUIRED)
+# JSON output (summary.json, info --json, observables.jsonl): numbers that
+# read back exactly, in the shortest text that does.
+find_package(nlohmann_json 3.10 REQUIRED)
 
 # Random123 is header-only and ships no CMake package.
 find_path(RANDOM123_INCLUDE_DIR Random123/philox.h REQUIRED)

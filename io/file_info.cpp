@@ -7,48 +7,13 @@
 #include "hdf5_support.hpp"
 #include "tethersim/io/checkpoint_file.hpp"
 #include "tethersim/io/input_error.hpp"
+#include "tethersim/io/json_output.hpp"
 
 namespace tethersim {
 
 using namespace io_detail;
 
 namespace {
-
-// A flat JSON object, built key by key (numbers round-trip: %.17g).
-class JsonObject {
- public:
-  JsonObject& text(const std::string& key, const std::string& value) { return raw(key, quote(value)); }
-  JsonObject& number(const std::string& key, double value) {
-    char buffer[40];
-    std::snprintf(buffer, sizeof buffer, "%.17g", value);
-    return raw(key, std::isfinite(value) ? buffer : "null");
-  }
-  JsonObject& integer(const std::string& key, unsigned long long value) { return raw(key, std::to_string(value)); }
-  std::string str() const { return "{" + body_ + "}\n"; }
-
- private:
-  JsonObject& raw(const std::string& key, const std::string& value) {
-    body_ += (body_.empty() ? "" : ", ") + quote(key) + ": " + value;
-    return *this;
-  }
-  static std::string quote(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-      if (c == '"' || c == '\\') {
-        out += '\\';
-        out += c;
-      } else if (static_cast<unsigned char>(c) < 0x20) {
-        char buffer[8];
-        std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-        out += buffer;
-      } else {
-        out += c;
-      }
-    }
-    return out + "\"";
-  }
-  std::string body_;
-};
 
 std::string hex16(std::uint64_t x) {
   char buffer[24];
@@ -62,25 +27,25 @@ std::string describe_checkpoint(const std::string& path, bool json) {
   std::size_t alive = 0;
   for (const auto& p : s.particles) alive += p.alive;
   if (json) {
-    return JsonObject()
-        .text("file", path)
-        .text("kind", "checkpoint")
-        .integer("format", static_cast<unsigned long long>(h.format_version))
-        .text("tethersim_version", h.tethersim_version)
-        .text("model", h.model_name)
-        .text("model_path", h.model_path)
-        .text("model_hash", hex16(h.model_hash))
-        .text("physics_hash", hex16(h.physics_hash))
-        .integer("seed", h.seed)
-        .number("time", h.time)
-        .integer("particles", h.particles)
-        .integer("present", alive)
-        .integer("escaped", s.escapes.size())
-        .integer("tethers", s.tethers.size())
-        .integer("loaded_edges", s.loaded_edges.size())
-        .integer("events", s.statistics.total_events())
-        .text("integrity", "content hash verified")
-        .str();
+    Json facts;
+    facts["file"] = path;
+    facts["kind"] = "checkpoint";
+    facts["format"] = h.format_version;
+    facts["tethersim_version"] = h.tethersim_version;
+    facts["model"] = h.model_name;
+    facts["model_path"] = h.model_path;
+    facts["model_hash"] = hex16(h.model_hash);
+    facts["physics_hash"] = hex16(h.physics_hash);
+    facts["seed"] = h.seed;
+    facts["time"] = json_number(h.time);
+    facts["particles"] = h.particles;
+    facts["present"] = alive;
+    facts["escaped"] = s.escapes.size();
+    facts["tethers"] = s.tethers.size();
+    facts["loaded_edges"] = s.loaded_edges.size();
+    facts["events"] = s.statistics.total_events();
+    facts["integrity"] = "content hash verified";
+    return json_text(facts);
   }
   std::ostringstream out;
   char hash[64];
@@ -105,18 +70,21 @@ std::string describe_checkpoint(const std::string& path, bool json) {
 
 std::string describe_trajectory(const std::string& path, hid_t file, bool json) {
   std::ostringstream out;
-  JsonObject facts;
+  Json facts;
   H5Id creator = open_group(file, "h5md/creator");
   out << path << ": H5MD trajectory written by " << read_string_attribute(creator, "name") << " "
       << read_string_attribute(creator, "version") << "\n";
-  facts.text("file", path).text("kind", "trajectory").text("creator", read_string_attribute(creator, "name"));
-  facts.text("tethersim_version", read_string_attribute(creator, "version"));
+  facts["file"] = path;
+  facts["kind"] = "trajectory";
+  facts["creator"] = read_string_attribute(creator, "name");
+  facts["tethersim_version"] = read_string_attribute(creator, "version");
   if (exists(file, "parameters/tethersim")) {
     H5Id p = open_group(file, "parameters/tethersim");
     out << "  model        " << read_string_attribute(p, "model_name") << ", hash "
         << read_string_attribute(p, "model_hash") << "\n";
-    facts.text("model", read_string_attribute(p, "model_name")).text("model_hash", read_string_attribute(p, "model_hash"));
-    facts.integer("layout", has_attribute(p, "layout") ? static_cast<unsigned long long>(read_integer_attribute(p, "layout")) : 1);
+    facts["model"] = read_string_attribute(p, "model_name");
+    facts["model_hash"] = read_string_attribute(p, "model_hash");
+    facts["layout"] = has_attribute(p, "layout") ? read_integer_attribute(p, "layout") : 1;
   }
   H5Id times = open_dataset(file, "particles/all/position/time");
   const hsize_t frames = dataset_shape(times)[0];
@@ -139,10 +107,17 @@ std::string describe_trajectory(const std::string& path, hid_t file, bool json) 
   for (std::size_t k = 0; k < last.size(); k += shape[2]) present += !std::isnan(last[k]);
   const hsize_t samples = dataset_shape(open_dataset(file, "observables/kinetic_energy/value"))[0];
   if (json) {
-    facts.integer("particles", shape[1]).integer("present_last_frame", present).integer("dimensions", shape[2]);
-    facts.integer("frames", frames);
-    if (frames > 0) facts.number("first_time", t.front()).number("last_time", t.back());
-    return facts.integer("samples", samples).text("integrity", "all frame datasets consistent, last frame readable").str();
+    facts["particles"] = shape[1];
+    facts["present_last_frame"] = present;
+    facts["dimensions"] = shape[2];
+    facts["frames"] = frames;
+    if (frames > 0) {
+      facts["first_time"] = json_number(t.front());
+      facts["last_time"] = json_number(t.back());
+    }
+    facts["samples"] = samples;
+    facts["integrity"] = "all frame datasets consistent, last frame readable";
+    return json_text(facts);
   }
   out.precision(10);
   out << "  particles    " << shape[1] << " rows (" << present << " present in the last frame), "

@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "hdf5_support.hpp"
+#include "observable_layout.hpp"
 #include "slot_exchange.hpp"
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/version.hpp"
@@ -79,18 +80,6 @@ void write_unit(hid_t object, const std::string& unit) {
   checked(H5Awrite(attribute, type, &text), "writing a unit");
 }
 
-// The observables of a model, in file order: (name, columns).
-std::vector<std::pair<std::string, hsize_t>> observable_layout(const Model& model) {
-  std::vector<std::pair<std::string, hsize_t>> layout = {
-      {"kinetic_energy", 0}, {"momentum", 3}, {"particles", 0}, {"escapes", 0}, {"tethers", 0},
-      {"event_counts", 9}};
-  for (const std::string& s : model.output().cluster_species) layout.push_back({"clusters_" + s, 0});
-  for (const auto& p : model.output().tethered_pairs) {
-    layout.push_back({"tethered_" + p[0] + "_" + p[1], 0});
-  }
-  return layout;
-}
-
 std::string time_text(double t) {
   char buffer[40];
   std::snprintf(buffer, sizeof buffer, "%.10g", t);
@@ -134,7 +123,7 @@ struct TrajectoryFile::State {
   bool write_velocity = true;
   bool write_tether_rows = false;  // ids are not rows: rows for the XDMF too
   bool write_tethers = true;
-  std::vector<std::pair<std::string, hsize_t>> observables;
+  std::vector<std::pair<std::string, std::size_t>> observables;
   H5Id file;
   H5Id transfer;
   std::vector<double> frame_times;
@@ -342,10 +331,8 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
       } else {
         H5Id value = create_extensible_dataset(group, "value", type, {columns}, {256, columns});
         if (name == "event_counts") {
-          std::vector<std::string> event_kinds = {"action_potential", "restitution", "periodic_impulse",
-                                            "random_impulse", "blocking", "tethering", "wall",
-                                            "escape", "sector_crossing"};
-          write_attribute(value, "columns", event_kinds);
+          write_attribute(value, "columns",
+                          std::vector<std::string>(kEventCountColumns.begin(), kEventCountColumns.end()));
         }
       }
       if (name == "kinetic_energy") write_unit(open_dataset(group, "value"), model.units().energy());
@@ -681,12 +668,13 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
   s.tether_counts.push_back(tether_total);
 }
 
-void TrajectoryFile::write_observables(double time, const FrameObservables& o) {
+std::int64_t TrajectoryFile::write_observables(double time, const FrameObservables& o) {
   State& s = *state_;
   const hid_t file = s.file;
   const hsize_t row = s.observable_samples;
   const std::string base = std::string(kObservables) + "/";
   const std::string what = "the observables at t = " + time_text(time);
+  std::int64_t step = 0;
   try {
     // Open every dataset and secure the room for the chunks this sample
     // starts (one in 256 or 1024 samples) before writing anything.
@@ -712,7 +700,7 @@ void TrajectoryFile::write_observables(double time, const FrameObservables& o) {
       }
       throw Hdf5Error("missing dataset " + base + name);
     };
-    const std::int64_t step = s.step_at(time);
+    step = s.step_at(time);
     s.write_scalar_row(grow("kinetic_energy/step"), H5T_NATIVE_INT64, row, &step);
     s.write_scalar_row(grow("kinetic_energy/time"), H5T_NATIVE_DOUBLE, row, &time);
     s.write_scalar_row(grow("kinetic_energy/value"), H5T_NATIVE_DOUBLE, row, &o.kinetic_energy);
@@ -724,8 +712,8 @@ void TrajectoryFile::write_observables(double time, const FrameObservables& o) {
     integer("particles", o.particles);
     integer("escapes", o.escapes);
     integer("tethers", o.tethers);
-    std::vector<std::int64_t> events(9, 0);
-    for (std::size_t k = 0; k < o.event_counts.size() && k < 9; ++k) {
+    std::vector<std::int64_t> events(kEventCountColumns.size(), 0);
+    for (std::size_t k = 0; k < o.event_counts.size() && k < events.size(); ++k) {
       events[k] = static_cast<std::int64_t>(o.event_counts[k]);
     }
     s.write_scalar_row(grow("event_counts/value"), H5T_NATIVE_INT64, row, events.data());
@@ -736,6 +724,7 @@ void TrajectoryFile::write_observables(double time, const FrameObservables& o) {
     throw s.failure(what, e);
   }
   ++s.observable_samples;
+  return step;
 }
 
 std::uint64_t TrajectoryFile::frames() const { return state_->frame_times.size(); }

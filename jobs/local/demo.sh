@@ -27,5 +27,5 @@ if command -v pvbatch >/dev/null && command -v xvfb-run >/dev/null; then
   fi
 fi
 echo "== done. Outputs in $out:"
-for f in trajectory.h5 trajectory.xdmf checkpoint.h5 summary.json; do echo "  $out/$f"; done
+for f in trajectory.h5 trajectory.xdmf checkpoint.h5 observables.jsonl summary.json run.log; do echo "  $out/$f"; done
 for p in "${pictures[@]}"; do echo "  $p"; done

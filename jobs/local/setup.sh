@@ -9,7 +9,7 @@ packages=(
   openmpi-bin libopenmpi-dev
   libhdf5-openmpi-dev hdf5-tools
   libeigen3-dev libboost-program-options-dev libgtest-dev
-  librandom123-dev libtoml11-dev
+  librandom123-dev libtoml11-dev nlohmann-json3-dev
   python3 python3-numpy python3-h5py python3-matplotlib
   # Reading trajectories with other tools (tests/tools: MDAnalysis's H5MD
   # reader, GSD export for OVITO and freud) and observables as DataFrames.

@@ -22,6 +22,7 @@
 #include "tethersim/io/checkpoint_file.hpp"
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/io/model_file.hpp"
+#include "tethersim/io/observables_log.hpp"
 #include "tethersim/io/trajectory_file.hpp"
 
 namespace tethersim::app {
@@ -31,7 +32,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const char* const kRunFiles[] = {"summary.json", "trajectory.h5", "trajectory.xdmf", "checkpoint.h5",
-                                 "checkpoint.prev.h5"};
+                                 "checkpoint.prev.h5", "observables.jsonl"};
 
 bool holds_a_run(const fs::path& directory) {
   std::error_code ec;
@@ -312,12 +313,22 @@ class RunLoop {
   int execute() {
     const fs::path trajectory_path = run_.directory / "trajectory.h5";
     std::error_code ec;
-    if (run_.restarted && fs::exists(trajectory_path, ec)) {
+    const bool continued = run_.restarted && fs::exists(trajectory_path, ec);
+    if (continued) {
       trajectory_.emplace(TrajectoryFile::append(trajectory_path.string(), sim_.io_comm(), model_,
                                                  run_.slots, run_.start_time));
     } else {
       trajectory_.emplace(TrajectoryFile::create(trajectory_path.string(), sim_.io_comm(), model_,
                                                  run_.slots, run_.species_by_slot, run_.counts.tethers));
+    }
+    // The text copy of the samples follows the trajectory's lead (kept up to
+    // the checkpoint, or started anew), so that the two always hold the same
+    // samples; after the trajectory, which refuses a bad continuation before
+    // anything is changed.
+    if (is_root()) {
+      const fs::path log_path = run_.directory / "observables.jsonl";
+      observables_log_.emplace(continued ? ObservablesLog::append(log_path, model_, run_.start_time)
+                                         : ObservablesLog::create(log_path, model_));
     }
     const OutputSettings& out = model_.output();
     frames_.interval = out.frame_interval;
@@ -327,9 +338,7 @@ class RunLoop {
     frames_.start_after(run_.start_time, inclusive);
     samples_.start_after(run_.start_time, inclusive);
     checkpoints_.start_after(run_.start_time, false);
-    if (!run_.restarted && is_infinite(samples_.interval)) {
-      trajectory_->write_observables(0.0, sim_.observables(0.0));
-    }
+    if (!run_.restarted && is_infinite(samples_.interval)) sample(0.0);
     totals_.initial = sim_.observables(sim_.time());
     totals_.events_before = sim_.statistics().total_events();
     totals_.collisions_before = sim_.statistics().collisions();
@@ -365,7 +374,7 @@ class RunLoop {
         ++checkpoints_.next;
       }
     }
-    if (is_infinite(samples_.interval)) trajectory_->write_observables(end, sim_.observables(end));
+    if (is_infinite(samples_.interval)) sample(end);
     const std::string written = checkpoint(end);
     trajectory_->close();
     finish(end, false);
@@ -455,9 +464,17 @@ class RunLoop {
       ++frames_.next;
     }
     if (samples_.time() == now) {
-      trajectory_->write_observables(now, sim_.observables(now));
+      sample(now);
       ++samples_.next;
     }
+  }
+
+  // An observable sample: into the trajectory (collective) and, on rank 0,
+  // into observables.jsonl under the same step.
+  void sample(double t) {
+    const FrameObservables values = sim_.observables(t);
+    const std::int64_t step = trajectory_->write_observables(t, values);
+    if (observables_log_) observables_log_->write(t, step, values);
   }
 
   int finish_early(double t) {
@@ -520,7 +537,7 @@ class RunLoop {
     write_file_atomically((run_.directory / "summary.json").string(), summary_json(model_, stats, totals_));
     if (!request_.quiet) {
       print_summary(stdout, model_, stats, totals_);
-      std::printf("  output             %s (trajectory.h5, trajectory.xdmf, summary.json)\n",
+      std::printf("  output             %s (trajectory.h5, trajectory.xdmf, observables.jsonl, summary.json)\n",
                   run_.directory.string().c_str());
     }
   }
@@ -531,6 +548,7 @@ class RunLoop {
   const RunRequest& request_;
   ProgressPrinter progress_;
   std::optional<TrajectoryFile> trajectory_;
+  std::optional<ObservablesLog> observables_log_;  // rank 0 only
   Schedule frames_, samples_, checkpoints_;
   Stopwatch clock_;
   std::size_t baseline_ = current_resident_bytes();

@@ -6,10 +6,11 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <utility>
 
-#include "json_writer.hpp"
-#include "tethersim/engine/event_kind.hpp"
 #include "progress.hpp"
+#include "tethersim/engine/event_kind.hpp"
+#include "tethersim/io/json_output.hpp"
 #include "tethersim/version.hpp"
 
 namespace tethersim::app {
@@ -27,29 +28,72 @@ double per_second(double count, double seconds) { return seconds > 0 ? count / s
 // Wall time without the checkpoint writes (what LAMMPS calls loop time).
 double loop_seconds(const RunTotals& t) { return std::max(t.wall_seconds - t.checkpoint_seconds, 0.0); }
 
-void observables_json(JsonWriter& json, const std::string& key, const Model& model, double time,
-                      const FrameObservables& s) {
-  json.begin_object(key)
-      .value("time", time)
-      .value("kinetic_energy", s.kinetic_energy)
-      .begin_array("momentum")
-      .element(s.momentum.x())
-      .element(s.momentum.y())
-      .element(s.momentum.z())
-      .end_array()
-      .value("particles", s.particles)
-      .value("escapes", s.escapes)
-      .value("tethers", s.tethers);
-  json.begin_object("clusters");
-  for (std::size_t k = 0; k < s.clusters.size(); ++k) {
-    json.value(model.output().cluster_species[k], s.clusters[k]);
-  }
-  json.end_object().begin_object("tethered");
+Json observables_json(const Model& model, double time, const FrameObservables& s) {
+  Json o;
+  o["time"] = json_number(time);
+  o["kinetic_energy"] = json_number(s.kinetic_energy);
+  o["momentum"] = Json::array({json_number(s.momentum.x()), json_number(s.momentum.y()), json_number(s.momentum.z())});
+  o["particles"] = s.particles;
+  o["escapes"] = s.escapes;
+  o["tethers"] = s.tethers;
+  Json clusters = Json::object();
+  for (std::size_t k = 0; k < s.clusters.size(); ++k) clusters[model.output().cluster_species[k]] = s.clusters[k];
+  o["clusters"] = std::move(clusters);
+  Json tethered = Json::object();
   for (std::size_t k = 0; k < s.tethered.size(); ++k) {
     const auto& pair = model.output().tethered_pairs[k];
-    json.value(pair[0] + "-" + pair[1], s.tethered[k]);
+    tethered[pair[0] + "-" + pair[1]] = s.tethered[k];
   }
-  json.end_object().end_object();
+  o["tethered"] = std::move(tethered);
+  return o;
+}
+
+Json memory_json(const RunTotals& t, double particles) {
+  Json m;
+  m["engine_bytes"] = t.memory_bytes;
+  m["engine_bytes_per_particle"] = json_number(static_cast<double>(t.memory_bytes) / particles);
+  m["peak_resident_bytes"] = t.peak_resident_bytes;
+  m["peak_bytes_per_particle"] = json_number(
+      static_cast<double>(t.peak_resident_bytes - std::min(t.peak_resident_bytes, t.baseline_resident_bytes)) /
+      particles);
+  // Per rank, over the whole system's particles: on n ranks the sum shows
+  // what distributing costs on top of one rank's figure (halos, exchange
+  // buffers, certification tables).
+  Json engine_bytes = Json::array(), peak = Json::array(), per_particle = Json::array();
+  double summed = 0.0;
+  for (const RankMemory& r : t.rank_memory) {
+    engine_bytes.push_back(r.engine_bytes);
+    peak.push_back(r.peak_resident_bytes);
+    const double grown = static_cast<double>(
+        r.peak_resident_bytes - std::min(r.peak_resident_bytes, r.baseline_resident_bytes));
+    summed += grown / particles;
+    per_particle.push_back(json_number(grown / particles));
+  }
+  m["rank_engine_bytes"] = std::move(engine_bytes);
+  m["rank_peak_resident_bytes"] = std::move(peak);
+  m["rank_peak_bytes_per_particle"] = std::move(per_particle);
+  m["peak_bytes_per_particle_all_ranks"] = json_number(summed);
+  return m;
+}
+
+Json distribution_json(const DistributionReport& d) {
+  Json j;
+  j["ranks"] = d.ranks;
+  j["rank_grid"] = d.rank_grid;
+  j["duplicated_fraction"] = json_number(d.duplicated_fraction);
+  j["imbalance"] = json_number(d.imbalance);
+  j["windows_per_time_unit"] = json_number(d.windows_per_time_unit);
+  Json per_rank = Json::object();
+  for (const DistributionRow& row : d.rows) {
+    Json r;
+    r["min"] = json_number(row.min);
+    r["mean"] = json_number(row.mean);
+    r["max"] = json_number(row.max);
+    r["total"] = json_number(row.total);
+    per_rank[row.name] = std::move(r);
+  }
+  j["per_rank"] = std::move(per_rank);
+  return j;
 }
 
 }  // namespace
@@ -58,117 +102,75 @@ std::string summary_json(const Model& model, const engine::EngineStatistics& st,
   const double events = static_cast<double>(st.total_events() - t.events_before);
   const double collisions = static_cast<double>(st.collisions() - t.collisions_before);
   const double particles = static_cast<double>(std::max<std::uint64_t>(t.initial.particles, 1));
-  JsonWriter json;
-  json.begin_object()
-      .value("tethersim_version", kVersion)
-      .value("model", model.name())
-      .value("model_file", model.source_path())
-      .value("model_hash", hex(model.hash()))
-      .value("physics_hash", hex(model.physics_hash()))
-      .value("seed", static_cast<std::uint64_t>(model.seed()))
-      .begin_object("units");
+  Json json;
+  json["tethersim_version"] = kVersion;
+  json["model"] = model.name();
+  json["model_file"] = model.source_path();
+  json["model_hash"] = hex(model.hash());
+  json["physics_hash"] = hex(model.physics_hash());
+  json["seed"] = static_cast<std::uint64_t>(model.seed());
   // The model's unit names ([model.units]); an unset one is left out.
+  Json units = Json::object();
   for (const auto& [name, unit] : {std::pair<const char*, const std::string&>{"length", model.units().length},
                                    {"time", model.units().time},
                                    {"mass", model.units().mass}}) {
-    if (!unit.empty()) json.value(name, unit);
+    if (!unit.empty()) units[name] = unit;
   }
-  json.end_object()
-      .value("ranks", t.ranks)
-      .value("restarted", t.restarted)
-      .value("interrupted", t.interrupted)
-      .value("start_time", t.start_time)
-      .value("end_time", t.end_time)
-      .value("frames", t.frames)
-      .value("state_hash", hex(t.state_hash))
-      .value("wall_seconds", t.wall_seconds)
-      .value("events", st.total_events())
-      .value("events_this_run", st.total_events() - t.events_before)
-      .value("events_per_second", per_second(events, t.wall_seconds))
-      // The simulation loop alone: checkpoint writes take what the disk
-      // gives them, and one 100 MB write can be a third of a short run.
-      .value("loop_seconds", loop_seconds(t))
-      .value("loop_events_per_second", per_second(events, loop_seconds(t)))
-      .value("collisions", st.collisions())
-      .value("collisions_per_second", per_second(collisions, t.wall_seconds));
-  json.begin_object("events_by_kind");
+  json["units"] = std::move(units);
+  json["ranks"] = t.ranks;
+  json["restarted"] = t.restarted;
+  json["interrupted"] = t.interrupted;
+  json["start_time"] = json_number(t.start_time);
+  json["end_time"] = json_number(t.end_time);
+  json["frames"] = t.frames;
+  json["state_hash"] = hex(t.state_hash);
+  json["wall_seconds"] = json_number(t.wall_seconds);
+  json["events"] = st.total_events();
+  json["events_this_run"] = st.total_events() - t.events_before;
+  json["events_per_second"] = json_number(per_second(events, t.wall_seconds));
+  // The simulation loop alone: checkpoint writes take what the disk gives
+  // them, and one 100 MB write can be a third of a short run.
+  json["loop_seconds"] = json_number(loop_seconds(t));
+  json["loop_events_per_second"] = json_number(per_second(events, loop_seconds(t)));
+  json["collisions"] = st.collisions();
+  json["collisions_per_second"] = json_number(per_second(collisions, t.wall_seconds));
+  Json by_kind;
   for (std::size_t k = 0; k < engine::kEventKindCount; ++k) {
-    json.value(engine::to_string(static_cast<engine::EventKind>(k)), st.events[k]);
+    by_kind[engine::to_string(static_cast<engine::EventKind>(k))] = st.events[k];
   }
-  json.end_object().begin_object("collision_responses");
-  static const char* responses[4] = {"none", "rebound", "retract", "revolve"};
-  for (int k = 0; k < 4; ++k) json.value(responses[k], st.responses[k]);
-  json.end_object()
-      .value("loadings", st.loadings)
-      .value("instantaneous_collisions", st.instantaneous)
-      .value("capped_loadings", st.capped_loadings)
-      .value("largest_loaded_group", st.largest_group)
-      .value("attachments", st.attachments)
-      .value("detachments", st.detachments)
-      .value("releases", st.releases)
-      .value("escapes", st.escapes);
+  json["events_by_kind"] = std::move(by_kind);
+  Json responses;
+  static const char* response_names[4] = {"none", "rebound", "retract", "revolve"};
+  for (std::size_t k = 0; k < 4; ++k) responses[response_names[k]] = st.responses[k];
+  json["collision_responses"] = std::move(responses);
+  json["loadings"] = st.loadings;
+  json["instantaneous_collisions"] = st.instantaneous;
+  json["capped_loadings"] = st.capped_loadings;
+  json["largest_loaded_group"] = st.largest_group;
+  json["attachments"] = st.attachments;
+  json["detachments"] = st.detachments;
+  json["releases"] = st.releases;
+  json["escapes"] = st.escapes;
   // The engine's own work, summed over ranks: it depends on the rank count
   // (ghosts are predicted too), the sector size and restarts (which predict
   // everything anew), unlike every count above.
-  json.begin_object("engine_work")
-      .value("stale_events", st.stale_events)
-      .value("predictions", st.predictions)
-      .value("pair_tests", st.pair_tests)
-      .end_object();
-  observables_json(json, "initial", model, t.start_time, t.initial);
-  observables_json(json, "final", model, t.end_time, t.final);
-  json.begin_object("checkpoints")
-      .value("written", t.checkpoints)
-      .value("bytes", t.checkpoint_bytes)
-      .value("seconds", t.checkpoint_seconds)
-      .value("megabytes_per_second",
-             t.checkpoint_seconds > 0 ? static_cast<double>(t.checkpoint_bytes) / 1e6 / t.checkpoint_seconds : 0.0)
-      .end_object();
-  json.begin_object("memory")
-      .value("engine_bytes", static_cast<std::uint64_t>(t.memory_bytes))
-      .value("engine_bytes_per_particle", static_cast<double>(t.memory_bytes) / particles)
-      .value("peak_resident_bytes", static_cast<std::uint64_t>(t.peak_resident_bytes))
-      .value("peak_bytes_per_particle",
-             static_cast<double>(t.peak_resident_bytes - std::min(t.peak_resident_bytes,
-                                                                  t.baseline_resident_bytes)) /
-                 particles);
-  // Per rank, over the whole system's particles: on n ranks the sum shows
-  // what distributing costs on top of one rank's figure (halos, exchange
-  // buffers, certification tables).
-  double summed = 0.0;
-  json.begin_array("rank_engine_bytes");
-  for (const RankMemory& r : t.rank_memory) json.element(static_cast<double>(r.engine_bytes));
-  json.end_array().begin_array("rank_peak_resident_bytes");
-  for (const RankMemory& r : t.rank_memory) json.element(static_cast<double>(r.peak_resident_bytes));
-  json.end_array().begin_array("rank_peak_bytes_per_particle");
-  for (const RankMemory& r : t.rank_memory) {
-    const double grown = static_cast<double>(
-        r.peak_resident_bytes - std::min(r.peak_resident_bytes, r.baseline_resident_bytes));
-    summed += grown / particles;
-    json.element(grown / particles);
-  }
-  json.end_array().value("peak_bytes_per_particle_all_ranks", summed).end_object();
-  if (t.distribution) {
-    const DistributionReport& d = *t.distribution;
-    json.begin_object("distribution")
-        .value("ranks", d.ranks)
-        .value("rank_grid", d.rank_grid)
-        .value("duplicated_fraction", d.duplicated_fraction)
-        .value("imbalance", d.imbalance)
-        .value("windows_per_time_unit", d.windows_per_time_unit);
-    json.begin_object("per_rank");
-    for (const DistributionRow& row : d.rows) {
-      json.begin_object(row.name)
-          .value("min", row.min)
-          .value("mean", row.mean)
-          .value("max", row.max)
-          .value("total", row.total)
-          .end_object();
-    }
-    json.end_object().end_object();
-  }
-  json.end_object();
-  return json.str();
+  Json work;
+  work["stale_events"] = st.stale_events;
+  work["predictions"] = st.predictions;
+  work["pair_tests"] = st.pair_tests;
+  json["engine_work"] = std::move(work);
+  json["initial"] = observables_json(model, t.start_time, t.initial);
+  json["final"] = observables_json(model, t.end_time, t.final);
+  Json checkpoints;
+  checkpoints["written"] = t.checkpoints;
+  checkpoints["bytes"] = t.checkpoint_bytes;
+  checkpoints["seconds"] = json_number(t.checkpoint_seconds);
+  checkpoints["megabytes_per_second"] = json_number(
+      t.checkpoint_seconds > 0 ? static_cast<double>(t.checkpoint_bytes) / 1e6 / t.checkpoint_seconds : 0.0);
+  json["checkpoints"] = std::move(checkpoints);
+  json["memory"] = memory_json(t, particles);
+  if (t.distribution) json["distribution"] = distribution_json(*t.distribution);
+  return json_text(json, 2);
 }
 
 void print_summary(std::FILE* out, const Model& model, const engine::EngineStatistics& st,

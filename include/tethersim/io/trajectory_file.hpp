@@ -75,8 +75,10 @@ class TrajectoryFile {
   // tethers whose lower-id particle it owns.
   void write_frame(double time, const std::vector<FrameParticle>& particles,
                    const std::vector<FrameTether>& tethers);
-  // Collective; the values must be equal on every rank.
-  void write_observables(double time, const FrameObservables& observables);
+  // Collective; the values must be equal on every rank. Returns the
+  // sample's step (the clock frames and samples share), for the other
+  // files that record it (observables.jsonl).
+  std::int64_t write_observables(double time, const FrameObservables& observables);
 
   std::uint64_t frames() const;
   double last_frame_time() const;
