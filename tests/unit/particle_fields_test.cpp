@@ -9,26 +9,14 @@
 #include <set>
 #include <string>
 
+#include "awkward_particle.hpp"
 #include "tethersim/engine/particle_bytes.hpp"
 #include "tethersim/engine/particle_words.hpp"
 
 namespace tethersim::engine {
 namespace {
 
-ParticleSnapshot sample() {
-  ParticleSnapshot p;
-  p.id = 123456789012345ULL;
-  p.species = 3;
-  p.alive = 1;
-  p.t0 = 1.0 / 3.0;
-  p.u0 = Vec3(-0.0, std::nextafter(1.0, 2.0), 1e-300);
-  p.v = Vec3(std::numeric_limits<double>::denorm_min(), -7.25, 3.0e10);
-  p.counter = 4000000000u;
-  p.sector = {3, -1, 7};
-  p.ri_index = (std::uint64_t{1} << 60) + 5;
-  p.ri_time = std::numeric_limits<double>::infinity();
-  return p;
-}
+ParticleSnapshot sample() { return testing::awkward_particle(123456789012345ULL, 3); }
 
 // A copy of `p` with scalar k of the field at list position `which` changed
 // in its lowest bit.

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 
+#include "awkward_particle.hpp"
 #include "engine_test_support.hpp"
 #include "tethersim/decomposition/record_codec.hpp"
 
@@ -20,26 +21,9 @@ std::uint64_t fnv1a(const char* data, std::size_t size) {
   return h;
 }
 
-// Values whose every byte matters: a negative zero, a subnormal, an
-// infinity, a counter and an index past 2^31 and 2^32, a negative sector.
-engine::ParticleSnapshot awkward_particle(ParticleId id) {
-  engine::ParticleSnapshot p;
-  p.id = id;
-  p.species = 2;
-  p.alive = 1;
-  p.t0 = 1.0 / 3.0;
-  p.u0 = Vec3(-0.0, std::nextafter(1.0, 2.0), 1e-300);
-  p.v = Vec3(std::numeric_limits<double>::denorm_min(), -7.25, 3.0e10);
-  p.counter = 4000000000u;
-  p.sector = {3, -1, 7};
-  p.ri_index = (std::uint64_t{1} << 60) + 5;
-  p.ri_time = std::numeric_limits<double>::infinity();
-  return p;
-}
-
 TEST(ParticleFormat, RecordCodecBytes) {
   engine::ParticleRecord r;
-  r.particle = awkward_particle(10);
+  r.particle = awkward_particle(10, 2);
   r.reaction_times = {0.5, std::numeric_limits<double>::infinity()};
   r.tethers = {11, 17};
   r.loaded_edges.push_back({10, 11, Vec3(0.1, -0.2, 0.3), 2.5, 99});
@@ -64,7 +48,7 @@ std::uint64_t pinned_state_hash(bool random_impulses) {
   Simulation sim(text);
   engine::EngineSnapshot s = sim->snapshot(0.0);
   for (engine::ParticleSnapshot& p : s.particles) {
-    const engine::ParticleSnapshot a = awkward_particle(p.id);
+    const engine::ParticleSnapshot a = awkward_particle(p.id, 2);
     p.t0 = a.t0;
     p.u0 = p.u0 + Vec3(0.0, std::nextafter(0.0, 1.0), 0.25);
     p.v = a.v;
