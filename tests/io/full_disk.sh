@@ -31,12 +31,12 @@ no_temporary "$work/fresh"
 
 # A restart whose new frames fill the disk: the checkpoint it started from
 # is untouched, the trajectory keeps the old frames and the new ones before.
-"$exe" run "${gas[@]}" -o "$work/base" --end-time 50 -q
+"$exe" run "${gas[@]}" -o "$work/base" --end-time 20 -q
 cp -r "$work/base" "$work/continued"
 checkpoint=$(md5sum < "$work/base/checkpoint.h5")
 old_frames=$(frames "$work/base/trajectory.h5")
 room=$(( $(stat -c %s "$work/base/trajectory.h5") / 1024 + 700 ))
-expect_exit 1 limited "$room" "$exe" run --restart "$work/continued" --end-time 100 -q
+expect_exit 1 limited "$room" "$exe" run --restart "$work/continued" --end-time 40 -q
 expect_one_line "$stderr_text" "continued/trajectory.h5: cannot write the frame at t = [0-9.]+: .*$full"
 [ "$checkpoint" = "$(md5sum < "$work/continued/checkpoint.h5")" ] || fail "the checkpoint was changed"
 "$exe" info "$work/continued/checkpoint.h5" >/dev/null
@@ -45,12 +45,12 @@ no_temporary "$work/continued"
 # A trajectory already past the limit cannot even be shortened: refused
 # before anything changes.
 trajectory=$(md5sum < "$work/continued/trajectory.h5")
-expect_exit 1 limited 1000 "$exe" run --restart "$work/continued" --end-time 100 -q
+expect_exit 1 limited 1000 "$exe" run --restart "$work/continued" --end-time 40 -q
 expect_one_line "$stderr_text" "continued/trajectory.h5: cannot write the trajectory: .*$full"
 [ "$trajectory" = "$(md5sum < "$work/continued/trajectory.h5")" ] || fail "the trajectory was changed"
 # With room again, the run continues from the same checkpoint.
-"$exe" run --restart "$work/continued" --end-time 100 -q
-"$exe" run "${gas[@]}" -o "$work/straight" --end-time 100 -q
+"$exe" run --restart "$work/continued" --end-time 40 -q
+"$exe" run "${gas[@]}" -o "$work/straight" --end-time 40 -q
 same_state "$work/straight" "$work/continued"
 
 # Checkpoints that do not fit (420 kB; without frames the trajectory does):
