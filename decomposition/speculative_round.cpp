@@ -41,6 +41,17 @@ constexpr int kFailuresBeforeCertified = 3;
 // cent of the particles with an event in it).
 constexpr double kFirstWindowFactor = 8.0;
 
+// Events an engine executed since it had run `counted` counted and
+// `uncounted` uncounted events: all of them, and those duplicated (run here
+// but counted by another rank).
+struct Work {
+  std::uint64_t executed = 0, duplicated = 0;
+};
+Work work_since(const engine::Engine& e, std::uint64_t counted, std::uint64_t uncounted) {
+  const std::uint64_t duplicated = e.uncounted_events() - uncounted;
+  return {e.statistics().total_events() - counted + duplicated, duplicated};
+}
+
 template <typename T>
 bool same_bits(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
@@ -113,8 +124,7 @@ bool DistributedEngine::speculative_round(double end) {
   const double started = seconds_now();
   e.begin_speculation(logged_sectors_);
   const Halt halt = run_watched(e, until);
-  const std::uint64_t duplicated = e.uncounted_events() - uncounted;
-  const std::uint64_t executed = e.statistics().total_events() - counted + duplicated;
+  const auto [executed, duplicated] = work_since(e, counted, uncounted);
   counters_.seconds_execute += seconds_now() - started;
 
   last_failure_ = 0;
@@ -169,10 +179,9 @@ bool DistributedEngine::speculative_round(double end) {
     const bool kept = keep_before && e.undo_speculation_from(stands_until);
     if (!kept) e.undo_speculation();
     counters_.seconds_verify += seconds_now() - undo_started;
-    const std::uint64_t duplicated_kept = kept ? e.uncounted_events() - uncounted : 0;
-    const std::uint64_t executed_kept = kept ? e.statistics().total_events() - counted + duplicated_kept : 0;
+    const Work work_kept = kept ? work_since(e, counted, uncounted) : Work{};
     ++counters_.rollbacks;
-    counters_.events_rolled_back += executed - executed_kept;
+    counters_.events_rolled_back += executed - work_kept.executed;
     if (last_failure_ == 1) ++counters_.rollbacks_near;
     if (last_failure_ == 2) ++counters_.rollbacks_contact;
     if ((forced && violation == until) || injected) ++counters_.rollbacks_forced;
@@ -198,7 +207,7 @@ bool DistributedEngine::speculative_round(double end) {
     if (!(stands_until > time_)) return ++speculative_failures_ < kFailuresBeforeCertified;
     if (kept) {
       ++counters_.partial_commits;
-      commit_window(stands_until, executed_kept, duplicated_kept);
+      commit_window(stands_until, work_kept.executed, work_kept.duplicated);
     } else {
       // Undone whole: run the events before the violation again (the same
       // events, from the same state) and keep them.
@@ -223,9 +232,9 @@ void DistributedEngine::run_again_and_commit(double until) {
   e.begin_speculation(logged_sectors_);
   e.run_until(until);
   counters_.seconds_execute += seconds_now() - again;
-  const std::uint64_t duplicated = e.uncounted_events() - uncounted;
+  const Work work = work_since(e, counted, uncounted);
   ++counters_.partial_commits;
-  commit_window(until, e.statistics().total_events() - counted + duplicated, duplicated);
+  commit_window(until, work.executed, work.duplicated);
 }
 
 void DistributedEngine::commit_window(double until, std::uint64_t executed, std::uint64_t duplicated) {

@@ -148,7 +148,16 @@ bool Engine::undo_speculation_from(double t) {
   // Periodic ticks, the action-potential window and reaction times did
   // not change from t on (checked above).
   rebuild_global_calendar(t);
-  for (Index i : order) {
+  predict_restored(order);
+  return true;
+}
+
+void Engine::predict_restored(const std::vector<Index>& restored) {
+  // Their stamps moved when their records went back, so every entry naming
+  // one is stale: a restored counter would otherwise let an entry made in
+  // the window pass as valid once the counter climbs back to the value it
+  // names.
+  for (Index i : restored) {
     const ParticleState& st = particles_.state[i];
     if (st.alive && st.mobile && is_active(i)) {
       repredict(i);
@@ -156,7 +165,6 @@ bool Engine::undo_speculation_from(double t) {
       calendar_.remove(i);
     }
   }
-  return true;
 }
 
 void Engine::save_reaction_times() {
@@ -254,18 +262,7 @@ void Engine::undo_speculation() {
   active_window_ = s.active_window;
   if (s.phi_saved) phi_ = std::move(s.phi);
   rebuild_global_calendar(s.log.start);
-  // Restored particles are predicted afresh. Their stamps moved when their
-  // records went back, so every entry naming one is stale: a restored
-  // counter would otherwise let an entry made in the window pass as valid
-  // once the counter climbs back to the value it names.
-  for (Index i : s.undo_index) {
-    const ParticleState& st = particles_.state[i];
-    if (st.alive && st.mobile && is_active(i)) {
-      repredict(i);
-    } else {
-      calendar_.remove(i);
-    }
-  }
+  predict_restored(s.undo_index);
   clear_changes();
 }
 

@@ -339,6 +339,9 @@ class Engine {
   // journaled says whether its effects are all in particle records (not a
   // periodic impulse or an action-potential transition).
   void note_speculation_time(double t, bool journaled = true);
+  // Predicts afresh (or drops from the calendar) particles whose records
+  // an undo put back, once every record is back.
+  void predict_restored(const std::vector<Index>& restored);
   // The event being processed reads (or writes) particle i.
   void note_participant(Index i) const;
   void note_participants(const std::vector<Index>& members) const {
