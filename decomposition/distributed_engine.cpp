@@ -192,10 +192,7 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
     link.loaded_edges = {e};
     send_link(e.a, e.b, link);
   }
-  std::vector<engine::ParticleRecord> homed;
-  for (const Bytes& b : all_to_all(comm_, particles_out)) {
-    for (engine::ParticleRecord& r : read_records(b.data(), b.size())) homed.push_back(std::move(r));
-  }
+  std::vector<engine::ParticleRecord> homed = receive_records(particles_out);
   std::sort(homed.begin(), homed.end(), [](const auto& x, const auto& y) { return x.particle.id < y.particle.id; });
   auto find_homed = [&](ParticleId id) -> engine::ParticleRecord* {
     auto it = std::lower_bound(homed.begin(), homed.end(), id,
@@ -216,7 +213,7 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
   }
   Globals globals{slice.periodic_ticks, slice.active_window};
   certifier_ = std::make_unique<Certifier>(model_, layout_, rank_);
-  redistribute(homed, globals, slice.statistics, slice.escapes, slice.releases);
+  redistribute(std::move(homed), globals, slice.statistics, slice.escapes, slice.releases);
   start_build_seconds_ = seconds_now() - started;
   start_shadow_check();
 }

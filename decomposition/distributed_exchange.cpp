@@ -116,7 +116,22 @@ void DistributedEngine::exchange_changes() {
   counters_.seconds_exchange += ended - started - (wait_ended - wait_started);
 }
 
-void DistributedEngine::redistribute(const std::vector<engine::ParticleRecord>& records,
+std::vector<engine::ParticleRecord> DistributedEngine::receive_records(std::vector<Bytes>& out) const {
+  std::vector<Bytes> in = all_to_all(comm_, out);
+  std::vector<Bytes>().swap(out);
+  // Room for every record at once (no copy of them all while growing).
+  std::size_t bytes = 0;
+  for (const Bytes& b : in) bytes += b.size();
+  std::vector<engine::ParticleRecord> records;
+  records.reserve(most_records_in(bytes));
+  for (Bytes& b : in) {
+    read_records_into(b.data(), b.size(), records);
+    Bytes().swap(b);  // decoded: freed at once
+  }
+  return records;
+}
+
+void DistributedEngine::redistribute(std::vector<engine::ParticleRecord> records,
                                      const Globals& globals, const engine::EngineStatistics& statistics,
                                      const std::vector<engine::EscapeSnapshot>& escapes,
                                      const std::vector<engine::ReleaseSnapshot>& releases) {
@@ -138,11 +153,9 @@ void DistributedEngine::redistribute(const std::vector<engine::ParticleRecord>& 
     layout_.window_ranks(r.particle.sector, ranks);
     for (int q : ranks) append_record(out[static_cast<std::size_t>(q)], r);
   }
+  std::vector<engine::ParticleRecord>().swap(records);
   for (const Bytes& b : out) counters_.bytes_sent += b.size();
-  std::vector<engine::ParticleRecord> mine;
-  for (const Bytes& b : all_to_all(comm_, out)) {
-    for (engine::ParticleRecord& r : read_records(b.data(), b.size())) mine.push_back(std::move(r));
-  }
+  std::vector<engine::ParticleRecord> mine = receive_records(out);
   // Hubs arrive from every rank that sent them once: keep one.
   std::sort(mine.begin(), mine.end(), [](const auto& x, const auto& y) { return x.particle.id < y.particle.id; });
   mine.erase(std::unique(mine.begin(), mine.end(),

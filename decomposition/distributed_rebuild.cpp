@@ -114,7 +114,7 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
   counters_.delta_min = std::min(counters_.delta_min, until - time_);
   counters_.delta_max = std::max(counters_.delta_max, until - time_);
   time_ = until;
-  redistribute(after, globals, statistics, escapes, releases);
+  redistribute(std::move(after), globals, statistics, escapes, releases);
   counters_.seconds_rebuild += seconds_now() - started;
   fallback_overhead_ = std::max(0.0, seconds_now() - started - run_seconds);
 }

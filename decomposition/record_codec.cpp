@@ -87,8 +87,15 @@ void append_record(Bytes& out, const engine::ParticleRecord& r) {
   }
 }
 
+std::size_t most_records_in(std::size_t bytes) { return bytes / kFixedBytes; }
+
 std::vector<engine::ParticleRecord> read_records(const char* data, std::size_t size) {
   std::vector<engine::ParticleRecord> records;
+  read_records_into(data, size, records);
+  return records;
+}
+
+void read_records_into(const char* data, std::size_t size, std::vector<engine::ParticleRecord>& records) {
   Reader in(data, size);
   while (!in.done()) {
     engine::ParticleRecord r;
@@ -109,7 +116,6 @@ std::vector<engine::ParticleRecord> read_records(const char* data, std::size_t s
     }
     records.push_back(std::move(r));
   }
-  return records;
 }
 
 }  // namespace tethersim::decomposition

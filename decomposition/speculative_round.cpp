@@ -123,12 +123,26 @@ bool DistributedEngine::speculative_round(double end) {
   const std::uint64_t uncounted = e.uncounted_events();
   const double started = seconds_now();
   e.begin_speculation(logged_sectors_);
-  const Halt halt = run_watched(e, until);
+  bool reached = false;
+  const Halt halt = run_watched(e, until, UINT64_MAX, &reached, window_memory());
+  counters_.window_peak_bytes = std::max<std::uint64_t>(counters_.window_peak_bytes, e.speculation_bytes());
   const auto [executed, duplicated] = work_since(e, counted, uncounted);
   counters_.seconds_execute += seconds_now() - started;
 
   last_failure_ = 0;
   double violation = std::min(check_histories(until), until);
+  // Ended early with its undo log full: every event before the time it
+  // reached ran (those at that time perhaps not all), so the window stands
+  // at most up to that time, like a violation there; the next proposal is
+  // shorter.
+  if (halt == Halt::none && !reached) {
+    ++counters_.memory_cuts;
+    violation = std::min(violation, e.time());
+    if (trace_) {
+      std::fprintf(stderr, "[rank %d] window memory full at t = %.17g (%zu bytes)\n", rank_, e.time(),
+                   e.speculation_bytes());
+    }
+  }
   // Testing switches: the same bits whatever is undone and run again. A
   // random failure either undoes the whole window or claims a violation at
   // a random time inside it (which keeps the events before that time).

@@ -15,20 +15,28 @@ namespace {
 // Events between polls: at a million events per second, a few
 // milliseconds; the poll costs a clock read and a flag.
 constexpr std::uint64_t kPollEvents = 4096;
+// A window's undo log grows by a few hundred bytes per event: a small
+// window memory is checked more often, so that it is not overshot by much.
+constexpr std::uint64_t kWindowBytesPerEvent = 512;
 }  // namespace
 
 DistributedEngine::Halt DistributedEngine::run_watched(engine::Engine& e, double until, std::uint64_t budget,
-                                                       bool* reached) {
+                                                       bool* reached, std::size_t memory_limit) {
   engine::StallWatch watch(stall_limit_);
   if (reached) *reached = false;
+  const std::uint64_t poll =
+      std::clamp<std::uint64_t>(memory_limit / kWindowBytesPerEvent, std::uint64_t{64}, kPollEvents);
   for (;;) {
-    const std::uint64_t step = std::min(budget, kPollEvents);
+    const std::uint64_t step = std::min(budget, poll);
     if (e.run_until(until, step)) {
       if (reached) *reached = true;
       return Halt::none;
     }
     budget -= step;
     if (budget == 0) return Halt::none;
+    const std::size_t held = e.speculation_bytes();
+    counters_.window_peak_bytes = std::max<std::uint64_t>(counters_.window_peak_bytes, held);
+    if (held > memory_limit) return Halt::none;
     if (watch.stalled(e.time(), e.statistics().total_events() + e.uncounted_events())) {
       char head[160];
       std::snprintf(head, sizeof head, "rank %d: %llu events without simulated time advancing at t = %.17g: ", rank_,
@@ -38,6 +46,11 @@ DistributedEngine::Halt DistributedEngine::run_watched(engine::Engine& e, double
     }
     if (stop_poll_ && stop_poll_()) return Halt::stop;
   }
+}
+
+std::size_t DistributedEngine::window_memory() const {
+  if (settings_.window_memory > 0) return settings_.window_memory;
+  return std::max(kMinWindowMemory, engine_->memory_bytes() / 2);
 }
 
 }  // namespace tethersim::decomposition

@@ -69,6 +69,9 @@ int run_main(const Arguments& args) {
       "windows", po::value<std::string>()->value_name("speculative|certified")->default_value("speculative"),
       "how ranks make a window exact: run it and check afterwards, undoing it when the check "
       "fails (speculative), or prove it from speed bounds first (certified)")(
+      "window-memory", po::value<double>()->value_name("MIB"),
+      "the most memory each rank's undo log may hold in a speculative window; a window that needs "
+      "more ends early (default: half the rank's particle storage, at least 16 MiB)")(
       "lean-fallback", po::value<std::string>()->value_name("on|off|random")->default_value("on"),
       "let one rank run everything for a while when that is expected to take less time than "
       "synchronized windows (off: only when a window cannot be certified; random: a seeded coin "
@@ -145,6 +148,13 @@ int run_main(const Arguments& args) {
     request.distribution.windows = decomposition::WindowMode::certified;
   } else {
     throw UsageError{"run", "--windows is speculative or certified, got '" + windows + "'"};
+  }
+  if (values.count("window-memory")) {
+    const double mib = values["window-memory"].as<double>();
+    if (!(mib >= 0.01 && mib <= 1e9)) {
+      throw UsageError{"run", "--window-memory is a number of MiB from 0.01 to 10^9"};
+    }
+    request.distribution.window_memory = static_cast<std::size_t>(mib * 1048576.0);
   }
   const std::string lean = values["lean-fallback"].as<std::string>();
   if (lean == "on") {

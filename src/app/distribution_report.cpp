@@ -35,6 +35,8 @@ DistributionReport distribution_report(const decomposition::DistributedEngine& e
       {"bound_exchanges", static_cast<double>(c.bound_exchanges)},
       {"fallbacks", static_cast<double>(c.fallbacks)},
       {"fallbacks_declined", static_cast<double>(c.fallbacks_declined)},
+      {"memory_cuts", static_cast<double>(c.memory_cuts)},
+      {"window_peak_bytes", static_cast<double>(c.window_peak_bytes)},
       {"rebalances", static_cast<double>(c.rebalances)},
       {"delta_min", c.windows > 0 ? c.delta_min : 0.0},
       {"delta_mean", c.windows > 0 ? c.delta_sum / static_cast<double>(c.windows) : 0.0},

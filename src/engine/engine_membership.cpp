@@ -85,6 +85,21 @@ std::vector<ParticleRecord> Engine::records() const {
 Index Engine::append_slot() {
   const auto i = static_cast<Index>(particles_.size());
   const std::size_t n = particles_.size() + 1;
+  reserve_gently(particles_.state, n);
+  reserve_gently(particles_.id, n);
+  reserve_gently(particles_.counter, n);
+  reserve_gently(particles_.stamp, n);
+  reserve_gently(coords_, n);
+  if (has_random_impulses_) {
+    reserve_gently(ri_index_, n);
+    reserve_gently(ri_time_, n);
+  }
+  for (auto& phi : phi_) reserve_gently(phi, n);
+  reserve_gently(touched_mark_, n);
+  reserve_gently(visit_mark_, n);
+  reserve_gently(role_, n);
+  reserve_gently(changed_mark_, n);
+  reserve_gently(moving_, index_words(n));
   particles_.state.emplace_back();
   // At rest until a record is stored in it.
   if (moving_.size() < index_words(n)) moving_.push_back(0);

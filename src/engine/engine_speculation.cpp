@@ -2,8 +2,10 @@
 // a history of events for comparing runs of the same particle on several
 // processes (docs/distribution.md, "Speculative windows").
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 
 #include "speculation_state.hpp"
 #include "tethersim/physics/counter_rng.hpp"
@@ -45,6 +47,7 @@ void Engine::begin_speculation(const std::vector<std::uint8_t>& logged_sectors) 
   s->undo_slot.reset(new std::uint32_t[n]);
   s->journal_mark.reset(new std::uint32_t[n]);
   s->stats = stats_;
+  s->stats_at_last_mark = stats_;
   s->uncounted = uncounted_events_;
   s->clock = clock_;
   s->escapes = escapes_.size();
@@ -60,6 +63,18 @@ const SpeculationLog& Engine::speculation_log() const {
 }
 
 void Engine::keep_speculation() { speculation_.reset(); }
+
+std::size_t Engine::speculation_bytes() const {
+  if (!speculation_) return 0;
+  const SpeculationState& s = *speculation_;
+  // The records' own lists (tethers, loaded edges, reaction times) are left
+  // out: empty for most particles, and walking them would cost a pass.
+  return (s.undo.capacity() + s.journal.capacity()) * sizeof(ParticleRecord) +
+         (s.undo_index.capacity() + s.journal_index.capacity()) * sizeof(Index) +
+         s.marks.capacity() * sizeof(SpeculationState::Mark) + s.stats_changes.capacity() +
+         s.log.entries.capacity() * sizeof(HistoryEntry) + s.log.contacts.capacity() * sizeof(OwnedContact) +
+         particles_.size() * (s.logged_mark.size() > 0 ? 2 + 2 * sizeof(std::uint32_t) : 0);
+}
 
 void Engine::note_speculative_change(Index i) {
   SpeculationState& s = *speculation_;
@@ -82,20 +97,73 @@ void Engine::note_speculative_change(Index i) {
   if (!is_owned(i) || (*s.logged_sectors)[sector_of(i)]) s.logged_mark[i] = 1;
 }
 
+namespace {
+
+// The statistics as 64-bit words (every field is one or an array of them).
+constexpr std::size_t kStatisticsWords = sizeof(EngineStatistics) / sizeof(std::uint64_t);
+static_assert(sizeof(EngineStatistics) % sizeof(std::uint64_t) == 0 && kStatisticsWords < 256);
+static_assert(std::is_trivially_copyable_v<EngineStatistics>);
+
+std::array<std::uint64_t, kStatisticsWords> statistics_words(const EngineStatistics& s) {
+  std::array<std::uint64_t, kStatisticsWords> words;
+  std::memcpy(words.data(), &s, sizeof s);
+  return words;
+}
+
+// Appends (field, now - before) for every field that differs, the
+// difference modulo 2^64 in 7-bit groups (most are 1 or a few).
+void append_statistics_change(std::vector<std::uint8_t>& out, const EngineStatistics& before,
+                              const EngineStatistics& now) {
+  const auto a = statistics_words(before), b = statistics_words(now);
+  for (std::size_t k = 0; k < kStatisticsWords; ++k) {
+    std::uint64_t d = b[k] - a[k];
+    if (d == 0) continue;
+    out.push_back(static_cast<std::uint8_t>(k));
+    while (d >= 0x80) {
+      out.push_back(static_cast<std::uint8_t>(d | 0x80));
+      d >>= 7;
+    }
+    out.push_back(static_cast<std::uint8_t>(d));
+  }
+}
+
+// `start` plus every change in `changes[0, end)`.
+EngineStatistics replay_statistics_changes(const EngineStatistics& start, const std::vector<std::uint8_t>& changes,
+                                           std::size_t end) {
+  auto words = statistics_words(start);
+  for (std::size_t at = 0; at < end;) {
+    const std::size_t k = changes[at++];
+    std::uint64_t d = 0;
+    for (int shift = 0;; shift += 7) {
+      const std::uint8_t byte = changes[at++];
+      d |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) break;
+    }
+    words[k] += d;
+  }
+  EngineStatistics s;
+  std::memcpy(static_cast<void*>(&s), words.data(), sizeof s);  // trivially copyable (asserted)
+  return s;
+}
+
+}  // namespace
+
 void Engine::note_speculation_time(double t, bool journaled) {
   SpeculationState& s = *speculation_;
   if (s.marks.empty() || t > s.marks.back().time) {
     SpeculationState::Mark m;
     m.time = t;
-    m.stats = stats_;
+    append_statistics_change(s.stats_changes, s.stats_at_last_mark, stats_);
+    s.stats_at_last_mark = stats_;
+    m.stats_end = static_cast<std::uint32_t>(s.stats_changes.size());
     m.uncounted = uncounted_events_;
     m.clock = clock_;
-    m.escapes = escapes_.size();
-    m.releases = releases_.size();
-    m.undo = s.undo.size();
-    m.journal = s.journal.size();
-    m.entries = s.log.entries.size();
-    m.contacts = s.log.contacts.size();
+    m.escapes = static_cast<std::uint32_t>(escapes_.size());
+    m.releases = static_cast<std::uint32_t>(releases_.size());
+    m.undo = static_cast<std::uint32_t>(s.undo.size());
+    m.journal = static_cast<std::uint32_t>(s.journal.size());
+    m.entries = static_cast<std::uint32_t>(s.log.entries.size());
+    m.contacts = static_cast<std::uint32_t>(s.log.contacts.size());
     m.global_events = s.global_events;
     s.marks.push_back(m);
   }
@@ -140,7 +208,9 @@ bool Engine::undo_speculation_from(double t) {
   s.log.entries.resize(m.entries);
   s.log.contacts.resize(m.contacts);
   s.marks.erase(first, s.marks.end());
-  stats_ = m.stats;
+  stats_ = replay_statistics_changes(s.stats, s.stats_changes, m.stats_end);
+  s.stats_changes.resize(m.stats_end);
+  s.stats_at_last_mark = stats_;
   uncounted_events_ = m.uncounted;
   clock_ = m.clock;
   escapes_.resize(m.escapes);

@@ -18,6 +18,9 @@ void ParticleCalendar::reset(std::size_t particles, TieBreak tie_break, const vo
 }
 
 void ParticleCalendar::resize(std::size_t particles) {
+  reserve_gently(events_, particles);
+  reserve_gently(position_, particles);
+  reserve_gently(heap_, particles + kPad);
   events_.resize(particles, Stored{});
   position_.resize(particles, kNoIndex);
 }

@@ -13,17 +13,24 @@ namespace tethersim::engine {
 struct Engine::SpeculationState {
   // The engine as it was just before the first event at `time` (taken when
   // the clock of the events passes a new time): what undoing the window
-  // from `time` on restores besides the particles.
+  // from `time` on restores besides the particles. One per event time, so
+  // kept small: the statistics are stored as changes from the previous
+  // mark (stats_changes up to stats_end), sizes in 32 bits (a window's logs
+  // stay far below 2^32 entries: the window memory ends it first).
   struct Mark {
     double time = 0.0;
-    EngineStatistics stats;
-    std::uint64_t uncounted = 0;
     double clock = 0.0;
-    std::size_t escapes = 0, releases = 0;
-    std::size_t undo = 0, journal = 0;  // sizes of the undo log and the journal
-    std::size_t entries = 0, contacts = 0;  // sizes of the history
+    std::uint64_t uncounted = 0;
     std::uint64_t global_events = 0;
+    std::uint32_t escapes = 0, releases = 0;
+    std::uint32_t undo = 0, journal = 0;  // sizes of the undo log and the journal
+    std::uint32_t entries = 0, contacts = 0;  // sizes of the history
+    std::uint32_t stats_end = 0;
   };
+  // Each mark's statistics minus the previous mark's (the window start's
+  // for the first), as (field, difference) pairs for the fields that moved.
+  std::vector<std::uint8_t> stats_changes;
+  EngineStatistics stats_at_last_mark;
   SpeculationLog log;
   const std::vector<std::uint8_t>* logged_sectors = nullptr;
   // The undo log: records at the window's start, by particle, in the order

@@ -31,6 +31,9 @@ sleep "0.$((RANDOM % 5 + 1))"
 kill -0 "$pid" 2>/dev/null || fail "the run finished before it was killed (make it longer)"
 kill -9 -- "-$pid" 2>/dev/null || kill -9 "$pid"
 wait "$pid" 2>/dev/null || true
+# The ranks may outlive mpirun by a moment (one of them renaming a
+# checkpoint): wait until none of the group is left.
+while kill -0 -- "-$pid" 2>/dev/null; do sleep 0.05; done
 # Between the two renames of a checkpoint write only the previous one is
 # there: --restart takes it.
 newest=$work/killed/checkpoint.h5

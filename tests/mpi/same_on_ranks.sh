@@ -10,7 +10,8 @@
 # particles on average (the sparse start was used); with MIN_ROLLBACKS=k at
 # least k speculative windows must have been undone (over all ranks); with
 # MIN_PARTIAL_COMMITS=k at least k must have been kept up to their earliest
-# violation.
+# violation; with MIN_MEMORY_CUTS=k at least k must have ended early with a
+# full undo log (over all ranks).
 set -euo pipefail
 exe=$1 np=$2 ref=$3 out=$4
 shift 4
@@ -56,6 +57,11 @@ if [[ -n "${MIN_PARTIAL_COMMITS:-}" ]]; then
   echo "windows kept up to their earliest violation: $partial"
   /usr/bin/python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)" \
     "$partial" "$MIN_PARTIAL_COMMITS" || { echo "expected at least $MIN_PARTIAL_COMMITS partly kept windows"; exit 1; }
+fi
+if [[ -n "${MIN_MEMORY_CUTS:-}" ]]; then
+  cuts=$(counter memory_cuts total)
+  echo "windows ended early with a full undo log: $cuts"
+  (( cuts >= MIN_MEMORY_CUTS )) || { echo "expected at least $MIN_MEMORY_CUTS windows ended by the window memory"; exit 1; }
 fi
 if [[ -n "${SPARSE:-}" ]]; then
   examined=$(counter examined_owned mean) certifications=$(counter certifications mean) owned=$(counter owned mean)

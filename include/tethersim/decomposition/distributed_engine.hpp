@@ -60,7 +60,13 @@ struct DistributionSettings {
   // ranks); off, only windows that cannot be certified at all fall back.
   LeanFallback lean_fallback = LeanFallback::on;
   WindowMode windows = WindowMode::speculative;
+  // The most a rank's undo log and history may hold in one speculative
+  // window, in bytes; a window that needs more ends early at the time
+  // reached (0: half the engine's own memory, at least kMinWindowMemory).
+  std::size_t window_memory = 0;
 };
+
+inline constexpr std::size_t kMinWindowMemory = std::size_t{16} << 20;
 
 // Why a model cannot run on several ranks (empty: it can).
 std::string distribution_problem(const Model& model);
@@ -108,6 +114,10 @@ struct DistributionCounters {
   std::uint64_t fallbacks = 0;
   std::uint64_t fallbacks_declined = 0;  // windows kept because a fallback would cost more
   std::uint64_t rebalances = 0;
+  // Speculative windows this rank ended early because its undo log and
+  // history reached the window memory, and the most they held.
+  std::uint64_t memory_cuts = 0;
+  std::uint64_t window_peak_bytes = 0;
   double delta_sum = 0.0;
   double delta_min = kInfinity;
   double delta_max = 0.0;
@@ -215,7 +225,11 @@ class DistributedEngine {
   void assign_roles();
   // Sends records to every rank whose window holds them (dead ones to the
   // owner of their sector only, hubs to all) and rebuilds every engine.
-  void redistribute(const std::vector<engine::ParticleRecord>& records, const Globals& globals,
+  // Sends `out` (one buffer of records per rank) to every rank and decodes
+  // what comes in, freeing each buffer as soon as it is read.
+  std::vector<engine::ParticleRecord> receive_records(std::vector<Bytes>& out) const;
+  // Consumes `records` (freed once encoded: a restart holds few copies).
+  void redistribute(std::vector<engine::ParticleRecord> records, const Globals& globals,
                     const engine::EngineStatistics& statistics,
                     const std::vector<engine::EscapeSnapshot>& escapes,
                     const std::vector<engine::ReleaseSnapshot>& releases);
@@ -266,8 +280,12 @@ class DistributedEngine {
   // Runs `engine` to `until` (or for `budget` events), polling for a stop
   // and watching for a stall every few thousand events; what stopped it
   // short. `reached`: whether `until` was reached.
+  // With `memory_limit`, it also stops (not reached) once the engine's
+  // speculation bytes pass it.
   Halt run_watched(engine::Engine& engine, double until, std::uint64_t budget = UINT64_MAX,
-                   bool* reached = nullptr);
+                   bool* reached = nullptr, std::size_t memory_limit = SIZE_MAX);
+  // The window memory of this rank (settings or automatic).
+  std::size_t window_memory() const;
   void exchange_changes();
   // Runs [time_, until) on rank 0 for everything (a cluster no halo holds).
   // Runs everything on rank 0 until `until` or until `events_per_particle`

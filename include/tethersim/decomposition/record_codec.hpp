@@ -19,6 +19,11 @@ void append_record(Bytes& out, const engine::ParticleRecord& record);
 // Reads the records of a buffer written by append_record (in order).
 // Throws std::runtime_error on a malformed buffer.
 std::vector<engine::ParticleRecord> read_records(const char* data, std::size_t size);
+// The same, appended to `records`.
+void read_records_into(const char* data, std::size_t size, std::vector<engine::ParticleRecord>& records);
+// The most records `bytes` bytes of them can hold (each takes at least a
+// fixed part).
+std::size_t most_records_in(std::size_t bytes);
 
 // Bytes one record takes.
 std::size_t record_size(const engine::ParticleRecord& record);

@@ -15,7 +15,10 @@ namespace tethersim::engine {
 // restitution delay) leave it unallocated: 0 bytes per particle.
 class Adjacency {
  public:
-  void resize_particles(std::size_t n) { head_.resize(n, kNoIndex); }
+  void resize_particles(std::size_t n) {
+    reserve_gently(head_, n);
+    head_.resize(n, kNoIndex);
+  }
   bool allocated() const { return !head_.empty(); }
 
   // Adds `partner` with a payload (e.g. an edge number) to `particle`'s list.

@@ -232,6 +232,10 @@ class Engine {
   // false and changes nothing when a periodic impulse or an
   // action-potential transition ran at or after t (undo the whole window).
   bool undo_speculation_from(double t);
+  // Bytes the open window's undo log, journal, marks and history hold (0
+  // with no window open): they grow with the window's events, so a
+  // distributed run ends a window early when they pass its limit.
+  std::size_t speculation_bytes() const;
   // The record a particle had when the window started (itself when it has
   // not changed since).
   ParticleRecord record_at_start(Index i) const;
