@@ -566,6 +566,9 @@ int start_and_run(LoadedRun& run, const RunRequest& request, const decomposition
       run = load_restart(request, mpi);
     } else {
       run.simulation = make_simulation(*run.model, request, mpi, std::move(run.initial));
+      // A distributed engine copied its block's particles: the whole initial
+      // state, the same on every rank, must not stay for the run.
+      run.initial = scenario::InitialParticles{};
     }
   } catch (const std::invalid_argument& e) {
     // The rank count or grid does not suit the model (every rank agrees).
