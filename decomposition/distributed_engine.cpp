@@ -130,11 +130,14 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
   }
   start_layout(settings, span);
   // Every rank built the same initial particles: keep the window's.
+  // Counted first: growing by doubling would hold up to twice the block.
   scenario::InitialParticles mine;
-  std::vector<std::uint8_t> kept;
+  auto keep = [&](const ParticleSpec& p) {
+    return model.is_hub_species(p.species) || layout_.in_window(rank_, grid.coords_of(p.position));
+  };
+  mine.particles.reserve(static_cast<std::size_t>(std::count_if(initial.particles.begin(), initial.particles.end(), keep)));
   for (const ParticleSpec& p : initial.particles) {
-    const bool keep = model.is_hub_species(p.species) || layout_.in_window(rank_, grid.coords_of(p.position));
-    if (keep) mine.particles.push_back(p);
+    if (keep(p)) mine.particles.push_back(p);
   }
   std::vector<ParticleId> ids;
   for (const ParticleSpec& p : mine.particles) ids.push_back(p.id);

@@ -181,7 +181,7 @@ std::string time_text(double t) {
 }  // namespace
 
 std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const Model& model,
-                             const SlotMap& slots, const EngineSnapshot& local) {
+                             const SlotMap& slots, EngineSnapshot local) {
   silence_hdf5_errors();
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
@@ -205,8 +205,10 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
   std::vector<engine::ParticleSnapshot> particles;
   std::uint64_t particles_hash = 0;
   {  // the rows are freed before the other records are exchanged
-    const std::vector<ParticleRow> rows =
-        exchange_by_slot(particle_rows(local.particles, particle_slots), n, comm);
+    std::vector<ParticleRow> rows = particle_rows(local.particles, particle_slots);
+    std::vector<engine::ParticleSnapshot>().swap(local.particles);
+    std::vector<std::uint64_t>().swap(particle_slots);
+    rows = exchange_by_slot(std::move(rows), n, comm);
     particles.reserve(rows.size());
     for (const ParticleRow& row : rows) {
       particles.push_back(particle_of(row));

@@ -96,10 +96,10 @@ int bench_main(const Arguments& args) {
     run_collisions(engine, static_cast<std::uint64_t>(n));  // some collisions: realistic counters
     for (int repeat = 0; repeat < 3; ++repeat) {
       const Stopwatch snapshot_clock;
-      const engine::EngineSnapshot snapshot = engine.snapshot(engine.next_event_time());
+      engine::EngineSnapshot snapshot = engine.snapshot(engine.next_event_time());
       const double snapshot_seconds = snapshot_clock.seconds();
       const Stopwatch write_clock;
-      const std::string path = write_checkpoint(dir, MPI_COMM_SELF, model, slots, snapshot);
+      const std::string path = write_checkpoint(dir, MPI_COMM_SELF, model, slots, std::move(snapshot));
       const double write_seconds = write_clock.seconds();
       const double megabytes = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
       std::printf("checkpoint %d: %.1f MB; snapshot %.3f s, write %.3f s: %.0f MB/s (%.0f MB/s with the snapshot)\n",

@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
     mine.releases.clear();
     mine.statistics = engine::EngineStatistics{};
   }
-  write_checkpoint(out, MPI_COMM_WORLD, model, slots, mine);
+  write_checkpoint(out, MPI_COMM_WORLD, model, slots, std::move(mine));
 
   // Read back in slices: together they are the whole state.
   const engine::EngineSnapshot slice = read_checkpoint(out + "/checkpoint.h5", MPI_COMM_WORLD, false);

@@ -38,8 +38,10 @@ struct CheckpointHeader {
 // and loaded edges whose lower-id particle it owns, its escapes, releases
 // and statistics; time, periodic ticks and the action-potential window are
 // the same on every rank. Returns the path written (DIR/checkpoint.h5).
+// Takes `local` by value: its particles are freed once they are in rows,
+// so a rank never holds its snapshot and both ends of the rows' exchange.
 std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const Model& model,
-                             const SlotMap& slots, const engine::EngineSnapshot& local);
+                             const SlotMap& slots, engine::EngineSnapshot local);
 
 // Reads and checks the header (format, version, completeness). Serial.
 // Throws InputError naming the file for anything missing, foreign,
