@@ -85,39 +85,24 @@ std::vector<ParticleRecord> Engine::records() const {
 Index Engine::append_slot() {
   const auto i = static_cast<Index>(particles_.size());
   const std::size_t n = particles_.size() + 1;
-  reserve_gently(particles_.state, n);
-  reserve_gently(particles_.id, n);
-  reserve_gently(particles_.counter, n);
-  reserve_gently(particles_.stamp, n);
-  reserve_gently(coords_, n);
-  if (has_random_impulses_) {
-    reserve_gently(ri_index_, n);
-    reserve_gently(ri_time_, n);
-  }
-  for (auto& phi : phi_) reserve_gently(phi, n);
-  reserve_gently(touched_mark_, n);
-  reserve_gently(visit_mark_, n);
-  reserve_gently(role_, n);
-  reserve_gently(changed_mark_, n);
-  reserve_gently(moving_, index_words(n));
-  particles_.state.emplace_back();
+  append_gently(particles_.state, ParticleState{});
   // At rest until a record is stored in it.
-  if (moving_.size() < index_words(n)) moving_.push_back(0);
+  if (moving_.size() < index_words(n)) append_gently(moving_, 0);
   drop_index(moving_, i);
-  particles_.id.push_back(0);
-  particles_.counter.push_back(0);
-  particles_.stamp.push_back(0);
-  coords_.push_back({0, 0, 0});
+  append_gently(particles_.id, 0);
+  append_gently(particles_.counter, 0);
+  append_gently(particles_.stamp, 0);
+  append_gently(coords_, SectorCoords{0, 0, 0});
   if (has_random_impulses_) {
-    ri_index_.push_back(0);
-    ri_time_.push_back(kInfinity);
+    append_gently(ri_index_, 0);
+    append_gently(ri_time_, kInfinity);
   }
-  for (auto& phi : phi_) phi.push_back(kInfinity);
-  touched_mark_.push_back(0);
-  visit_mark_.push_back(0);
-  role_.push_back(0);  // frozen, not owned
+  for (auto& phi : phi_) append_gently(phi, kInfinity);
+  append_gently(touched_mark_, 0);
+  append_gently(visit_mark_, 0);
+  append_gently(role_, 0);  // frozen, not owned
   uniform_roles_ = false;
-  changed_mark_.push_back(0);
+  append_gently(changed_mark_, 0);
   if (has_tethers_) tethers_.resize_particles(n);
   if (has_loaded_edges_) loaded_.resize_particles(n);
   calendar_.resize(n);

@@ -73,7 +73,7 @@ std::size_t Engine::speculation_bytes() const {
          (s.undo_index.capacity() + s.journal_index.capacity()) * sizeof(Index) +
          s.marks.capacity() * sizeof(SpeculationState::Mark) + s.stats_changes.capacity() +
          s.log.entries.capacity() * sizeof(HistoryEntry) + s.log.contacts.capacity() * sizeof(OwnedContact) +
-         particles_.size() * (s.logged_mark.size() > 0 ? 2 + 2 * sizeof(std::uint32_t) : 0);
+         s.logged_mark.size() + s.participant_mark.size() + 2 * sizeof(std::uint32_t) * s.logged_mark.size();
 }
 
 void Engine::note_speculative_change(Index i) {

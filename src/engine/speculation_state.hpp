@@ -16,7 +16,9 @@ struct Engine::SpeculationState {
   // from `time` on restores besides the particles. One per event time, so
   // kept small: the statistics are stored as changes from the previous
   // mark (stats_changes up to stats_end), sizes in 32 bits (a window's logs
-  // stay far below 2^32 entries: the window memory ends it first).
+  // stay far below 2^32 entries: the window memory ends it first; escapes
+  // and releases are at most one per particle, and particle indices are 32
+  // bits).
   struct Mark {
     double time = 0.0;
     double clock = 0.0;

@@ -223,11 +223,11 @@ class DistributedEngine {
              engine::EngineStatistics statistics, std::vector<engine::EscapeSnapshot> escapes,
              std::vector<engine::ReleaseSnapshot> releases);
   void assign_roles();
-  // Sends records to every rank whose window holds them (dead ones to the
-  // owner of their sector only, hubs to all) and rebuilds every engine.
   // Sends `out` (one buffer of records per rank) to every rank and decodes
   // what comes in, freeing each buffer as soon as it is read.
   std::vector<engine::ParticleRecord> receive_records(std::vector<Bytes>& out) const;
+  // Sends records to every rank whose window holds them (dead ones to the
+  // owner of their sector only, hubs to all) and rebuilds every engine.
   // Consumes `records` (freed once encoded: a restart holds few copies).
   void redistribute(std::vector<engine::ParticleRecord> records, const Globals& globals,
                     const engine::EngineStatistics& statistics,

@@ -56,4 +56,11 @@ void reserve_gently(Vector& v, std::size_t n) {
   if (n > v.capacity()) v.reserve(n + n / 8 + 1024);
 }
 
+// push_back with that growth.
+template <typename Vector>
+void append_gently(Vector& v, const typename Vector::value_type& value) {
+  reserve_gently(v, v.size() + 1);
+  v.push_back(value);
+}
+
 }  // namespace tethersim::engine
