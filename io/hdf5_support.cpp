@@ -178,6 +178,27 @@ std::string read_string_attribute(hid_t object, const std::string& name) {
   return std::string(buffer.data());
 }
 
+std::vector<std::string> read_string_list_attribute(hid_t object, const std::string& name) {
+  H5Id attribute(checked(H5Aopen(object, name.c_str(), H5P_DEFAULT), "missing attribute " + name));
+  H5Id file_type(checked(H5Aget_type(attribute), "attribute type"));
+  if (H5Tget_class(file_type) != H5T_STRING || H5Tis_variable_str(file_type) > 0) {
+    throw Hdf5Error("attribute " + name + " is not a list of fixed-size strings");
+  }
+  H5Id space(checked(H5Aget_space(attribute), "attribute space"));
+  const hssize_t count = H5Sget_simple_extent_npoints(space);
+  const std::size_t width = H5Tget_size(file_type);
+  if (count < 0 || width == 0) throw Hdf5Error("attribute " + name + " has no size");
+  std::vector<char> packed(width * static_cast<std::size_t>(count), '\0');
+  H5Id memory_type = string_type(width);
+  checked(H5Aread(attribute, memory_type, packed.data()), "reading attribute " + name);
+  std::vector<std::string> values;
+  for (hssize_t k = 0; k < count; ++k) {
+    const char* first = packed.data() + static_cast<std::size_t>(k) * width;
+    values.emplace_back(first, strnlen(first, width));
+  }
+  return values;
+}
+
 std::int64_t read_integer_attribute(hid_t object, const std::string& name) {
   H5Id attribute(checked(H5Aopen(object, name.c_str(), H5P_DEFAULT), "missing attribute " + name));
   std::int64_t value = 0;
@@ -216,7 +237,8 @@ H5Id create_dataset(hid_t parent, const std::string& name, hid_t type,
 
 H5Id create_extensible_dataset(hid_t parent, const std::string& name, hid_t type,
                                const std::vector<hsize_t>& inner_shape,
-                               const std::vector<hsize_t>& chunk, const void* fill) {
+                               const std::vector<hsize_t>& chunk, const void* fill,
+                               int compression) {
   std::vector<hsize_t> shape{0}, maxshape{H5S_UNLIMITED};
   shape.insert(shape.end(), inner_shape.begin(), inner_shape.end());
   maxshape.insert(maxshape.end(), inner_shape.begin(), inner_shape.end());
@@ -225,10 +247,19 @@ H5Id create_extensible_dataset(hid_t parent, const std::string& name, hid_t type
   H5Id dcpl(checked(H5Pcreate(H5P_DATASET_CREATE), "dataset creation list"));
   checked(H5Pset_chunk(dcpl, static_cast<int>(chunk.size()), chunk.data()), "chunking " + name);
   if (fill != nullptr) checked(H5Pset_fill_value(dcpl, type, fill), "fill value of " + name);
-  // Parallel writes need chunks allocated up front (no filters are used).
+  set_compression(dcpl, compression);
+  // Parallel writes need chunks allocated up front.
   checked(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), "allocation of " + name);
   return H5Id(checked(H5Dcreate2(parent, name.c_str(), type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
                       "creating dataset " + name));
+}
+
+void set_compression(hid_t creation_list, int level) {
+  if (level <= 0) return;
+  // Shuffle groups the bytes of each position by significance first:
+  // doubles of nearby particles share their high bytes, which then deflate.
+  checked(H5Pset_shuffle(creation_list), "the shuffle filter");
+  checked(H5Pset_deflate(creation_list, static_cast<unsigned>(level)), "the deflate filter");
 }
 
 std::vector<hsize_t> dataset_shape(hid_t dataset) {

@@ -81,6 +81,8 @@ void write_attribute(hid_t object, const std::string& name, const std::vector<st
 void write_attribute(hid_t object, const std::string& name, const std::vector<std::string>& values);
 void write_attribute(hid_t object, const std::string& name, const std::vector<double>& values);
 std::string read_string_attribute(hid_t object, const std::string& name);
+// A 1-D attribute of fixed-size strings, as write_attribute writes lists.
+std::vector<std::string> read_string_list_attribute(hid_t object, const std::string& name);
 std::int64_t read_integer_attribute(hid_t object, const std::string& name);
 double read_double_attribute(hid_t object, const std::string& name);
 bool has_attribute(hid_t object, const std::string& name);
@@ -93,10 +95,15 @@ hid_t native_type();
 H5Id create_dataset(hid_t parent, const std::string& name, hid_t type,
                     const std::vector<hsize_t>& shape);
 // Creates a dataset whose first dimension grows (frames), chunked by
-// `chunk`, with an optional fill value.
+// `chunk`, with an optional fill value and deflate level (0: none).
 H5Id create_extensible_dataset(hid_t parent, const std::string& name, hid_t type,
                                const std::vector<hsize_t>& inner_shape,
-                               const std::vector<hsize_t>& chunk, const void* fill = nullptr);
+                               const std::vector<hsize_t>& chunk, const void* fill = nullptr,
+                               int compression = 0);
+// Adds shuffle and deflate at `level` (1-9) to a dataset creation list;
+// nothing for level 0. Parallel HDF5 writes filtered datasets only
+// collectively, which is how every frame is written.
+void set_compression(hid_t creation_list, int level);
 
 std::vector<hsize_t> dataset_shape(hid_t dataset);
 

@@ -197,6 +197,31 @@ void read_output(TableReader& root, ReadContext& ctx) {
       }
     }
   }
+  if (output->has("frame_precision")) {
+    const std::string precision = output->text("frame_precision", "double");
+    if (precision != "double" && precision != "single") {
+      output->fail("frame_precision", "expected \"double\" or \"single\", got \"" + precision + "\"");
+    }
+    o.frame_single_precision = precision == "single";
+  }
+  if (output->has("frame_compression")) {
+    const std::int64_t level = output->integer("frame_compression", 0);
+    if (level < 0 || level > 9) {
+      output->fail("frame_compression",
+                   "expected a deflate level from 0 (none) to 9, got " + std::to_string(level));
+    }
+    o.frame_compression = static_cast<int>(level);
+  }
+  for (const std::string& name : output->text_list("frame_species")) {
+    ctx.species(*output, "frame_species", name);
+    if (std::find(o.frame_species.begin(), o.frame_species.end(), name) != o.frame_species.end()) {
+      output->fail("frame_species", "species '" + name + "' is listed twice");
+    }
+    o.frame_species.push_back(name);
+  }
+  if (output->has("frame_species") && o.frame_species.empty()) {
+    output->fail("frame_species", "an empty list would write frames without particles; leave the key out to write every species");
+  }
   o.observables_interval = output->number("observables_interval", o.observables_interval);
   o.checkpoint_interval = output->number("checkpoint_interval", o.checkpoint_interval);
   o.checkpoint_wall_minutes = output->number("checkpoint_wall_minutes", o.checkpoint_wall_minutes);

@@ -14,6 +14,13 @@ std::uint64_t SlotMap::slot(ParticleId id) const {
   return static_cast<std::uint64_t>(std::lower_bound(ids_.begin(), ids_.end(), id) - ids_.begin());
 }
 
+std::optional<std::uint64_t> SlotMap::find(ParticleId id) const {
+  if (dense_) return id < size_ ? std::optional<std::uint64_t>(id) : std::nullopt;
+  const auto at = std::lower_bound(ids_.begin(), ids_.end(), id);
+  if (at == ids_.end() || *at != id) return std::nullopt;
+  return static_cast<std::uint64_t>(at - ids_.begin());
+}
+
 SlotRange slot_range(std::uint64_t total, int ranks, int rank) {
   const auto r = static_cast<std::uint64_t>(rank);
   const auto p = static_cast<std::uint64_t>(ranks);

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <optional>
 
 #include "hdf5_support.hpp"
 #include "observable_layout.hpp"
@@ -86,6 +87,46 @@ std::string time_text(double t) {
   return buffer;
 }
 
+// The rows of a trajectory: every slot, or only the particles of the
+// species output.frame_species names. `species` is every slot's species;
+// `row_species`, when given, gets each row's.
+SlotMap frame_rows(const Model& model, SlotMap slots, const std::vector<SpeciesIndex>& species,
+                   std::vector<SpeciesIndex>* row_species) {
+  const std::vector<std::string>& kept = model.output().frame_species;
+  if (kept.empty()) {
+    if (row_species != nullptr) *row_species = species;
+    return slots;
+  }
+  std::vector<bool> keep(model.species().size(), false);
+  for (const std::string& name : kept) {
+    if (const auto index = model.find_species(name)) keep[*index] = true;
+  }
+  std::vector<ParticleId> ids;
+  for (std::uint64_t slot = 0; slot < slots.size(); ++slot) {
+    if (!keep[species[slot]]) continue;
+    ids.push_back(slots.id(slot));
+    if (row_species != nullptr) row_species->push_back(species[slot]);
+  }
+  return SlotMap(std::move(ids));
+}
+
+// Positions and velocities as the file stores them: the values of a frame
+// are made in doubles and narrowed here when the file holds floats.
+void write_values(hid_t set, bool single, const std::vector<hsize_t>& frame, std::uint64_t first_row,
+                  std::uint64_t rows, const std::vector<double>& values, hid_t transfer) {
+  if (!single) {
+    write_rows(set, H5T_NATIVE_DOUBLE, frame, first_row, rows, values.data(), transfer);
+    return;
+  }
+  const std::vector<float> narrowed(values.begin(), values.end());
+  write_rows(set, H5T_NATIVE_FLOAT, frame, first_row, rows, narrowed.data(), transfer);
+}
+
+bool holds_floats(hid_t dataset) {
+  H5Id type(checked(H5Dget_type(dataset), "dataset type"));
+  return H5Tget_class(type) == H5T_FLOAT && H5Tget_size(type) == sizeof(float);
+}
+
 void extend_frames(hid_t dataset, hsize_t frames) {
   std::vector<hsize_t> shape = dataset_shape(dataset);
   shape[0] = frames;
@@ -97,14 +138,14 @@ void extend_frames(hid_t dataset, hsize_t frames) {
 struct TrajectoryFile::State {
   // What creating and continuing a trajectory share: the communicator, the
   // path and the model's frame layout.
-  static std::unique_ptr<State> make(const std::string& path, MPI_Comm comm, const Model& model, SlotMap slots) {
+  static std::unique_ptr<State> make(const std::string& path, MPI_Comm comm, const Model& model, SlotMap rows) {
     silence_hdf5_errors();
     auto s = std::make_unique<State>();
     s->comm = comm;
     MPI_Comm_rank(comm, &s->rank);
     MPI_Comm_size(comm, &s->ranks);
     s->path = path;
-    s->slots = std::move(slots);
+    s->slots = std::move(rows);
     s->dimensions = model.dimensions();
     s->lo = model.domain().lo;
     const auto d = static_cast<std::size_t>(s->dimensions);
@@ -116,11 +157,12 @@ struct TrajectoryFile::State {
   int rank = 0;
   int ranks = 1;
   std::string path;
-  SlotMap slots;
+  SlotMap slots;  // the rows: every particle, or those of output.frame_species
   int dimensions = 3;
   Vec3 lo = Vec3::Zero();  // the box corner: frames store positions - lo
   std::vector<double> edge_matrix;  // [D, D], the box's edge vectors as rows
   bool write_velocity = true;
+  bool single_precision = false;  // positions and velocities as floats
   bool write_tether_rows = false;  // ids are not rows: rows for the XDMF too
   bool write_tethers = true;
   std::vector<std::pair<std::string, std::size_t>> observables;
@@ -175,8 +217,11 @@ TrajectoryFile::~TrajectoryFile() {
 TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, const Model& model,
                                       SlotMap slots, const std::vector<SpeciesIndex>& species,
                                       std::uint64_t expected_tethers) {
-  auto s = State::make(path, comm, model, std::move(slots));
+  std::vector<SpeciesIndex> row_species;
+  auto s = State::make(path, comm, model, frame_rows(model, std::move(slots), species, &row_species));
   const auto& fields = model.output().frame_fields;
+  s->single_precision = model.output().frame_single_precision;
+  const int compression = model.output().frame_compression;
   s->write_velocity = std::find(fields.begin(), fields.end(), "velocity") != fields.end();
   s->write_tethers = std::find(fields.begin(), fields.end(), "tethers") != fields.end();
   s->observables = observable_layout(model);
@@ -241,11 +286,15 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
 
     const hsize_t rows_per_chunk = std::max<hsize_t>(1, std::min<hsize_t>(n, 1 << 16));
     const double nan = std::nan("");
+    const float nan_float = std::nanf("");
+    const hid_t value_type = s->single_precision ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+    const void* value_fill = s->single_precision ? static_cast<const void*>(&nan_float) : &nan;
     const std::int64_t no_id = -1;
     H5Id position = create_group(all, "position");
     create_extensible_dataset(position, "step", H5T_NATIVE_INT64, {}, {1024});
     write_unit(create_extensible_dataset(position, "time", H5T_NATIVE_DOUBLE, {}, {1024}), model.units().time);
-    write_unit(create_extensible_dataset(position, "value", H5T_NATIVE_DOUBLE, {n, d}, {1, rows_per_chunk, d}, &nan),
+    write_unit(create_extensible_dataset(position, "value", value_type, {n, d}, {1, rows_per_chunk, d},
+                                         value_fill, compression),
                model.units().length);
     auto link_step_time = [&](const std::string& group) {
       checked(H5Lcreate_hard(file, (std::string(kPosition) + "/step").c_str(), file,
@@ -257,12 +306,13 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
     };
     if (s->write_velocity) {
       H5Id velocity = create_group(all, "velocity");
-      write_unit(create_extensible_dataset(velocity, "value", H5T_NATIVE_DOUBLE, {n, d}, {1, rows_per_chunk, d}, &nan),
+      write_unit(create_extensible_dataset(velocity, "value", value_type, {n, d}, {1, rows_per_chunk, d},
+                                           value_fill, compression),
                  model.units().velocity());
       link_step_time(kVelocity);
     }
     H5Id id = create_group(all, "id");
-    create_extensible_dataset(id, "value", H5T_NATIVE_INT64, {n}, {1, rows_per_chunk}, &no_id);
+    create_extensible_dataset(id, "value", H5T_NATIVE_INT64, {n}, {1, rows_per_chunk}, &no_id, compression);
     link_step_time(kId);
     link_step_time(kEdges);
 
@@ -280,7 +330,7 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
     write_attribute(species_set, "masses", masses);  // inf for infinite masses
     const SlotRange mine = slot_range(n, s->ranks, s->rank);
     std::vector<std::int32_t> my_species(mine.size());
-    for (std::uint64_t k = 0; k < mine.size(); ++k) my_species[k] = species[mine.begin + k];
+    for (std::uint64_t k = 0; k < mine.size(); ++k) my_species[k] = row_species[mine.begin + k];
     write_rows(species_set, H5T_NATIVE_INT32, {}, mine.begin, mine.size(), my_species.data(), s->transfer);
     // H5MD's mass element, per row (inf for infinite-mass species).
     H5Id mass_set = create_dataset(all, "mass", H5T_NATIVE_DOUBLE, {n});
@@ -299,6 +349,7 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
       H5Id dcpl(checked(H5Pcreate(H5P_DATASET_CREATE), "tether creation list"));
       checked(H5Pset_chunk(dcpl, 3, chunk.data()), "tether chunks");
       checked(H5Pset_fill_value(dcpl, H5T_NATIVE_INT64, &no_id), "tether fill");
+      set_compression(dcpl, compression);
       checked(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), "tether allocation");
       H5Id created(checked(H5Dcreate2(group, name, H5T_NATIVE_INT64, space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
                    "creating the tether dataset"));
@@ -360,6 +411,10 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
     write_attribute(parameters, "model_path", model.source_path());
     // The file's text plus these overrides is the model that ran.
     if (!model.data().overrides.empty()) write_attribute(parameters, "overrides", model.data().overrides);
+    // The species whose particles the frames hold, when not every one.
+    if (!model.output().frame_species.empty()) {
+      write_attribute(parameters, "frame_species", model.output().frame_species);
+    }
     const std::string& text = model.source_text();
     H5Id text_set = create_dataset(parameters, "model_text", H5T_NATIVE_UINT8,
                                    {std::max<hsize_t>(text.size(), 1)});
@@ -378,8 +433,9 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
 }
 
 TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, const Model& model,
-                                      SlotMap slots, double time) {
-  auto s = State::make(path, comm, model, std::move(slots));
+                                      SlotMap slots, const std::vector<SpeciesIndex>& species,
+                                      double time) {
+  auto s = State::make(path, comm, model, frame_rows(model, std::move(slots), species, nullptr));
   s->observables = observable_layout(model);
   s->transfer = collective_transfer();
   H5Id fapl = mpio_file_access(comm);
@@ -439,10 +495,28 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
     if (shape.size() != 3 || shape[2] != static_cast<hsize_t>(s->dimensions)) {
       throw another_run("it is not " + std::to_string(s->dimensions) + "-D");
     }
+    // Its rows are those of the species it was created with.
+    const std::vector<std::string> file_species =
+        has_attribute(parameters, "frame_species") ? read_string_list_attribute(parameters, "frame_species")
+                                                   : std::vector<std::string>{};
+    if (file_species != model.output().frame_species) {
+      auto listed = [](const std::vector<std::string>& names) {
+        std::string text;
+        for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+        return names.empty() ? std::string("every species") : text;
+      };
+      throw InputError({path, 0}, "output.frame_species",
+                       "this trajectory holds " + listed(file_species) + ", the run asks for " +
+                           listed(model.output().frame_species) +
+                           ": keep output.frame_species as it was, or continue into a new --output directory");
+    }
     if (rows != s->slots.size()) {
       throw another_run("it has " + std::to_string(rows) + " particle rows, the checkpoint " +
                         std::to_string(s->slots.size()) + " particles");
     }
+    // A continued trajectory keeps the precision (and compression) it was
+    // created with: its datasets are not rewritten.
+    s->single_precision = holds_floats(open_dataset(file, std::string(kPosition) + "/value"));
     for (const auto& [name, columns] : s->observables) {
       if (!exists(file, std::string(kObservables) + "/" + name + "/value")) {
         throw InputError({path, 0}, "output",
@@ -558,14 +632,18 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
   const auto d = static_cast<std::size_t>(s.dimensions);
   const std::string what = "the frame at t = " + time_text(time);
 
-  std::vector<ParticleRecord> records(particles.size());
-  for (std::size_t k = 0; k < particles.size(); ++k) {
-    ParticleRecord& r = records[k];
-    r.slot = s.slots.slot(particles[k].id);
-    r.id = static_cast<std::int64_t>(particles[k].id);
+  // Particles without a row (not of output.frame_species) are not written.
+  std::vector<ParticleRecord> records;
+  records.reserve(particles.size());
+  for (const FrameParticle& p : particles) {
+    const std::optional<std::uint64_t> row = s.slots.find(p.id);
+    if (!row) continue;
+    ParticleRecord& r = records.emplace_back();
+    r.slot = *row;
+    r.id = static_cast<std::int64_t>(p.id);
     for (int c = 0; c < 3; ++c) {
-      r.position[c] = particles[k].position[c];
-      r.velocity[c] = particles[k].velocity[c];
+      r.position[c] = p.position[c];
+      r.velocity[c] = p.velocity[c];
     }
   }
   const std::vector<ParticleRecord> mine = io_detail::exchange_by_slot(std::move(records), n, s.comm);
@@ -587,9 +665,13 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
   std::vector<TetherRecord> own;
   io_detail::GlobalOffset where{};
   if (s.write_tethers) {
-    std::vector<TetherRecord> local(tethers.size());
-    for (std::size_t k = 0; k < tethers.size(); ++k) {
-      local[k] = {s.slots.slot(tethers[k].a), s.slots.slot(tethers[k].b)};
+    // A tether is written when both its particles have rows.
+    std::vector<TetherRecord> local;
+    local.reserve(tethers.size());
+    for (const FrameTether& t : tethers) {
+      const std::optional<std::uint64_t> a = s.slots.find(t.a);
+      const std::optional<std::uint64_t> b = s.slots.find(t.b);
+      if (a && b) local.push_back({*a, *b});
     }
     own = io_detail::exchange_by_slot(std::move(local), n, s.comm);
     std::sort(own.begin(), own.end(), [](const TetherRecord& a, const TetherRecord& b) {
@@ -627,13 +709,14 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
     extend_frames(time_set, frame + 1);
     s.write_scalar_row(step_set, H5T_NATIVE_INT64, frame, &step);
     s.write_scalar_row(time_set, H5T_NATIVE_DOUBLE, frame, &time);
-    auto write_frame_rows = [&](hid_t set, hid_t type, const void* data) {
-      extend_frames(set, frame + 1);
-      write_rows(set, type, {frame}, range.begin, range.size(), data, s.transfer);
-    };
-    write_frame_rows(position_set, H5T_NATIVE_DOUBLE, positions.data());
-    if (s.write_velocity) write_frame_rows(velocity_set, H5T_NATIVE_DOUBLE, velocities.data());
-    write_frame_rows(id_set, H5T_NATIVE_INT64, ids.data());
+    extend_frames(position_set, frame + 1);
+    write_values(position_set, s.single_precision, {frame}, range.begin, range.size(), positions, s.transfer);
+    if (s.write_velocity) {
+      extend_frames(velocity_set, frame + 1);
+      write_values(velocity_set, s.single_precision, {frame}, range.begin, range.size(), velocities, s.transfer);
+    }
+    extend_frames(id_set, frame + 1);
+    write_rows(id_set, H5T_NATIVE_INT64, {frame}, range.begin, range.size(), ids.data(), s.transfer);
     extend_frames(edges_set, frame + 1);
     s.write_scalar_row(edges_set, H5T_NATIVE_DOUBLE, frame, s.edge_matrix.data());
 
@@ -748,7 +831,7 @@ void TrajectoryFile::flush() {
     std::filesystem::path xdmf = h5;
     xdmf.replace_extension(".xdmf");
     write_xdmf(xdmf.string(), h5.filename().string(), s.slots.size(), s.dimensions, s.frame_times,
-               s.tether_counts, s.tether_rows, s.write_velocity,
+               s.tether_counts, s.tether_rows, s.write_velocity, s.single_precision ? 4 : 8,
                !s.write_tethers ? "" : s.write_tether_rows ? kTetherRows : "/connectivity/tethers/value");
   }
 }

@@ -44,14 +44,14 @@ std::string frame_slab(const std::string& source, std::uint64_t frames, std::uin
 void write_xdmf(const std::string& xdmf_path, const std::string& h5_name, std::uint64_t n,
                 int dimensions, const std::vector<double>& frame_times,
                 const std::vector<std::uint64_t>& tether_counts, std::uint64_t tether_extent,
-                bool velocity, const std::string& tether_rows) {
+                bool velocity, int value_bytes, const std::string& tether_rows) {
   const bool tethers = !tether_rows.empty();
   const std::uint64_t frames = frame_times.size();
   const auto d = static_cast<std::uint64_t>(dimensions);
   // XDMF has no 1-D geometry: 1-D models use X_Y_Z with Y = Z = 0.
   const char* geometry = dimensions == 3 ? "XYZ" : dimensions == 2 ? "XY" : "X_Y_Z";
   auto geometry_items = [&](std::uint64_t f) {
-    const std::string x = frame_slab(h5_name + ":/particles/all/position/value", frames, f, n, d, "Float", 8);
+    const std::string x = frame_slab(h5_name + ":/particles/all/position/value", frames, f, n, d, "Float", value_bytes);
     if (dimensions > 1) return x;
     std::string zero = "<DataItem ItemType=\"Function\" Function=\"0 * $0\" Dimensions=\"" +
                        std::to_string(n) + "\">\n" + x + "</DataItem>\n";
@@ -75,7 +75,7 @@ void write_xdmf(const std::string& xdmf_path, const std::string& h5_name, std::u
       << frame_slab(h5_name + ":/particles/all/id/value", frames, f, n, 0, "Int", 8) << "</Attribute>\n";
     if (velocity) {
       x << "<Attribute Name=\"velocity\" AttributeType=\"Vector\" Center=\"Node\">\n"
-        << frame_slab(h5_name + ":/particles/all/velocity/value", frames, f, n, d, "Float", 8)
+        << frame_slab(h5_name + ":/particles/all/velocity/value", frames, f, n, d, "Float", value_bytes)
         << "</Attribute>\n";
     }
     x << "</Grid>\n";

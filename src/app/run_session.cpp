@@ -316,7 +316,7 @@ class RunLoop {
     const bool continued = run_.restarted && fs::exists(trajectory_path, ec);
     if (continued) {
       trajectory_.emplace(TrajectoryFile::append(trajectory_path.string(), sim_.io_comm(), model_,
-                                                 run_.slots, run_.start_time));
+                                                 run_.slots, run_.species_by_slot, run_.start_time));
     } else {
       trajectory_.emplace(TrajectoryFile::create(trajectory_path.string(), sim_.io_comm(), model_,
                                                  run_.slots, run_.species_by_slot, run_.counts.tethers));

@@ -5,6 +5,7 @@
 // others leave.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "tethersim/model/initial_state.hpp"
@@ -19,6 +20,9 @@ class SlotMap {
 
   std::uint64_t size() const { return size_; }
   std::uint64_t slot(ParticleId id) const;  // precondition: id is in the map
+  // The slot of `id`, or none when the map does not hold it (a trajectory
+  // that keeps only some species holds only their particles).
+  std::optional<std::uint64_t> find(ParticleId id) const;
   ParticleId id(std::uint64_t slot) const { return dense_ ? slot : ids_[slot]; }
   bool dense() const { return dense_; }
 

@@ -55,7 +55,8 @@ struct FrameObservables {
 class TrajectoryFile {
  public:
   // Creates a new file (replacing none: the caller checked the directory).
-  // `species` gives every slot's species. Collective over `comm`.
+  // `slots` are every particle's, `species` every slot's species; the
+  // file's rows are those of output.frame_species. Collective over `comm`.
   // `expected_tethers` sizes the tether chunks (the initial count is fine).
   static TrajectoryFile create(const std::string& path, MPI_Comm comm, const Model& model,
                                SlotMap slots, const std::vector<SpeciesIndex>& species,
@@ -64,8 +65,10 @@ class TrajectoryFile {
   // and observables after `time` are removed first (after checking that the
   // file belongs to the model and has its observables and fields: nothing
   // is changed when it does not). Collective.
+  // `slots` and `species` as for create: a trajectory of some species
+  // (output.frame_species) keeps the same rows when continued.
   static TrajectoryFile append(const std::string& path, MPI_Comm comm, const Model& model,
-                               SlotMap slots, double time);
+                               SlotMap slots, const std::vector<SpeciesIndex>& species, double time);
 
   TrajectoryFile(TrajectoryFile&&) noexcept;
   TrajectoryFile& operator=(TrajectoryFile&&) noexcept;
@@ -99,10 +102,11 @@ class TrajectoryFile {
 // Writes DIR/trajectory.xdmf for a trajectory's frames (rank 0 only): one
 // temporal collection of point sets (all rows: particles that left are NaN)
 // and one of tether line sets (each frame exactly its valid rows) from the
-// dataset `tether_rows` of row pairs (none when empty).
+// dataset `tether_rows` of row pairs (none when empty). `value_bytes` is 4
+// when positions and velocities are stored as floats, 8 for doubles.
 void write_xdmf(const std::string& xdmf_path, const std::string& h5_name, std::uint64_t particles,
                 int dimensions, const std::vector<double>& frame_times,
                 const std::vector<std::uint64_t>& tether_counts, std::uint64_t tether_extent,
-                bool velocity, const std::string& tether_rows);
+                bool velocity, int value_bytes, const std::string& tether_rows);
 
 }  // namespace tethersim
