@@ -85,25 +85,28 @@ class Details:
 
     def read(self, time):
         """Fills in the details for the frame nearest `time`; silent on failure."""
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        # pvbatch runs the system Python, which imports the package next to
+        # this script like any other tool (h5py from python3-h5py).
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "python"))
         try:
             import numpy as np
-            import tethersim_output as out
-            with out.open_trajectory(self.h5_path) as f:
-                self.model = out.model_name(f)
-                self.names = out.species_names(f)
-                edges = out.box_edges(f)
-                self.extent = float(edges.max())
-                self.radii = out.species_radii(f, self.h5_path)
-                self.dimensions = out.dimensions(f)
-                if self.dimensions < 2:
+            from tethersim.plots import outline_species
+            from tethersim.run import Run
+            with Run(self.h5_path) as run:
+                self.model = run.model_name
+                self.names = run.species_names
+                self.extent = float(np.nanmax(run.box_edges(0)))
+                radii = run.species_radii
+                self.radii = None if radii is None else [float(r) for r in radii]
+                self.dimensions = run.dimensions
+                if self.dimensions < 2 or run.frame_count == 0:
                     return
-                k = int(np.argmin(np.abs(out.frame_times(f) - time)))
+                k = run.frame_index(time=time)
                 # As stored (box frame), like the points ParaView reads.
-                positions = f["particles/all/position/value"][k]
-                present = (f["particles/all/id/value"][k] >= 0) & ~np.isnan(positions).any(axis=1)
-                species = f["particles/all/species"][:]
-                for s in sorted(out.outline_species(self.radii, species, present, self.extent)):
+                positions = run.file["particles/all/position/value"][k]
+                present = run.frame(k).present & ~np.isnan(positions).any(axis=1)
+                species = run.file["particles/all/species"][:]
+                for s in sorted(outline_species(self.radii, species, present, self.extent)):
                     for row in np.flatnonzero(present & (species == s)):
                         centre = list(positions[row]) + [0.0] * (3 - positions.shape[1])
                         self.outlines.append((s, centre, self.radii[s]))
