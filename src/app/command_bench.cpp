@@ -45,20 +45,19 @@ void run_collisions(engine::Engine& engine, std::uint64_t collisions) {
 
 int bench_main(const Arguments& args) {
   po::options_description options("Options");
-  options.add_options()("cells,C", po::value<long>()->default_value(14),
+  options.add_options()("cells,C", po::value<long>()->value_name("C")->default_value(14),
                         "FCC cells per edge: N = 4 C^3 (14, 30, 63 -> 10 976, 108 000, 1 000 188)")(
-      "collisions", po::value<double>()->default_value(1e7), "collisions to time")(
-      "melt", po::value<double>()->default_value(5.0),
+      "collisions", po::value<double>()->value_name("N")->default_value(1e7), "collisions to time")(
+      "melt", po::value<double>()->value_name("K")->default_value(5.0),
       "collisions per particle before timing starts (N melt / 2 collisions)")(
-      "seed", po::value<long>()->default_value(1), "random seed of the initial velocities")(
-      "sector-size", po::value<double>()->default_value(0.0),
+      "seed", po::value<long>()->value_name("N")->default_value(1), "random seed of the initial velocities")(
+      "sector-size", po::value<double>()->value_name("E")->default_value(0.0),
       "sector edge (0: the minimum, the diameter)")(
       "io", po::value<std::string>()->value_name("DIR"),
       "time checkpoint writing into DIR instead (snapshot and collective write, 3 times)");
   po::positional_options_description positional;
   po::variables_map values;
   if (!parse_command_line("bench",
-                          "Usage: tethersim bench [--cells C] [--collisions N] [--melt K] [--sector-size E]\n\n"
                           "Times the elastic hard-sphere gas (diameter 1, mass 1, kT = 1,\n"
                           "number density 0.5, periodic cube, FCC start) and reports\n"
                           "collisions per second, all events per second and bytes per particle.",

@@ -17,7 +17,6 @@ int info_main(const Arguments& args) {
   positional.add("file", -1);
   po::variables_map values;
   if (!parse_command_line("info",
-                          "Usage: tethersim info [--json] FILE.h5 ...\n\n"
                           "Describes a trajectory or checkpoint (model, time, particles, frames,\n"
                           "version) and verifies it: every frame dataset consistent, the content\n"
                           "hash of a checkpoint intact. Exit code 2 for a damaged or foreign file.",

@@ -13,12 +13,19 @@ namespace tethersim::app {
 
 namespace po = boost::program_options;
 
-// Parses `args` for `command`; --help prints `usage` and the options and
-// returns false (the caller exits 0). Bad options throw UsageError.
-bool parse_command_line(const char* command, const char* usage, const Arguments& args,
+// Parses `args` for `command`; --help prints the usage line made from the
+// options themselves (so that it names every one), then `description` and
+// the option table, and returns false (the caller exits 0). Bad options
+// throw UsageError.
+bool parse_command_line(const char* command, const char* description, const Arguments& args,
                         po::options_description& options,
                         const po::positional_options_description& positional,
                         po::variables_map& values);
+
+// "Usage: tethersim COMMAND POSITIONAL [--option VALUE] ...": every option
+// of `options`, positional ones by their value names, wrapped to 79 columns.
+std::string usage_synopsis(const std::string& command, const po::options_description& options,
+                           const po::positional_options_description& positional);
 
 // "key=value" overrides with the value written as TOML: numbers with
 // round-trip precision, strings quoted and escaped.

@@ -14,12 +14,11 @@ namespace tethersim::app {
 
 namespace {
 
-const char* kUsage =
-    "Usage: tethersim run MODEL.toml [--output DIR] [--end-time T] [--seed N]\n"
-    "                     [--set KEY=VALUE ...] [--overwrite] [--quiet] [--max-walltime H]\n"
-    "       tethersim run --restart DIR|DIR/checkpoint.h5 [--end-time T] [--output DIR] ...\n"
-    "       tethersim run MODEL.toml --output DIR --continue [--end-time T] ...\n"
-    "       mpirun -np N tethersim run ...\n\n"
+const char* kDescription =
+    "  tethersim run MODEL.toml --output DIR                  start a run\n"
+    "  tethersim run --restart DIR|DIR/checkpoint.h5          continue one\n"
+    "  tethersim run MODEL.toml --output DIR --continue       start or continue\n"
+    "  mpirun -np N tethersim run ...                         on N ranks\n\n"
     "Runs the simulation described by MODEL.toml, or continues one from its\n"
     "checkpoint. Progress lines give the simulated time, events per second,\n"
     "the observables and the time left. The output directory receives\n"
@@ -80,7 +79,7 @@ int run_main(const Arguments& args) {
   po::positional_options_description positional;
   positional.add("model", 1);
   po::variables_map values;
-  if (!parse_command_line("run", kUsage, args, options, positional, values)) return kExitOk;
+  if (!parse_command_line("run", kDescription, args, options, positional, values)) return kExitOk;
 
   RunRequest request;
   if (values.count("restart")) request.restart = values["restart"].as<std::string>();

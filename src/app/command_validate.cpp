@@ -19,7 +19,6 @@ int validate_main(const Arguments& args) {
   positional.add("model", 1);
   po::variables_map values;
   if (!parse_command_line("validate",
-                          "Usage: tethersim validate MODEL.toml [--set KEY=VALUE ...]\n\n"
                           "Checks a model file (syntax, keys, values, species, pairs, rules,\n"
                           "generator parameters, the initial particles) and describes it:\n"
                           "species, pairs, rules, particle counts and the sector grid.\n"
