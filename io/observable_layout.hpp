@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "tethersim/engine/event_kind.hpp"
 #include "tethersim/model/model.hpp"
 
 namespace tethersim::io_detail {
@@ -18,8 +19,6 @@ namespace tethersim::io_detail {
 std::vector<std::pair<std::string, std::size_t>> observable_layout(const Model& model);
 
 // The columns of event_counts: the event kinds in the engine's order.
-inline constexpr std::array<const char*, 9> kEventCountColumns = {
-    "action_potential", "restitution", "periodic_impulse", "random_impulse", "blocking",
-    "tethering",        "wall",        "escape",           "sector_crossing"};
+inline constexpr const auto& kEventCountColumns = engine::kEventKindNames;
 
 }  // namespace tethersim::io_detail

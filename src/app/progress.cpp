@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "tethersim/io/observable_names.hpp"
+
 namespace tethersim::app {
 
 std::string format_duration(double seconds) {
@@ -26,10 +28,10 @@ void ProgressPrinter::header() const {
   std::fprintf(out_, "%14s %6s %12s %11s %14s %9s", "time", "done", "events", "events_per_s",
                "kinetic_energy", "particles");
   for (const std::string& name : model_.output().cluster_species) {
-    std::fprintf(out_, " %12s", ("clusters_" + name).c_str());
+    std::fprintf(out_, " %12s", cluster_observable_name(name).c_str());
   }
   for (const auto& pair : model_.output().tethered_pairs) {
-    std::fprintf(out_, " %14s", ("tethered_" + pair[0] + "_" + pair[1]).c_str());
+    std::fprintf(out_, " %14s", tethered_observable_name(pair).c_str());
   }
   std::fprintf(out_, " %10s\n", "ETA");
   std::fflush(out_);

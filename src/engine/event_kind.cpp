@@ -5,19 +5,9 @@
 namespace tethersim::engine {
 
 const char* to_string(EventKind kind) {
-  switch (kind) {
-    case EventKind::action_potential: return "action_potential";
-    case EventKind::restitution: return "restitution";
-    case EventKind::periodic_impulse: return "periodic_impulse";
-    case EventKind::random_impulse: return "random_impulse";
-    case EventKind::blocking: return "blocking";
-    case EventKind::tethering: return "tethering";
-    case EventKind::wall: return "wall";
-    case EventKind::escape: return "escape";
-    case EventKind::sector_crossing: return "sector_crossing";
-    case EventKind::none: return "none";
-  }
-  return "unknown";
+  const auto index = static_cast<std::size_t>(kind);
+  if (index < kEventKindCount) return kEventKindNames[index];
+  return kind == EventKind::none ? "none" : "unknown";
 }
 
 bool precedes(const GlobalEvent& a, const GlobalEvent& b) {

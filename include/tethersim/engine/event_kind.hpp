@@ -22,6 +22,12 @@ enum class EventKind : std::uint8_t {
 
 inline constexpr std::size_t kEventKindCount = 9;
 
+// The kinds' names in enum order: summary.json keys, the columns of the
+// trajectory's event_counts and observables.jsonl.
+inline constexpr std::array<const char*, kEventKindCount> kEventKindNames = {
+    "action_potential", "restitution", "periodic_impulse", "random_impulse", "blocking",
+    "tethering",        "wall",        "escape",           "sector_crossing"};
+
 // At one instant: scheduled transitions first, then restitutions (before
 // collisions detected at that instant), then external impulses, then
 // interactions. Events of one priority are ordered by a pseudo-random tie
