@@ -107,6 +107,23 @@ void BlockLayout::window_ranks(const SectorIndex3& sector, std::vector<int>& out
   }
 }
 
+std::array<std::vector<std::uint8_t>, 3> BlockLayout::layers_in_other_windows(int rank) const {
+  const std::array<int, 3> mine = block_of_rank(rank);
+  std::array<std::vector<std::uint8_t>, 3> marked;
+  for (int k = 0; k < 3; ++k) {
+    std::vector<std::uint8_t>& layers = marked[static_cast<std::size_t>(k)];
+    layers.assign(static_cast<std::size_t>(sectors_[k]), 0);
+    for (int c = 0; c < sectors_[k]; ++c) {
+      for (int b = 0; b < ranks_[k]; ++b) {
+        if (b != mine[static_cast<std::size_t>(k)] && axis_depth(k, b, c) <= kHaloDepth) {
+          layers[static_cast<std::size_t>(c)] = 1;
+        }
+      }
+    }
+  }
+  return marked;
+}
+
 std::vector<int> BlockLayout::neighbours(int rank, int layers) const {
   const std::array<int, 3> mine = block_of_rank(rank);
   std::vector<int> out;

@@ -449,7 +449,7 @@ bool Certifier::test_node_sparse(int i, bool first_pass) {
         sectors[count] = grid.linear({coordinate[0][sx], coordinate[1][sy], coordinate[2][sz]});
         offsets[count] = Vec3(shift[0][sx], shift[1][sy], shift[2][sz]);
         extended[count] = ox * ox == 4 || oy * oy == 4 || oz * oz == 4;
-        __builtin_prefetch(&grid.first_ref(sectors[count]));
+        grid.prefetch(sectors[count]);
         ++count;
       }
     }

@@ -90,20 +90,9 @@ void DistributedEngine::make_every_particle_live() {
 }
 
 void DistributedEngine::mark_logged_sectors() {
-  const GridShape& shape = layout_.sectors();
-  logged_sectors_.assign(static_cast<std::size_t>(shape[0]) * static_cast<std::size_t>(shape[1]) *
-                             static_cast<std::size_t>(shape[2]),
-                         0);
-  std::vector<int> ranks;
-  std::size_t k = 0;
-  for (std::int32_t x = 0; x < shape[0]; ++x) {
-    for (std::int32_t y = 0; y < shape[1]; ++y) {
-      for (std::int32_t z = 0; z < shape[2]; ++z, ++k) {
-        layout_.window_ranks({x, y, z}, ranks);
-        logged_sectors_[k] = std::any_of(ranks.begin(), ranks.end(), [&](int r) { return r != rank_; });
-      }
-    }
-  }
+  // Axis by axis: a byte per sector of a mostly empty box would cost more
+  // than the particles.
+  logged_sectors_.layers = layout_.layers_in_other_windows(rank_);
   logged_for_cuts_ = layout_.cuts();
 }
 
@@ -116,7 +105,7 @@ bool DistributedEngine::speculative_round(double end) {
   // The window's end exactly: windows that reach a scheduled stop end on it.
   const double until = length == room ? cap : time_ + length;
   make_every_particle_live();
-  if (logged_sectors_.empty() || logged_for_cuts_ != layout_.cuts()) mark_logged_sectors();
+  if (logged_sectors_.layers[0].empty() || logged_for_cuts_ != layout_.cuts()) mark_logged_sectors();
   engine::Engine& e = *engine_;
   ++counters_.speculative_windows;
   const std::uint64_t counted = e.statistics().total_events();

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "tethersim/scenario/memory_budget.hpp"
+
 namespace tethersim::app {
 
 namespace {
@@ -125,7 +127,12 @@ std::string describe_model(const Model& model, const ParticleCounts& counts) {
     grid += (k ? " x " : "") + std::to_string(n);
   }
   out << "sectors: edge " << num(model.sector_size()) << " (minimum " << num(model.min_sector_size())
-      << "), grid " << grid << " = " << sectors << "\n";
+      << "), grid " << grid << " = " << sectors;
+  // A mostly empty box keeps list heads for occupied sectors only.
+  if (scenario::sparse_sector_grid(static_cast<std::uint64_t>(sectors), counts.particles)) {
+    out << " (sparse: occupied sectors only)";
+  }
+  out << "\n";
   describe_species(out, model, counts);
   describe_pairs(out, model);
   describe_rules(out, model);

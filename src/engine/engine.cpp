@@ -34,7 +34,8 @@ bool any_tetherable_pair(const Model& model) {
 }  // namespace
 
 Engine::Engine(const Model& model, scenario::InitialParticles initial)
-    : model_(model), seed_(model.seed()), grid_(model.domain(), model.sector_size()) {
+    : model_(model), seed_(model.seed()),
+      grid_(model.domain(), model.sector_size(), initial.particles.size()) {
   for (std::size_t s = 0; s < model.species().size(); ++s) {
     mass_.push_back(model.species()[s].mass);
     hub_species_.push_back(model.is_hub_species(static_cast<SpeciesIndex>(s)));

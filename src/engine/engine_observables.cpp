@@ -158,14 +158,14 @@ std::size_t Engine::memory_bytes() const {
 void Engine::check_invariants() const {
   auto fail = [](const std::string& what) { throw std::logic_error("engine invariant: " + what); };
   std::vector<std::uint32_t> listed(particles_.size(), 0);
-  for (std::uint64_t sector = 0; sector < grid_.sector_count(); ++sector) {
-    for (Index j = grid_.first(static_cast<std::uint32_t>(sector)); j != kNoIndex;
-         j = particles_.state[j].next_in_sector) {
+  grid_.for_each_sector([&](std::uint32_t sector) {
+    if (grid_.sparse() && grid_.first(sector) == kNoIndex) fail("a sparse grid keeps an empty sector");
+    for (Index j = grid_.first(sector); j != kNoIndex; j = particles_.state[j].next_in_sector) {
       if (!in_grid(j) || sector_of(j) != sector) fail("particle listed in a foreign sector");
       if (grid_.linear(coords_[j]) != sector) fail("sector coordinates disagree");
       ++listed[j];
     }
-  }
+  });
   for (Index i = 0; i < particles_.size(); ++i) {
     const ParticleState& s = particles_.state[i];
     if (listed[i] != (in_grid(i) ? 1U : 0U)) fail("particle listed " + std::to_string(listed[i]) + " times");

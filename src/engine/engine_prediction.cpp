@@ -177,7 +177,7 @@ ParticleEvent Engine::predict(Index i) const {
   std::array<std::uint32_t, 27> sectors;
   std::array<Vec3, 27> shifts;
   const int sector_count = grid_.neighbourhood(coords_[i], sectors, shifts);
-  for (int k = 0; k < sector_count; ++k) __builtin_prefetch(&grid_.first_ref(sectors[k]));
+  for (int k = 0; k < sector_count; ++k) grid_.prefetch(sectors[k]);
   struct Candidate {
     Index particle;
     int sector;  // slot in sectors/shifts

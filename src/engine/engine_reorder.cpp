@@ -39,14 +39,13 @@ void Engine::reorder() {
   // sort by sector would give, at linear cost.
   std::vector<Index> order;
   order.reserve(n);
-  for (std::uint64_t sector = 0; sector < grid_.sector_count(); ++sector) {
+  grid_.for_each_sector([&](std::uint32_t sector) {
     const std::size_t begin = order.size();
-    for (Index j = grid_.first(static_cast<std::uint32_t>(sector)); j != kNoIndex;
-         j = particles_.state[j].next_in_sector) {
+    for (Index j = grid_.first(sector); j != kNoIndex; j = particles_.state[j].next_in_sector) {
       order.push_back(j);
     }
     std::sort(order.begin() + static_cast<std::ptrdiff_t>(begin), order.end());
-  }
+  });
   for (Index i = 0; i < n; ++i) {
     if (!in_grid(i) && !is_removed(i) && particles_.state[i].alive) order.push_back(i);
   }

@@ -7,7 +7,8 @@
 namespace tethersim::engine {
 
 Engine::Engine(const Model& model, const EngineSnapshot& snapshot)
-    : model_(model), seed_(model.seed()), grid_(model.domain(), model.sector_size()) {
+    : model_(model), seed_(model.seed()),
+      grid_(model.domain(), model.sector_size(), snapshot.particles.size()) {
   for (std::size_t s = 0; s < model.species().size(); ++s) {
     mass_.push_back(model.species()[s].mass);
     hub_species_.push_back(model.is_hub_species(static_cast<SpeciesIndex>(s)));

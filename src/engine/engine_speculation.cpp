@@ -27,7 +27,7 @@ std::uint64_t vector_bits(const Vec3& v) { return physics::mix_hash(bits(v.x()),
 
 Engine::~Engine() = default;
 
-void Engine::begin_speculation(const std::vector<std::uint8_t>& logged_sectors) {
+void Engine::begin_speculation(const SectorMask& logged_sectors) {
   if (speculation_) throw std::logic_error("a speculative window is already open");
   if (!track_changes_) throw std::logic_error("speculative windows need change tracking");
   if (!changes_.empty()) throw std::logic_error("a speculative window must start with no change pending");
@@ -94,7 +94,7 @@ void Engine::note_speculative_change(Index i) {
   s.undo_slot[i] = static_cast<std::uint32_t>(s.undo.size());
   s.undo.push_back(record(i));
   s.undo_index.push_back(i);
-  if (!is_owned(i) || (*s.logged_sectors)[sector_of(i)]) s.logged_mark[i] = 1;
+  if (!is_owned(i) || s.logged_sectors->contains(coords_[i])) s.logged_mark[i] = 1;
 }
 
 namespace {
@@ -277,7 +277,7 @@ void Engine::end_event(double t, EventKind kind) {
     if (is_hub(x)) continue;
     if (contact && !is_owned(x)) s.log.contacts.push_back({x, t, s.participants.size() > 2});
     if (!s.logged_mark[x]) {
-      if (is_owned(x) && !(*s.logged_sectors)[sector_of(x)]) continue;
+      if (is_owned(x) && !s.logged_sectors->contains(coords_[x])) continue;
       s.logged_mark[x] = 1;
     }
     s.log.entries.push_back({t, physics::mix_hash(event, record_hash(x)), x, coords_[x]});

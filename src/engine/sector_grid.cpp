@@ -3,7 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tethersim/scenario/memory_budget.hpp"
+
 namespace tethersim::engine {
+
+SectorGrid::SectorGrid(const Domain& domain, double sector_size, std::uint64_t particles)
+    : SectorGrid(domain, sector_size) {
+  sparse_ = scenario::sparse_sector_grid(count_, particles);
+  if (!sparse_) heads_.assign(count_, kNoIndex);
+}
 
 SectorGrid::SectorGrid(const Domain& domain, double sector_size)
     : lo_(domain.lo), length_(domain.length()), hi_(domain.hi) {
@@ -16,7 +24,7 @@ SectorGrid::SectorGrid(const Domain& domain, double sector_size)
     periodic_[k] = domain.boundary[k] == Boundary::periodic && shape_[k] >= 3;
     count *= static_cast<std::uint64_t>(shape_[k]);
   }
-  heads_.assign(count, kNoIndex);
+  count_ = count;
 }
 
 SectorCoords SectorGrid::coords_of(const Vec3& x) const {
@@ -28,21 +36,17 @@ SectorCoords SectorGrid::coords_of(const Vec3& x) const {
   return c;
 }
 
-void SectorGrid::insert(BigVector<ParticleState>& states, Index particle,
-                        std::uint32_t sector) {
-  states[particle].next_in_sector = heads_[sector];
-  heads_[sector] = particle;
-}
+Index SectorGrid::sparse_first(std::uint32_t sector) const { return sparse_heads_.first(sector); }
+Index& SectorGrid::sparse_head(std::uint32_t sector) { return sparse_heads_.head(sector); }
+void SectorGrid::sparse_erase(std::uint32_t sector) { sparse_heads_.erase(sector); }
 
-void SectorGrid::remove(BigVector<ParticleState>& states, Index particle,
-                        std::uint32_t sector) {
-  Index* link = &heads_[sector];
-  while (*link != particle) link = &states[*link].next_in_sector;
-  *link = states[particle].next_in_sector;
-  states[particle].next_in_sector = kNoIndex;
+void SectorGrid::clear() {
+  if (sparse_) {
+    sparse_heads_.clear();
+  } else {
+    std::fill(heads_.begin(), heads_.end(), kNoIndex);
+  }
 }
-
-void SectorGrid::clear() { std::fill(heads_.begin(), heads_.end(), kNoIndex); }
 
 int SectorGrid::neighbourhood(const SectorCoords& c, std::array<std::uint32_t, 27>& out,
                               std::array<Vec3, 27>& shifts) const {
@@ -81,7 +85,7 @@ int SectorGrid::neighbourhood(const SectorCoords& c, std::array<std::uint32_t, 2
 }
 
 std::size_t SectorGrid::memory_bytes() const {
-  return heads_.capacity() * sizeof(Index);
+  return heads_.capacity() * sizeof(Index) + (sparse_ ? sparse_heads_.memory_bytes() : 0);
 }
 
 }  // namespace tethersim::engine

@@ -34,7 +34,7 @@ struct Engine::SpeculationState {
   std::vector<std::uint8_t> stats_changes;
   EngineStatistics stats_at_last_mark;
   SpeculationLog log;
-  const std::vector<std::uint8_t>* logged_sectors = nullptr;
+  const SectorMask* logged_sectors = nullptr;
   // The undo log: records at the window's start, by particle, in the order
   // of first change (changed_mark_ tells which have one).
   std::vector<ParticleRecord> undo;

@@ -16,22 +16,6 @@ std::string rough(double x) {
   return buffer;
 }
 
-// Rounded up to three digits, so that the suggestion is enough.
-std::string rough_up(double x) {
-  const double scale = std::pow(10.0, std::floor(std::log10(x)) - 2.0);
-  return rough(std::ceil(x / scale) * scale);
-}
-
-// A sector edge that brings the grid down to the sparse limit: the count
-// shrinks as the edge grows to the power of the axes the grid divides.
-double sparse_edge(const Model& model, double sectors, double particles) {
-  const Vec3 length = model.domain().length();
-  int divided = 0;
-  for (int k = 0; k < 3; ++k) divided += length[k] >= 2.0 * model.sector_size() ? 1 : 0;
-  const double target = std::max(kSparseSectorFloor, kSectorsPerParticle * particles);
-  return model.sector_size() * std::pow(sectors / target, 1.0 / std::max(divided, 1));
-}
-
 }  // namespace
 
 double sector_count(const Model& model) {
@@ -48,17 +32,10 @@ std::optional<ModelProblem> memory_problem(const Model& model, std::uint64_t par
     return problem;
   }
   const auto n = static_cast<double>(particles);
-  const double sectors = sector_count(model);
-  if (sectors > kSparseSectorFloor && sectors > kSectorsPerParticle * std::max(n, 1.0)) {
-    return ModelProblem{"domain.sector_size",
-                        "the box holds " + rough(sectors) + " sectors for " + rough(n) +
-                            " particles, " + rough(sectors * kBytesPerSector) +
-                            " bytes for mostly empty sectors; use domain.sector_size = " +
-                            rough_up(sparse_edge(model, sectors, n)) +
-                            " or more, or a smaller box"};
-  }
+  const double sectors = sector_count(model);  // at most 2^31 - 1: Model refuses more
+  const bool sparse = sparse_sector_grid(static_cast<std::uint64_t>(sectors), particles);
   const double particle_bytes = n * kBytesPerParticle;
-  const double sector_bytes = sectors * kBytesPerSector;
+  const double sector_bytes = sparse ? n * kSparseBytesPerParticle : sectors * kBytesPerSector;
   const double needed = particle_bytes + sector_bytes;
   if (available_bytes <= 0.0 || needed <= available_bytes) return std::nullopt;
   const std::string budget = "; this machine has " + rough(available_bytes) + " bytes";

@@ -139,6 +139,35 @@ TEST(BlockLayout, WindowRanksAreExactlyTheRanksWithinTheHalo) {
   }
 }
 
+TEST(BlockLayout, LayersInOtherWindowsMarkExactlyTheSectorsOtherRanksReach) {
+  // Uneven cuts, periodic and open axes, one axis of a single block: every
+  // sector is reached by another rank's window exactly when one of its
+  // three layers is marked.
+  BlockLayout layout({24, 12, 8}, {3, 3, 1}, {true, false, true});
+  layout.set_cuts({std::vector<int>{0, 2, 14, 24}, std::vector<int>{0, 5, 6, 12}, std::vector<int>{0, 8}});
+  std::vector<int> ranks;
+  int marked = 0;
+  int unmarked = 0;
+  for (int rank = 0; rank < layout.rank_count(); ++rank) {
+    const auto layers = layout.layers_in_other_windows(rank);
+    for (int x = 0; x < 24; ++x) {
+      for (int y = 0; y < 12; ++y) {
+        for (int z = 0; z < 8; ++z) {
+          layout.window_ranks({x, y, z}, ranks);
+          const bool reached = std::any_of(ranks.begin(), ranks.end(), [&](int r) { return r != rank; });
+          const bool in_mask = layers[0][static_cast<std::size_t>(x)] != 0 ||
+                               layers[1][static_cast<std::size_t>(y)] != 0 ||
+                               layers[2][static_cast<std::size_t>(z)] != 0;
+          ASSERT_EQ(in_mask, reached) << "rank " << rank << " sector " << x << "," << y << "," << z;
+          (reached ? marked : unmarked) += 1;
+        }
+      }
+    }
+  }
+  EXPECT_GT(marked, 0);
+  EXPECT_GT(unmarked, 0);
+}
+
 TEST(BlockLayout, NeighboursAreSymmetricAndMovedCutsChangeOwners) {
   BlockLayout layout({20, 6, 6}, {5, 1, 1}, {false, false, false});
   for (int r = 0; r < 5; ++r) {

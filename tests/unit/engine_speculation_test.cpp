@@ -79,7 +79,7 @@ void expect_undo_exact(const std::string& model, const std::vector<std::string>&
   sim->run_until(t);
   const engine::EngineSnapshot start = sim->snapshot(t);
   sim->track_changes(true);
-  const std::vector<std::uint8_t> every_sector(sim->grid().sector_count(), 1);
+  const engine::SectorMask every_sector = engine::SectorMask::all(sim->grid().shape());
   sim->begin_speculation(every_sector);
   sim->run_until(t + delta);
   EXPECT_GT(sim->statistics().total_events(), start.statistics.total_events()) << "the window ran no event";
@@ -122,7 +122,7 @@ TEST(SpeculativeWindow, UndoRestoresRandomImpulsesTethersAndEscapes) {
 TEST(SpeculativeWindow, EveryWindowUndoneOnceAndRunAgainGivesTheStraightRun) {
   Simulation sim(kBusyGas), straight(kBusyGas);
   sim->track_changes(true);
-  const std::vector<std::uint8_t> every_sector(sim->grid().sector_count(), 1);
+  const engine::SectorMask every_sector = engine::SectorMask::all(sim->grid().shape());
   for (double t = 0.0; t < 5.0; t += 0.25) {
     for (int attempt = 0; attempt < 2; ++attempt) {
       sim->begin_speculation(every_sector);
@@ -148,7 +148,7 @@ TEST(SpeculativeWindow, EntriesMadeInAnUndoneWindowDoNotSurviveAnOverwrite) {
   Simulation sim(kBusyGas);
   sim->run_until(1.0);
   sim->track_changes(true);
-  const std::vector<std::uint8_t> every_sector(sim->grid().sector_count(), 1);
+  const engine::SectorMask every_sector = engine::SectorMask::all(sim->grid().shape());
   sim->begin_speculation(every_sector);
   sim->run_until(1.6);
   // The window's end records, nudged: same counters, other velocities.
@@ -206,7 +206,7 @@ void expect_partial_undo_exact(const std::string& model, const std::vector<std::
   Simulation sim(model, overrides);
   sim->run_until(t);
   sim->track_changes(true);
-  const std::vector<std::uint8_t> every_sector(sim->grid().sector_count(), 1);
+  const engine::SectorMask every_sector = engine::SectorMask::all(sim->grid().shape());
   sim->begin_speculation(every_sector);
   sim->run_until(t + delta);
   // Cut at each time in turn (later first), as windows cut short twice
@@ -269,7 +269,7 @@ TEST(SpeculativeWindow, UndoFromATimeRefusesAfterAPeriodicImpulse) {
   sim->run_until(2.5);
   const engine::EngineSnapshot start = sim->snapshot(2.5);
   sim->track_changes(true);
-  const std::vector<std::uint8_t> every_sector(sim->grid().sector_count(), 1);
+  const engine::SectorMask every_sector = engine::SectorMask::all(sim->grid().shape());
   sim->begin_speculation(every_sector);
   sim->run_until(3.5);
   const engine::EngineSnapshot end = sim->snapshot(3.5);
@@ -287,14 +287,14 @@ TEST(SpeculativeWindow, TheHistoryLogsEveryParticipantOfEveryEventInLoggedSector
   Simulation sim(kBusyGas);
   sim->run_until(1.0);
   sim->track_changes(true);
-  std::vector<std::uint8_t> none(sim->grid().sector_count(), 0);
+  engine::SectorMask none = engine::SectorMask::none(sim->grid().shape());
   sim->begin_speculation(none);
   sim->run_until(1.5);
   // Every particle is owned in a serial engine: nothing is logged.
   EXPECT_TRUE(sim->speculation_log().entries.empty());
   sim->keep_speculation();
   sim->clear_changes();
-  const std::vector<std::uint8_t> every_sector(sim->grid().sector_count(), 1);
+  const engine::SectorMask every_sector = engine::SectorMask::all(sim->grid().shape());
   sim->begin_speculation(every_sector);
   const std::uint64_t before = sim->statistics().total_events();
   sim->run_until(2.0);

@@ -62,6 +62,11 @@ class BlockLayout {
                    const std::array<double, 3>& above, const std::array<double, 3>& edge) const;
   // Every rank whose window holds the sector (its owner included).
   void window_ranks(const SectorIndex3& sector, std::vector<int>& out) const;
+  // Per axis, one byte per sector layer: 1 when a block other than `rank`'s
+  // along that axis is within the halo of the layer. window_ranks is the
+  // product of the blocks near each of a sector's layers, so another rank's
+  // window holds a sector exactly when one of its three layers is marked.
+  std::array<std::vector<std::uint8_t>, 3> layers_in_other_windows(int rank) const;
   // The ranks (other than `rank`) whose blocks lie within `layers` sector
   // layers of `rank`'s block. With kHaloDepth + 2 (a particle moves at most
   // two layers in a certified window): every rank that can need a particle

@@ -355,7 +355,7 @@ class DistributedEngine {
   double failing_time_ = kInfinity;
   std::unique_ptr<ShadowCheck> shadow_;  // TETHERSIM_SHADOW_CHECK: a serial engine to compare with
   // Speculative windows.
-  std::vector<std::uint8_t> logged_sectors_;  // by linear sector index
+  engine::SectorMask logged_sectors_;  // what other ranks' windows reach
   std::array<std::vector<int>, 3> logged_for_cuts_;  // the cut planes they were marked for
   bool every_particle_live_ = false;
   double speculative_proposal_ = 0.0;

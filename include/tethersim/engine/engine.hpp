@@ -26,6 +26,7 @@
 #include "tethersim/engine/particle_calendar.hpp"
 #include "tethersim/engine/particle_store.hpp"
 #include "tethersim/engine/sector_grid.hpp"
+#include "tethersim/engine/sector_mask.hpp"
 #include "tethersim/engine/snapshot.hpp"
 #include "tethersim/engine/speculation_log.hpp"
 #include "tethersim/engine/statistics.hpp"
@@ -212,9 +213,9 @@ class Engine {
   // keep_speculation() or undo_speculation(), the engine keeps every
   // changed particle's record as it was at the start (its undo log) and a
   // history of the events (speculation_log()) for the particles that are
-  // not owned here or whose sector at some point has logged_sectors[s] != 0
-  // (by linear sector index).
-  void begin_speculation(const std::vector<std::uint8_t>& logged_sectors);
+  // not owned here or whose sector is at some point in `logged_sectors`
+  // (kept by reference until the window ends).
+  void begin_speculation(const SectorMask& logged_sectors);
   bool speculating() const { return speculation_ != nullptr; }
   const SpeculationLog& speculation_log() const;
   // The window stands: the state stays, the logs go.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tethersim/engine/particle_store.hpp"
+#include "tethersim/engine/sparse_sector_heads.hpp"
 #include "tethersim/model/domain.hpp"
 
 namespace tethersim::engine {
@@ -19,10 +20,19 @@ using SectorCoords = std::array<std::int32_t, 3>;
 class SectorGrid {
  public:
   SectorGrid() = default;
+  // `particles`: how many the grid will hold at first. A mostly empty grid
+  // (scenario::sparse_sector_grid: a cluster in a large box, a few
+  // particles in a huge one) keeps the heads of occupied sectors only.
+  // Which storage a grid uses changes no result, only the memory and the
+  // cost of reading a head.
+  SectorGrid(const Domain& domain, double sector_size, std::uint64_t particles);
+  // The geometry alone (shape, edges, coordinates of positions), with no
+  // list heads: for planning where particles go.
   SectorGrid(const Domain& domain, double sector_size);
 
   const std::array<std::int32_t, 3>& shape() const { return shape_; }
-  std::uint64_t sector_count() const { return heads_.size(); }
+  std::uint64_t sector_count() const { return count_; }
+  bool sparse() const { return sparse_; }
   const Vec3& edge() const { return edge_; }
   const Vec3& lo() const { return lo_; }
   const Vec3& length() const { return length_; }
@@ -43,10 +53,40 @@ class SectorGrid {
   // The lists are threaded through ParticleState::next_in_sector; the grid
   // keeps only the heads (a sector holds a particle or two, so removal walks
   // its list instead of keeping back links).
-  void insert(BigVector<ParticleState>& states, Index particle, std::uint32_t sector);
-  void remove(BigVector<ParticleState>& states, Index particle, std::uint32_t sector);
-  Index first(std::uint32_t sector) const { return heads_[sector]; }
-  const Index& first_ref(std::uint32_t sector) const { return heads_[sector]; }
+  void insert(BigVector<ParticleState>& states, Index particle, std::uint32_t sector) {
+    Index& head = sparse_ ? sparse_head(sector) : heads_[sector];
+    states[particle].next_in_sector = head;
+    head = particle;
+  }
+  void remove(BigVector<ParticleState>& states, Index particle, std::uint32_t sector) {
+    Index* const head = sparse_ ? &sparse_head(sector) : &heads_[sector];
+    Index* link = head;
+    while (*link != particle) link = &states[*link].next_in_sector;
+    *link = states[particle].next_in_sector;
+    states[particle].next_in_sector = kNoIndex;
+    if (sparse_ && *head == kNoIndex) [[unlikely]] sparse_erase(sector);
+  }
+  // The dense grid is the hot path (dense gases, membranes): the sparse
+  // lookup stays out of line so that this inlines to a load and a branch.
+  Index first(std::uint32_t sector) const {
+    if (sparse_) [[unlikely]] return sparse_first(sector);
+    return heads_[sector];
+  }
+  // Starts loading what first(sector) reads (a dense grid's head; a sparse
+  // grid's lookup is left to the hardware).
+  void prefetch(std::uint32_t sector) const {
+    if (!sparse_) [[likely]] __builtin_prefetch(&heads_[sector]);
+  }
+  // Calls f(sector) for every sector that may hold particles (all of a
+  // dense grid, the occupied ones of a sparse grid), in increasing order.
+  template <typename F>
+  void for_each_sector(F&& f) const {
+    if (sparse_) {
+      for (std::uint32_t sector : sparse_heads_.sectors()) f(sector);
+    } else {
+      for (std::uint64_t sector = 0; sector < count_; ++sector) f(static_cast<std::uint32_t>(sector));
+    }
+  }
   // Empties every sector (before re-inserting renumbered particles).
   void clear();
 
@@ -92,13 +132,20 @@ class SectorGrid {
   std::size_t memory_bytes() const;
 
  private:
+  Index sparse_first(std::uint32_t sector) const;
+  Index& sparse_head(std::uint32_t sector);
+  void sparse_erase(std::uint32_t sector);
+
   std::array<std::int32_t, 3> shape_{1, 1, 1};
   Vec3 edge_ = Vec3::Ones();
   Vec3 lo_ = Vec3::Zero();
   Vec3 length_ = Vec3::Ones();
   Vec3 hi_ = Vec3::Ones();
   std::array<bool, 3> periodic_{false, false, false};
-  BigVector<Index> heads_;
+  std::uint64_t count_ = 1;
+  bool sparse_ = false;
+  BigVector<Index> heads_;  // dense: one per sector
+  SparseSectorHeads sparse_heads_;
 };
 
 }  // namespace tethersim::engine

@@ -4,6 +4,7 @@
 // particles, or a box of mostly empty sectors, is refused with what it
 // would need instead of growing until the machine runs out.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,14 +18,20 @@ namespace tethersim::scenario {
 // tethers or several ranks need more). A lower bound, so that only what
 // cannot possibly fit is refused.
 inline constexpr double kBytesPerParticle = 256.0;
-// What one sector costs: the head of its particle list.
+// What one sector of a dense grid costs: the head of its particle list.
 inline constexpr double kBytesPerSector = 4.0;
-// A grid is refused as mostly empty when it has more sectors than both of
-// these allow (about 256 MB of list heads, and 64 sectors per particle: a
-// dense gas has about one sector per 4 particles); a larger sector edge
-// serves the same model in less memory.
-inline constexpr double kSparseSectorFloor = 67108864.0;  // 2^26
-inline constexpr double kSectorsPerParticle = 64.0;
+// A grid with more sectors than both of these allow (2^20, and 64 per
+// particle: a dense gas has about one sector per 4 particles) keeps list
+// heads for occupied sectors only (engine::SectorGrid), at most this much
+// per particle: a mostly empty box costs memory by its particles, not its
+// volume.
+inline constexpr std::uint64_t kDenseSectorFloor = std::uint64_t{1} << 20;
+inline constexpr std::uint64_t kDenseSectorsPerParticle = 64;
+inline constexpr double kSparseBytesPerParticle = 16.0;
+// Whether a grid of `sectors` holding `particles` keeps only occupied sectors.
+inline bool sparse_sector_grid(std::uint64_t sectors, std::uint64_t particles) {
+  return sectors > kDenseSectorFloor && sectors / kDenseSectorsPerParticle > std::max<std::uint64_t>(particles, 1);
+}
 // Particles are numbered with 32-bit indices, one value kept as "none".
 inline constexpr std::uint64_t kMaxParticles = 0xfffffffeULL;
 

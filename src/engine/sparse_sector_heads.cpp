@@ -1,0 +1,70 @@
+#include "tethersim/engine/sparse_sector_heads.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace tethersim::engine {
+
+void SparseSectorHeads::reset(std::size_t capacity) {
+  keys_.assign(capacity, kFree);
+  heads_.assign(capacity, kNoIndex);
+  mask_ = capacity - 1;
+  shift_ = 64 - std::countr_zero(capacity);
+  size_ = 0;
+}
+
+void SparseSectorHeads::grow() {
+  std::vector<std::uint32_t> keys = std::move(keys_);
+  std::vector<Index> heads = std::move(heads_);
+  reset(2 * keys.size());
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (keys[k] != kFree) head(keys[k]) = heads[k];
+  }
+}
+
+Index& SparseSectorHeads::head(std::uint32_t sector) {
+  // At most half full: probes stay short.
+  if (2 * (size_ + 1) > keys_.size()) grow();
+  std::size_t slot = home(sector);
+  for (; keys_[slot] != kFree; slot = (slot + 1) & mask_) {
+    if (keys_[slot] == sector) return heads_[slot];
+  }
+  keys_[slot] = sector;
+  heads_[slot] = kNoIndex;
+  ++size_;
+  return heads_[slot];
+}
+
+void SparseSectorHeads::erase(std::uint32_t sector) {
+  std::size_t hole = home(sector);
+  while (keys_[hole] != sector) {
+    if (keys_[hole] == kFree) return;
+    hole = (hole + 1) & mask_;
+  }
+  // Backward shift: each later entry of the run whose home is not between
+  // the hole and itself moves into the hole, so no lookup meets a gap
+  // before its key.
+  for (std::size_t next = (hole + 1) & mask_; keys_[next] != kFree; next = (next + 1) & mask_) {
+    const std::size_t want = home(keys_[next]);
+    const bool stays = hole <= next ? (hole < want && want <= next) : (hole < want || want <= next);
+    if (stays) continue;
+    keys_[hole] = keys_[next];
+    heads_[hole] = heads_[next];
+    hole = next;
+  }
+  keys_[hole] = kFree;
+  heads_[hole] = kNoIndex;
+  --size_;
+}
+
+std::vector<std::uint32_t> SparseSectorHeads::sectors() const {
+  std::vector<std::uint32_t> out;
+  out.reserve(size_);
+  for (std::uint32_t key : keys_) {
+    if (key != kFree) out.push_back(key);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace tethersim::engine
