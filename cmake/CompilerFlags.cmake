@@ -25,10 +25,11 @@ if(TETHERSIM_WERROR)
   target_compile_options(tethersim_flags INTERFACE -Werror)
 endif()
 
+set(TETHERSIM_SANITIZER_LINK_OPTIONS -fsanitize=address,undefined)
 if(TETHERSIM_SANITIZE)
   target_compile_options(tethersim_flags INTERFACE
     -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
-  target_link_options(tethersim_flags INTERFACE -fsanitize=address,undefined)
+  target_link_options(tethersim_flags INTERFACE ${TETHERSIM_SANITIZER_LINK_OPTIONS})
 endif()
 
 # Guard against someone adding fast-math through CMAKE_CXX_FLAGS.
