@@ -1,31 +1,17 @@
 #include "tethersim/decomposition/rank_exchange.hpp"
 
-#include <climits>
 #include <exception>
 #include <numeric>
 #include <stdexcept>
+
+#include "tethersim/mpi/collectives.hpp"
 
 namespace tethersim::decomposition {
 
 namespace {
 
-int checked_int(std::size_t n) {
-  if (n > static_cast<std::size_t>(INT_MAX)) {
-    throw std::runtime_error("a message between ranks exceeds 2 GiB; use more ranks");
-  }
-  return static_cast<int>(n);
-}
-
-std::vector<int> displacements(const std::vector<int>& counts) {
-  std::vector<int> d(counts.size(), 0);
-  std::size_t total = 0;
-  for (std::size_t k = 0; k < counts.size(); ++k) {
-    d[k] = checked_int(total);
-    total += static_cast<std::size_t>(counts[k]);
-  }
-  checked_int(total);
-  return d;
-}
+using mpi::byte_offsets;
+using mpi::message_bytes;
 
 std::vector<Bytes> split(const Bytes& all, const std::vector<int>& counts, const std::vector<int>& offsets) {
   std::vector<Bytes> parts(counts.size());
@@ -73,12 +59,12 @@ std::vector<Bytes> exchange_buffers(const std::vector<Bytes>& out, ExchangeCount
   std::vector<int> send_counts(n), receive_counts(n);
   Bytes send;
   for (std::size_t k = 0; k < n; ++k) {
-    send_counts[k] = checked_int(out[k].size());
+    send_counts[k] = message_bytes(out[k].size());
     send.insert(send.end(), out[k].begin(), out[k].end());
   }
   exchange_counts(send_counts.data(), receive_counts.data());
-  const std::vector<int> send_offsets = displacements(send_counts);
-  const std::vector<int> receive_offsets = displacements(receive_counts);
+  const std::vector<int> send_offsets = byte_offsets(send_counts);
+  const std::vector<int> receive_offsets = byte_offsets(receive_counts);
   Bytes receive(static_cast<std::size_t>(std::accumulate(receive_counts.begin(), receive_counts.end(), 0LL)));
   exchange_bytes(send.data(), send_counts.data(), send_offsets.data(), receive.data(), receive_counts.data(),
                  receive_offsets.data());
@@ -115,21 +101,6 @@ std::vector<Bytes> all_to_all(MPI_Comm comm, const std::vector<Bytes>& out) {
       });
 }
 
-Bytes gather_to_root(MPI_Comm comm, const Bytes& mine) {
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &ranks);
-  const int size = checked_int(mine.size());
-  std::vector<int> sizes(static_cast<std::size_t>(ranks));
-  MPI_Gather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, comm);
-  std::vector<int> offsets;
-  Bytes all;
-  if (rank == 0) {
-    offsets = displacements(sizes);
-    all.resize(static_cast<std::size_t>(offsets.back()) + static_cast<std::size_t>(sizes.back()));
-  }
-  MPI_Gatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE, 0, comm);
-  return all;
-}
+Bytes gather_to_root(MPI_Comm comm, const Bytes& mine) { return mpi::gather_to_root(mine, comm); }
 
 }  // namespace tethersim::decomposition

@@ -14,6 +14,7 @@
 #include "record_columns.hpp"
 #include "slot_exchange.hpp"
 #include "tethersim/io/input_error.hpp"
+#include "tethersim/mpi/collectives.hpp"
 #include "tethersim/physics/counter_rng.hpp"
 #include "tethersim/version.hpp"
 
@@ -114,20 +115,6 @@ std::uint64_t global_sum(std::uint64_t x, MPI_Comm comm) {
   std::uint64_t total = 0;
   MPI_Allreduce(&x, &total, 1, MPI_UINT64_T, MPI_SUM, comm);
   return total;
-}
-
-template <typename Record>
-std::vector<Record> gather_to_root(const std::vector<Record>& local, MPI_Comm comm) {
-  int ranks = 1, rank = 0;
-  MPI_Comm_size(comm, &ranks);
-  MPI_Comm_rank(comm, &rank);
-  const int bytes = static_cast<int>(local.size() * sizeof(Record));
-  std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks), 0);
-  MPI_Gather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
-  for (int k = 1; k < ranks; ++k) offsets[static_cast<std::size_t>(k)] = offsets[static_cast<std::size_t>(k - 1)] + counts[static_cast<std::size_t>(k - 1)];
-  std::vector<Record> all(rank == 0 ? static_cast<std::size_t>(offsets.back() + counts.back()) / sizeof(Record) : 0);
-  MPI_Gatherv(local.data(), bytes, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, 0, comm);
-  return all;
 }
 
 void write_text(hid_t parent, const std::string& name, const std::string& text, bool root,
@@ -233,13 +220,13 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
     escapes.push_back({e.id, e.species, e.time, {e.position.x(), e.position.y(), e.position.z()},
                        {e.velocity.x(), e.velocity.y(), e.velocity.z()}});
   }
-  escapes = gather_to_root(escapes, comm);
+  escapes = mpi::gather_to_root(escapes, comm);
   std::sort(escapes.begin(), escapes.end(), [](const EscapeRecord& x, const EscapeRecord& y) {
     return x.time != y.time ? x.time < y.time : x.id < y.id;
   });
   std::vector<ReleaseRecord> releases;
   for (const auto& r : local.releases) releases.push_back({r.id, r.time});
-  releases = gather_to_root(releases, comm);
+  releases = mpi::gather_to_root(releases, comm);
   std::sort(releases.begin(), releases.end(), [](const ReleaseRecord& x, const ReleaseRecord& y) {
     return x.time != y.time ? x.time < y.time : x.id < y.id;
   });

@@ -1,6 +1,7 @@
 #include "distributed_simulation.hpp"
 
 #include "system_observables.hpp"
+#include "tethersim/mpi/collectives.hpp"
 
 #include <string>
 #include <vector>
@@ -38,20 +39,13 @@ std::string DistributedSimulation::stall_description() const {
   // Every rank's description (most are empty: the rank that saw the stall
   // speaks), joined on rank 0.
   const std::string& mine = engine_.stall_description();
-  int length = static_cast<int>(mine.size());
-  const int ranks = engine_.ranks();
-  std::vector<int> lengths(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks), 0);
-  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, engine_.comm());
-  for (int k = 1; k < ranks; ++k) {
-    offsets[static_cast<std::size_t>(k)] = offsets[static_cast<std::size_t>(k - 1)] + lengths[static_cast<std::size_t>(k - 1)];
-  }
-  std::string all(engine_.rank() == 0 ? static_cast<std::size_t>(offsets.back() + lengths.back()) : 0, ' ');
-  MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, engine_.comm());
+  std::vector<std::size_t> lengths;
+  const std::vector<char> all = mpi::gather_to_root(mine.data(), mine.size(), engine_.comm(), &lengths);
   std::string joined;
-  for (int k = 0; k < ranks && engine_.rank() == 0; ++k) {
-    const std::size_t n = static_cast<std::size_t>(lengths[static_cast<std::size_t>(k)]);
-    if (n == 0) continue;
-    joined += (joined.empty() ? "" : "; ") + all.substr(static_cast<std::size_t>(offsets[static_cast<std::size_t>(k)]), n);
+  std::size_t offset = 0;
+  for (std::size_t n : lengths) {
+    if (n > 0) joined += (joined.empty() ? "" : "; ") + std::string(all.data() + offset, n);
+    offset += n;
   }
   return joined;
 }

@@ -24,6 +24,7 @@
 #include "tethersim/io/model_file.hpp"
 #include "tethersim/io/observables_log.hpp"
 #include "tethersim/io/trajectory_file.hpp"
+#include "tethersim/mpi/collectives.hpp"
 
 namespace tethersim::app {
 
@@ -112,23 +113,6 @@ void check_distribution(const Model& model, const RunRequest& request, const dec
   } catch (const std::invalid_argument& e) {
     throw InputError({model.source_path(), 0}, "", e.what());
   }
-}
-
-// Every rank's (id, species) pairs, sorted by id.
-std::vector<std::uint64_t> all_gathered(const std::vector<std::uint64_t>& mine) {
-  int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  int count = static_cast<int>(mine.size());
-  std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks), 0);
-  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
-  for (int k = 1; k < ranks; ++k) {
-    offsets[static_cast<std::size_t>(k)] = offsets[static_cast<std::size_t>(k - 1)] + counts[static_cast<std::size_t>(k - 1)];
-  }
-  std::vector<std::uint64_t> all(static_cast<std::size_t>(offsets.back() + counts.back()));
-  MPI_Allgatherv(mine.data(), count, MPI_UINT64_T, all.data(), counts.data(), offsets.data(), MPI_UINT64_T,
-                 MPI_COMM_WORLD);
-  // Slices come in rank order, each sorted by id: the whole is sorted.
-  return all;
 }
 
 struct LoadedRun {
@@ -286,7 +270,8 @@ LoadedRun load_restart(const RunRequest& request, const decomposition::MpiSessio
   std::vector<std::uint64_t> pairs;
   for (const auto& p : snapshot.particles) pairs.insert(pairs.end(), {p.id, p.species});
   // The trajectory's rows are every particle's: slices share theirs.
-  if (mpi.size() > 1) pairs = all_gathered(pairs);
+  // Slices come in rank order, each sorted by id: the whole is sorted.
+  if (mpi.size() > 1) pairs = tethersim::mpi::all_gather(pairs, MPI_COMM_WORLD);
   std::vector<ParticleId> ids;
   for (std::size_t k = 0; k < pairs.size(); k += 2) {
     ids.push_back(pairs[k]);

@@ -4,6 +4,8 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "tethersim/mpi/collectives.hpp"
+
 namespace tethersim::app {
 
 namespace {
@@ -19,11 +21,7 @@ std::uint64_t reduced(std::uint64_t local, MPI_Comm comm) {
   return local;
 }
 
-int size_of(MPI_Comm comm) {
-  int n = 1;
-  MPI_Comm_size(comm, &n);
-  return n;
-}
+using mpi::size_of;
 
 // Connected components of the tether graph between particles in the
 // sector grid that hold a particle of `species`, from every process's
@@ -40,17 +38,8 @@ std::uint64_t cluster_count(const engine::Engine& e, SpeciesIndex species, MPI_C
       if (!e.is_hub(j) && store.id[i] < store.id[j]) pairs.insert(pairs.end(), {store.id[i], store.id[j]});
     });
   }
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  int count = static_cast<int>(pairs.size());
-  std::vector<int> counts(static_cast<std::size_t>(size_of(comm))), offsets(counts.size(), 0);
-  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
-  std::vector<std::uint64_t> all;
-  if (rank == 0) {
-    for (std::size_t k = 1; k < counts.size(); ++k) offsets[k] = offsets[k - 1] + counts[k - 1];
-    all.resize(static_cast<std::size_t>(offsets.back() + counts.back()));
-  }
-  MPI_Gatherv(pairs.data(), count, MPI_UINT64_T, all.data(), counts.data(), offsets.data(), MPI_UINT64_T, 0, comm);
+  const int rank = mpi::rank_of(comm);
+  const std::vector<std::uint64_t> all = mpi::gather_to_root(pairs, comm);
   std::uint64_t clusters = 0;
   if (rank == 0) {
     std::unordered_map<std::uint64_t, std::uint64_t> parent;

@@ -1,0 +1,97 @@
+#pragma once
+// Gathers that several layers need (checkpoint records, trajectory rows,
+// observables, rebuilds, stall reports), written once: each rank's block
+// of trivially copyable values travels as bytes, blocks arrive in rank
+// order, and a block too large for MPI's int counts is refused with a
+// message instead of overflowing. Header only, on MPI alone, so that io,
+// decomposition and the command share it without depending on each other.
+
+#include <mpi.h>
+
+#include <climits>
+#include <cstddef>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+namespace tethersim::mpi {
+
+inline int rank_of(MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  return rank;
+}
+
+inline int size_of(MPI_Comm comm) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  return size;
+}
+
+// A byte count as MPI takes it.
+inline int message_bytes(std::size_t bytes) {
+  if (bytes > static_cast<std::size_t>(INT_MAX)) {
+    throw std::runtime_error("a message between ranks exceeds 2 GiB; use more ranks");
+  }
+  return static_cast<int>(bytes);
+}
+
+// Where each rank's block starts in the concatenation of blocks of
+// `sizes` bytes (refused past 2 GiB in all).
+inline std::vector<int> byte_offsets(const std::vector<int>& sizes) {
+  std::vector<int> offsets(sizes.size(), 0);
+  std::size_t total = 0;
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    offsets[k] = message_bytes(total);
+    total += static_cast<std::size_t>(sizes[k]);
+  }
+  message_bytes(total);
+  return offsets;
+}
+
+// Every rank's values, concatenated in rank order on rank 0 (empty on the
+// others). `counts`, when given, receives on rank 0 how many values each
+// rank sent. Collective.
+template <typename T>
+std::vector<T> gather_to_root(const T* values, std::size_t count, MPI_Comm comm,
+                              std::vector<std::size_t>* counts = nullptr) {
+  static_assert(std::is_trivially_copyable_v<T>, "values travel as bytes");
+  const int ranks = size_of(comm);
+  const bool root = rank_of(comm) == 0;
+  const int bytes = message_bytes(count * sizeof(T));
+  std::vector<int> sizes(static_cast<std::size_t>(ranks));
+  MPI_Gather(&bytes, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, comm);
+  std::vector<int> offsets;
+  std::vector<T> all;
+  if (root) {
+    offsets = byte_offsets(sizes);
+    all.resize((static_cast<std::size_t>(offsets.back()) + static_cast<std::size_t>(sizes.back())) / sizeof(T));
+    if (counts != nullptr) {
+      counts->clear();
+      for (int size : sizes) counts->push_back(static_cast<std::size_t>(size) / sizeof(T));
+    }
+  }
+  MPI_Gatherv(values, bytes, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE, 0, comm);
+  return all;
+}
+
+template <typename T>
+std::vector<T> gather_to_root(const std::vector<T>& values, MPI_Comm comm,
+                              std::vector<std::size_t>* counts = nullptr) {
+  return gather_to_root(values.data(), values.size(), comm, counts);
+}
+
+// Every rank's values, concatenated in rank order, on every rank. Collective.
+template <typename T>
+std::vector<T> all_gather(const std::vector<T>& values, MPI_Comm comm) {
+  static_assert(std::is_trivially_copyable_v<T>, "values travel as bytes");
+  const int bytes = message_bytes(values.size() * sizeof(T));
+  std::vector<int> sizes(static_cast<std::size_t>(size_of(comm)));
+  MPI_Allgather(&bytes, 1, MPI_INT, sizes.data(), 1, MPI_INT, comm);
+  const std::vector<int> offsets = byte_offsets(sizes);
+  std::vector<T> all((static_cast<std::size_t>(offsets.back()) + static_cast<std::size_t>(sizes.back())) / sizeof(T));
+  MPI_Allgatherv(values.data(), bytes, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE, comm);
+  return all;
+}
+
+}  // namespace tethersim::mpi
