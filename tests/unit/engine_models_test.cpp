@@ -10,11 +10,6 @@
 namespace tethersim::testing {
 namespace {
 
-std::string example(const std::string& name) {
-  std::ifstream in(std::string(TETHERSIM_SOURCE_DIR) + "/examples/" + name);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 TEST(PresynapticModel, VesiclesClusterAndDock) {
   // 30 vesicles, 90 synapsin dimers, 10 docking sites, no action potential.
   Simulation sim(example("presynaptic.toml"),

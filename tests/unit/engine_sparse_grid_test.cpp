@@ -14,11 +14,6 @@
 namespace tethersim::testing {
 namespace {
 
-std::string example(const std::string& name) {
-  std::ifstream in(std::string(TETHERSIM_SOURCE_DIR) + "/examples/" + name);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 TEST(SparseSectorHeads, AgreesWithAMapThroughInsertsAndErasures) {
   // Random heads set and dropped, many keys sharing probe runs (erasure by
   // backward shift must keep every later key reachable).

@@ -16,11 +16,6 @@
 namespace tethersim::testing {
 namespace {
 
-std::string example(const std::string& name) {
-  std::ifstream in(std::string(TETHERSIM_SOURCE_DIR) + "/examples/" + name);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 TEST(StallWatch, QuietWhileTimeAdvances) {
   engine::StallWatch watch(1000);
   for (std::uint64_t k = 1; k < 100000; ++k) {

@@ -1,6 +1,8 @@
 #pragma once
 // Building engines from inline model text in tests.
 
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 
@@ -36,6 +38,12 @@ struct Simulation {
     return engine->statistics().responses[static_cast<int>(r)];
   }
 };
+
+// The text of a shipped example model (examples/NAME).
+inline std::string example(const std::string& name) {
+  std::ifstream in(std::string(TETHERSIM_SOURCE_DIR) + "/examples/" + name);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
 
 inline std::string num(double x) {
   char buffer[40];
