@@ -4,7 +4,13 @@
 #include <string>
 #include <vector>
 
+namespace tethersim::runtime {}
+
 namespace tethersim::app {
+
+// The command line drives the runtime (src/runtime); its names read here
+// as the command line's own.
+using namespace tethersim::runtime;
 
 using Arguments = std::vector<std::string>;
 

@@ -8,8 +8,9 @@ io/ or decomposition/. A file may include the public headers of its own
 layer and of the layers ALLOWED lists for it, nothing above, and no private
 header of another folder through "../". The order, bottom to top:
 
-    physics -> model -> scenario -> engine -> io, decomposition -> app
-    mpi (the shared MPI collectives) under io, decomposition and app
+    physics -> model -> scenario -> engine -> io, decomposition
+      -> runtime (src/runtime) -> app (src/app, the command line)
+    mpi (the shared MPI collectives) under io, decomposition and runtime
 
 io and decomposition are siblings: neither includes the other. Exit 0 when
 every include keeps to this, 1 naming each one that does not (path:line).
@@ -28,7 +29,8 @@ ALLOWED = {
     "engine": BELOW_ENGINE,
     "io": BELOW_ENGINE | {"engine", "mpi"},
     "decomposition": BELOW_ENGINE | {"engine", "mpi"},
-    "app": BELOW_ENGINE | {"engine", "mpi", "io", "decomposition"},
+    "runtime": BELOW_ENGINE | {"engine", "mpi", "io", "decomposition"},
+    "app": BELOW_ENGINE | {"engine", "mpi", "io", "decomposition", "runtime"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 

@@ -1,0 +1,165 @@
+#include "model_description.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "tethersim/scenario/memory_budget.hpp"
+
+namespace tethersim::runtime {
+
+namespace {
+
+std::string num(double x) {
+  if (is_infinite(x)) return "inf";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", x);
+  return buffer;
+}
+
+std::string vec(const Vec3& v) { return "(" + num(v[0]) + ", " + num(v[1]) + ", " + num(v[2]) + ")"; }
+
+std::string pad(std::string s, std::size_t width) {
+  if (s.size() < width) s.resize(width, ' ');
+  return s;
+}
+
+std::string species_list(const Model& model, const std::vector<bool>& mask) {
+  std::string out;
+  for (std::size_t s = 0; s < mask.size(); ++s) {
+    if (mask[s]) out += (out.empty() ? "" : ", ") + model.species()[s].name;
+  }
+  return out;
+}
+
+void describe_species(std::ostringstream& out, const Model& model, const ParticleCounts& counts) {
+  out << "species (" << model.species().size() << "):\n"
+      << "  " << pad("name", 10) << pad("mass", 12) << pad("radius", 9)
+      << pad("random impulses (tau, k, mean)", 34) << "particles\n";
+  for (std::size_t s = 0; s < model.species().size(); ++s) {
+    const Species& sp = model.species()[s];
+    const auto& ri = sp.random_impulse;
+    std::string impulses = ri.enabled() ? num(ri.tau) + ", " + num(ri.shape) + ", " + num(ri.mean) : "-";
+    std::string count = std::to_string(counts.by_species[s]);
+    if (model.is_hub_species(static_cast<SpeciesIndex>(s))) count += "  (hub: outside the sector grid)";
+    out << "  " << pad(sp.name, 10) << pad(num(sp.mass), 12) << pad(num(sp.radius), 9)
+        << pad(impulses, 34) << count << "\n";
+  }
+}
+
+void describe_pairs(std::ostringstream& out, const Model& model) {
+  std::ostringstream rows;
+  std::size_t count = 0;
+  const auto n = static_cast<SpeciesIndex>(model.species().size());
+  for (SpeciesIndex a = 0; a < n; ++a) {
+    for (SpeciesIndex b = a; b < n; ++b) {
+      const PairParameters& p = model.pair(a, b);
+      if (!p.blocks() && !p.tetherable()) continue;
+      ++count;
+      rows << "  " << pad(model.species(a).name + "-" + model.species(b).name, 12)
+           << pad(num(p.blocking), 10) << pad(num(p.tethering), 11)
+           << num(p.c_rebound) << " / " << num(p.c_retract) << " / " << num(p.c_revolve)
+           << (p.permanent ? "   permanent" : "") << "\n";
+    }
+  }
+  out << "interacting pairs (" << count << "):\n"
+      << "  " << pad("pair", 12) << pad("blocking", 10) << pad("tethering", 11)
+      << "c_rebound / c_retract / c_revolve\n"
+      << rows.str();
+}
+
+void describe_rules(std::ostringstream& out, const Model& model) {
+  const TetherRules& rules = model.rules();
+  if (rules.attach.empty() && rules.detach.empty()) {
+    out << "tethering rules: none (tethers never form or break)\n";
+    return;
+  }
+  out << "tethering rules:\n";
+  auto name = [&](SpeciesIndex s) { return model.species(s).name; };
+  auto reaction = [&](int r) { return model.action_potentials().reactions[r].name; };
+  for (const AttachRule& r : rules.attach) {
+    out << "  attach " << name(r.species_a) << "-" << name(r.species_b) << " on blocking collisions";
+    if (r.max_partners_of_a >= 0) out << "; each " << name(r.species_a) << " holds at most " << r.max_partners_of_a << " " << name(r.species_b);
+    if (r.max_partners_of_b >= 0 && r.species_a != r.species_b) out << "; each " << name(r.species_b) << " holds at most " << r.max_partners_of_b << " " << name(r.species_a);
+    if (r.exclusive_dimer) out << "; not to both ends of one " << name(*r.exclusive_dimer) << " dimer";
+    if (r.blocking_reaction >= 0) out << "; refused after reaction " << reaction(r.blocking_reaction);
+    out << "\n";
+  }
+  for (const DetachRule& r : rules.detach) {
+    out << "  detach " << name(r.species_a) << "-" << name(r.species_b) << " at tethering collisions";
+    if (r.reaction >= 0) out << " after reaction " << reaction(r.reaction);
+    if (r.subject_requires_partner) out << " when tethered to a " << name(*r.subject_requires_partner);
+    for (SpeciesIndex s : r.subject_releases) out << "; then releases its " << name(s);
+    out << "\n";
+  }
+}
+
+}  // namespace
+
+ParticleCounts count_particles(const scenario::InitialParticles& initial) {
+  return {initial.count_by_species, initial.particles.size(), initial.tethers.size()};
+}
+
+std::string describe_model(const Model& model, const ParticleCounts& counts) {
+  std::ostringstream out;
+  const Domain& dom = model.domain();
+  const Dynamics& dyn = model.dynamics();
+  char hash[32];
+  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(model.hash()));
+  out << "model '" << model.name() << "'";
+  if (!model.description().empty()) out << ": " << model.description();
+  out << "\n  file " << model.source_path() << ", hash " << hash << "\n"
+      << "  " << dyn.dimensions << "-D, seed " << model.seed() << ", end time " << num(model.end_time())
+      << "\n  theta_revolve " << num(dyn.theta_revolve) << " rad (pi/" << num(M_PI / dyn.theta_revolve)
+      << "), restitution delay " << num(dyn.restitution_delay) << " (" << to_string(dyn.schedule)
+      << " schedule), dt_max " << num(dyn.dt_max);
+  if (dyn.max_group_size > 0) out << ", loaded groups capped at " << dyn.max_group_size;
+  out << "\nbox " << vec(dom.lo) << " to " << vec(dom.hi) << ", boundaries "
+      << to_string(dom.boundary[0]) << " / " << to_string(dom.boundary[1]) << " / "
+      << to_string(dom.boundary[2]) << "\n";
+  if (dom.escape) out << "  escape sphere: radius " << num(dom.escape->radius) << " around " << vec(dom.escape->centre) << "\n";
+  const Vec3 length = dom.length();
+  long long sectors = 1;
+  std::string grid;
+  for (int k = 0; k < 3; ++k) {
+    const auto n = static_cast<long long>(std::max(1.0, std::floor(length[k] / model.sector_size())));
+    sectors *= n;
+    grid += (k ? " x " : "") + std::to_string(n);
+  }
+  out << "sectors: edge " << num(model.sector_size()) << " (minimum " << num(model.min_sector_size())
+      << "), grid " << grid << " = " << sectors;
+  // A mostly empty box keeps list heads for occupied sectors only.
+  if (scenario::sparse_sector_grid(static_cast<std::uint64_t>(sectors), counts.particles)) {
+    out << " (sparse: occupied sectors only)";
+  }
+  out << "\n";
+  describe_species(out, model, counts);
+  describe_pairs(out, model);
+  describe_rules(out, model);
+  for (const PeriodicImpulse& e : model.periodic_impulses()) {
+    out << "external impulse: " << to_string(e.kind) << " every " << num(e.interval) << " from "
+        << num(e.start) << " on " << species_list(model, e.applies_to);
+    if (e.kind == PeriodicImpulseKind::gravity) out << ", g = " << vec(e.acceleration);
+    else out << ", viscosity " << num(e.viscosity) << ", fluid velocity " << vec(e.fluid_velocity);
+    out << "\n";
+  }
+  const ActionPotentials& ap = model.action_potentials();
+  if (ap.enabled()) {
+    out << "action potentials: " << ap.windows.size() << " (";
+    for (std::size_t i = 0; i < ap.windows.size(); ++i) {
+      out << (i ? ", " : "") << "[" << num(ap.windows[i].start) << ", " << num(ap.windows[i].end) << ")";
+    }
+    out << "), g_AP " << num(ap.gradient) << ", zone radius " << num(ap.zone_radius) << "; reactions:";
+    for (const Reaction& r : ap.reactions) out << " " << r.name << " (" << model.species(r.subject).name << ", T " << num(r.mean_time) << ")";
+    out << "\n";
+  }
+  out << "initial state: " << counts.particles << " particles, " << counts.tethers << " tethers";
+  if (const auto& g = model.initial().generator) out << " (generator " << g->kind << ")";
+  out << "\n";
+  const OutputSettings& o = model.output();
+  out << "output: directory " << o.directory << ", frames every " << num(o.frame_interval)
+      << ", checkpoints every " << num(o.checkpoint_interval) << "\n";
+  return out.str();
+}
+
+}  // namespace tethersim::runtime

@@ -1,0 +1,22 @@
+#pragma once
+// The human-readable description printed by `tethersim validate` and at the
+// start of a run.
+
+#include <string>
+
+#include "tethersim/model/model.hpp"
+#include "tethersim/scenario/initial_particles.hpp"
+
+namespace tethersim::runtime {
+
+// How many particles of each species, and tethers, a run starts with.
+struct ParticleCounts {
+  std::vector<std::size_t> by_species;
+  std::size_t particles = 0;
+  std::size_t tethers = 0;
+};
+ParticleCounts count_particles(const scenario::InitialParticles& initial);
+
+std::string describe_model(const Model& model, const ParticleCounts& counts);
+
+}  // namespace tethersim::runtime

@@ -1,0 +1,655 @@
+#include "run_session.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "exit_codes.hpp"
+#include "failure_policy.hpp"
+#include "model_description.hpp"
+#include "output_lock.hpp"
+#include "progress.hpp"
+#include "run_log.hpp"
+#include "resource_usage.hpp"
+#include "run_summary.hpp"
+#include "distributed_simulation.hpp"
+#include "serial_simulation.hpp"
+#include "stop_signals.hpp"
+#include "tethersim/io/checkpoint_file.hpp"
+#include "tethersim/io/input_error.hpp"
+#include "tethersim/io/model_file.hpp"
+#include "tethersim/io/observables_log.hpp"
+#include "tethersim/io/trajectory_file.hpp"
+#include "tethersim/mpi/collectives.hpp"
+
+namespace tethersim::runtime {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kRunFiles[] = {"summary.json", "trajectory.h5", "trajectory.xdmf", "checkpoint.h5",
+                                 "checkpoint.prev.h5", "observables.jsonl"};
+
+bool holds_a_run(const fs::path& directory) {
+  std::error_code ec;
+  for (const char* name : kRunFiles) {
+    if (fs::exists(directory / name, ec)) return true;
+  }
+  return false;
+}
+
+// A fresh run refuses a directory holding another run's files, unless told
+// to replace them; it creates the directory when missing.
+void prepare_fresh_directory(const fs::path& directory, bool overwrite) {
+  std::error_code ec;
+  if (fs::exists(directory, ec) && !fs::is_directory(directory, ec)) {
+    throw InputError({directory.string(), 0}, "output.directory", "exists and is not a directory");
+  }
+  if (holds_a_run(directory)) {
+    if (!overwrite) {
+      throw InputError({directory.string(), 0}, "output.directory",
+                       "already holds a run (summary.json, trajectory or checkpoint); choose "
+                       "another --output, pass --overwrite, or continue it with --restart");
+    }
+    for (const char* name : kRunFiles) fs::remove(directory / name, ec);
+  }
+  fs::create_directories(directory, ec);
+  if (ec || !fs::is_directory(directory)) {
+    throw InputError({directory.string(), 0}, "output.directory", "cannot be created: " + ec.message());
+  }
+  // Fail now, not after hours, when nothing can be written here.
+  const fs::path probe = directory / ".tethersim-write-test";
+  std::FILE* f = std::fopen(probe.string().c_str(), "w");
+  if (f == nullptr) {
+    throw InputError({directory.string(), 0}, "output.directory", "is not writable");
+  }
+  std::fclose(f);
+  fs::remove(probe, ec);
+}
+
+// The directory (created when missing) with its lock held by this run.
+OutputLock lock_directory(const fs::path& directory) {
+  std::error_code ec;
+  if (fs::exists(directory, ec) && !fs::is_directory(directory, ec)) {
+    throw InputError({directory.string(), 0}, "output.directory", "exists and is not a directory");
+  }
+  fs::create_directories(directory, ec);
+  if (ec || !fs::is_directory(directory)) {
+    throw InputError({directory.string(), 0}, "output.directory", "cannot be created: " + ec.message());
+  }
+  return OutputLock(directory);
+}
+
+// The k-th multiple of an interval: exact, no accumulated rounding.
+struct Schedule {
+  double interval = kInfinity;
+  std::uint64_t next = 0;  // index of the next time
+  double time() const { return is_infinite(interval) ? kInfinity : static_cast<double>(next) * interval; }
+  // The first multiple strictly after t (restarts) or at or after t.
+  void start_after(double t, bool inclusive) {
+    if (is_infinite(interval)) return;
+    next = static_cast<std::uint64_t>(std::floor(t / interval));
+    while (static_cast<double>(next) * interval < t || (!inclusive && static_cast<double>(next) * interval <= t)) ++next;
+  }
+};
+
+// A model that cannot be split over ranks, or not over this rank grid, is
+// refused with the reason (no MPI call: before the first collective).
+void check_distribution(const Model& model, const RunRequest& request, const decomposition::MpiSession& mpi) {
+  if (mpi.size() == 1) return;
+  const std::string problem = decomposition::distribution_problem(model);
+  if (!problem.empty()) {
+    throw InputError({model.source_path(), 0}, "",
+                     "cannot run on " + std::to_string(mpi.size()) + " ranks: " + problem +
+                         "; run it on one rank");
+  }
+  try {
+    decomposition::rank_grid_for(model, mpi.size(), request.distribution);
+  } catch (const std::invalid_argument& e) {
+    throw InputError({model.source_path(), 0}, "", e.what());
+  }
+}
+
+struct LoadedRun {
+  // On the heap: the simulation keeps a reference to it, and a LoadedRun
+  // moves.
+  std::unique_ptr<Model> model;
+  std::unique_ptr<Simulation> simulation;
+  SlotMap slots;
+  std::vector<SpeciesIndex> species_by_slot;
+  ParticleCounts counts;
+  fs::path directory;
+  bool restarted = false;
+  double start_time = 0.0;
+  // A fresh run's initial particles, until the simulation takes them.
+  scenario::InitialParticles initial;
+};
+
+// One process runs the serial engine; several the distributed one. `state`
+// is the initial particles of a fresh run or a restart's (slice of the)
+// checkpoint.
+template <typename State>
+std::unique_ptr<Simulation> make_simulation(const Model& model, const RunRequest& request,
+                                            const decomposition::MpiSession& mpi, State&& state) {
+  if (mpi.size() == 1) return std::make_unique<SerialSimulation>(model, std::forward<State>(state));
+  return std::make_unique<DistributedSimulation>(model, MPI_COMM_WORLD, state, request.distribution);
+}
+
+// A fresh run's model and initial particles: files only, no collective
+// call, the same on every rank.
+LoadedRun read_fresh(const RunRequest& request, const decomposition::MpiSession& mpi) {
+  LoadedRun run;
+  run.model = std::make_unique<Model>(
+      load_model_file(request.model_path, ModelFileOptions{request.overrides, false}, &run.initial));
+  check_distribution(*run.model, request, mpi);
+  run.counts = count_particles(run.initial);
+  std::vector<ParticleId> ids;
+  ids.reserve(run.initial.particles.size());
+  for (const ParticleSpec& p : run.initial.particles) {
+    ids.push_back(p.id);
+    run.species_by_slot.push_back(p.species);
+  }
+  run.slots = SlotMap(std::move(ids));
+  run.directory = run.model->output().directory;
+  return run;
+}
+
+// The checkpoints to try, newest first: a directory offers its newest and
+// previous one (a damaged newest falls back to the previous), a file itself.
+std::vector<std::string> checkpoint_candidates(const std::string& given) {
+  std::error_code ec;
+  if (!fs::is_directory(given, ec)) return {fs::absolute(given).string()};
+  const fs::path dir = fs::absolute(given);
+  std::vector<std::string> candidates;
+  for (const char* name : {"checkpoint.h5", "checkpoint.prev.h5"}) {
+    if (fs::exists(dir / name, ec)) candidates.push_back((dir / name).string());
+  }
+  if (candidates.empty()) {
+    throw InputError({given, 0}, "", "holds no checkpoint (checkpoint.h5 or checkpoint.prev.h5)");
+  }
+  return candidates;
+}
+
+// A restart of a run that already reached its end time: nothing to do,
+// which is a success (a job chain's next job must not fail on it).
+struct AlreadyFinished : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The model a restart continues: the checkpoint's, with its overrides and
+// then the request's; refused when they change the physics, or when the end
+// time is not after the checkpoint's. Files only, no MPI call.
+Model restart_model(const CheckpointHeader& header, const std::string& path, const RunRequest& request,
+                    const decomposition::MpiSession& mpi) {
+  // The run continues in the checkpoint's directory unless told otherwise;
+  // a later override of a key replaces an earlier one.
+  std::vector<std::string> overrides;
+  auto add = [&](const std::string& assignment) {
+    const std::string key = assignment.substr(0, assignment.find('='));
+    overrides.erase(std::remove_if(overrides.begin(), overrides.end(),
+                                   [&](const std::string& o) { return o.substr(0, o.find('=')) == key; }),
+                    overrides.end());
+    overrides.push_back(assignment);
+  };
+  for (const std::string& o : header.overrides) add(o);
+  add("output.directory=\"" + fs::path(path).parent_path().string() + "\"");
+  for (const std::string& o : request.overrides) add(o);
+  Model model = load_model_text(header.model_text, header.model_path, ModelFileOptions{overrides, true});
+  if (model.physics_hash() != header.physics_hash) {
+    const Model original =
+        load_model_text(header.model_text, header.model_path, ModelFileOptions{header.overrides, true});
+    if (original.seed() != model.seed()) {
+      throw InputError({path, 0}, "--seed",
+                       "--seed cannot change on a restart: the checkpointed run uses seed " +
+                           std::to_string(original.seed()));
+    }
+    throw InputError({path, 0}, "--set",
+                     "the overrides change the physics of the checkpointed run; on a restart only "
+                     "run.end_time and output settings may change");
+  }
+  if (model.end_time() == header.time) {
+    throw AlreadyFinished("tethersim run: nothing to do: " + path + " is at the end time t = " +
+                          std::to_string(header.time) + "; pass a later --end-time to extend the run");
+  }
+  if (!(model.end_time() > header.time)) {
+    throw InputError({path, 0}, "run.end_time",
+                     "the end time " + std::to_string(model.end_time()) +
+                         " is not after the checkpoint time " + std::to_string(header.time) +
+                         "; pass a later --end-time");
+  }
+  check_distribution(model, request, mpi);
+  return model;
+}
+
+// A restart reads its checkpoint collectively; before that, every rank
+// checks alone that there is one to read.
+void check_restart_source(const RunRequest& request, const decomposition::MpiSession& mpi) {
+  const std::vector<std::string> candidates = checkpoint_candidates(request.restart);
+  // Not while another run writes there: its checkpoint may be half replaced.
+  OutputLock::check_free(fs::path(candidates.front()).parent_path());
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    CheckpointHeader header;
+    try {
+      header = read_checkpoint_header(candidates[k]);
+    } catch (const InputError&) {
+      // A damaged newest checkpoint falls back to the previous one.
+      if (k + 1 == candidates.size()) throw;
+      continue;
+    }
+    restart_model(header, candidates[k], request, mpi);
+    return;
+  }
+}
+
+LoadedRun load_restart(const RunRequest& request, const decomposition::MpiSession& mpi) {
+  LoadedRun run;
+  const std::vector<std::string> candidates = checkpoint_candidates(request.restart);
+  std::string path;
+  CheckpointHeader header;
+  engine::EngineSnapshot snapshot;
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    try {
+      header = read_checkpoint_header(candidates[k]);
+      // One process reads everything; several read a slice each and
+      // redistribute by position.
+      snapshot = mpi.size() == 1 ? read_checkpoint(candidates[k], MPI_COMM_SELF, true)
+                                 : read_checkpoint(candidates[k], MPI_COMM_WORLD, false);
+      path = candidates[k];
+      break;
+    } catch (const InputError& e) {
+      if (k + 1 == candidates.size()) throw;
+      std::fprintf(stderr, "tethersim run: %s; using %s\n", e.what(), candidates[k + 1].c_str());
+    }
+  }
+  run.model = std::make_unique<Model>(restart_model(header, path, request, mpi));
+  std::vector<std::uint64_t> pairs;
+  for (const auto& p : snapshot.particles) pairs.insert(pairs.end(), {p.id, p.species});
+  // The trajectory's rows are every particle's: slices share theirs.
+  // Slices come in rank order, each sorted by id: the whole is sorted.
+  if (mpi.size() > 1) pairs = tethersim::mpi::all_gather(pairs, MPI_COMM_WORLD);
+  std::vector<ParticleId> ids;
+  for (std::size_t k = 0; k < pairs.size(); k += 2) {
+    ids.push_back(pairs[k]);
+    run.species_by_slot.push_back(static_cast<SpeciesIndex>(pairs[k + 1]));
+  }
+  run.slots = SlotMap(std::move(ids));
+  // Sizes the trajectory's tether chunks, which every rank must create alike.
+  std::uint64_t tethers = snapshot.tethers.size();
+  if (mpi.size() > 1) MPI_Allreduce(MPI_IN_PLACE, &tethers, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  run.counts.tethers = tethers;
+  run.directory = run.model->output().directory;
+  run.restarted = true;
+  run.start_time = header.time;
+  run.simulation = make_simulation(*run.model, request, mpi, std::as_const(snapshot));
+  return run;
+}
+
+class RunLoop {
+ public:
+  RunLoop(LoadedRun& run, const RunRequest& request)
+      : run_(run), model_(*run.model), sim_(*run.simulation), request_(request),
+        progress_(model_, run.start_time, model_.end_time(), stdout) {}
+
+  int execute() {
+    const fs::path trajectory_path = run_.directory / "trajectory.h5";
+    std::error_code ec;
+    const bool continued = run_.restarted && fs::exists(trajectory_path, ec);
+    if (continued) {
+      trajectory_.emplace(TrajectoryFile::append(trajectory_path.string(), sim_.io_comm(), model_,
+                                                 run_.slots, run_.species_by_slot, run_.start_time));
+    } else {
+      trajectory_.emplace(TrajectoryFile::create(trajectory_path.string(), sim_.io_comm(), model_,
+                                                 run_.slots, run_.species_by_slot, run_.counts.tethers));
+    }
+    // The text copy of the samples follows the trajectory's lead (kept up to
+    // the checkpoint, or started anew), so that the two always hold the same
+    // samples; after the trajectory, which refuses a bad continuation before
+    // anything is changed.
+    if (is_root()) {
+      const fs::path log_path = run_.directory / "observables.jsonl";
+      observables_log_.emplace(continued ? ObservablesLog::append(log_path, model_, run_.start_time)
+                                         : ObservablesLog::create(log_path, model_));
+    }
+    const OutputSettings& out = model_.output();
+    frames_.interval = out.frame_interval;
+    samples_.interval = is_infinite(out.observables_interval) ? out.frame_interval : out.observables_interval;
+    checkpoints_.interval = out.checkpoint_interval;
+    const bool inclusive = !run_.restarted;
+    frames_.start_after(run_.start_time, inclusive);
+    samples_.start_after(run_.start_time, inclusive);
+    checkpoints_.start_after(run_.start_time, false);
+    if (!run_.restarted && is_infinite(samples_.interval)) sample(0.0);
+    totals_.initial = sim_.observables(sim_.time());
+    totals_.events_before = sim_.statistics().total_events();
+    totals_.collisions_before = sim_.statistics().collisions();
+    install_stop_signals();
+    // Checked every few thousand events, even inside a window: a signal or
+    // the wall-time limit is honoured within milliseconds of wall time.
+    sim_.set_stop_poll([this] { return stop_signal() != 0 || out_of_time(clock_.seconds()); });
+    sim_.set_stall_limit(request_.stall_events);
+    if (!request_.quiet) progress_.header();
+    last_progress_ = clock_.seconds();
+    last_wall_checkpoint_ = clock_.seconds();
+
+    const double end = model_.end_time();
+    double now = run_.start_time;
+    for (;;) {
+      const double stop = std::min({frames_.time(), samples_.time(), checkpoints_.time(), end});
+      if (!advance_to(stop)) {
+        if (stalled_) return finish_stalled();
+        // Stop at the first consistent time, but never past the pending
+        // scheduled one: when no event comes before it, that is the stop
+        // (its frame is written first, as in an uninterrupted run).
+        const double t = sim_.consistent_stop_time();
+        if (t < stop) return finish_early(t);
+        sim_.advance(stop, UINT64_MAX);
+        scheduled_outputs(stop);
+        return finish_early(stop);
+      }
+      now = stop;
+      scheduled_outputs(now);
+      if (now >= end) break;
+      if (checkpoints_.time() == now) {
+        checkpoint(now);
+        ++checkpoints_.next;
+      }
+    }
+    if (is_infinite(samples_.interval)) sample(end);
+    const std::string written = checkpoint(end);
+    trajectory_->close();
+    finish(end, false);
+    if (!request_.quiet) std::printf("  checkpoint         %s\n", written.c_str());
+    return kExitOk;
+  }
+
+ private:
+  // Runs to `stop` in chunks, looking after progress lines, wall-clock
+  // checkpoints, stop signals and the wall-time limit after every chunk
+  // and at every stop. False when the run must end early.
+  bool advance_to(double stop) {
+    const std::uint64_t chunk = 100000;
+    for (;;) {
+      const bool reached = sim_.advance(stop, chunk);
+      if (sim_.stalled()) {
+        stalled_ = true;
+        return false;
+      }
+      if (!keep_going(stop)) return false;
+      if (reached) return true;
+    }
+  }
+
+  // Progress, wall-clock checkpoints; false when a stop signal or the
+  // wall-time limit says to end now. Every decision is shared by all ranks
+  // (rank 0's clock, any rank's signal), so they make the same collective
+  // calls.
+  bool keep_going(double stop) {
+    const double wall = clock_.seconds();
+    const bool root = is_root();
+    if (sim_.any_rank(root && !request_.quiet && wall - last_progress_ >= model_.output().progress_seconds)) {
+      const FrameObservables now = sim_.observables(sim_.time());
+      const std::uint64_t events = sim_.statistics().total_events();
+      if (root && !request_.quiet) progress_.line(sim_.time(), now, events, wall);
+      last_progress_ = wall;
+    }
+    // Each rank's own clock: the poll inside windows reads it too, and a
+    // window one rank stopped must stop the run on every rank.
+    const int signal = stop_signal();
+    const bool late = out_of_time(wall);
+    if (sim_.any_rank(signal != 0 || late)) {
+      stopped_by_ = signal != 0 ? signal_name(signal) : late ? "--max-walltime" : "a signal to another rank";
+      return false;
+    }
+    const double wall_minutes = model_.output().checkpoint_wall_minutes;
+    if (sim_.any_rank(root && wall_minutes > 0 && wall - last_wall_checkpoint_ >= 60.0 * wall_minutes)) {
+      const double t = sim_.consistent_stop_time();
+      if (t < stop) checkpoint(t);
+      last_wall_checkpoint_ = clock_.seconds();
+    }
+    return true;
+  }
+
+  bool out_of_time(double wall) const {
+    return request_.max_walltime_hours > 0 && wall >= 0.99 * 3600.0 * request_.max_walltime_hours;
+  }
+
+  // Simulated time stopped while events kept coming: exact dynamics will
+  // not leave such a state, so the run ends with a checkpoint (to inspect,
+  // or to continue after all) and a failure exit, never silently.
+  int finish_stalled() {
+    const std::string description = sim_.stall_description();
+    const double t = sim_.consistent_stop_time();
+    const std::string written = checkpoint(t);
+    trajectory_->close();
+    finish(t, true);
+    if (is_root()) {
+      std::fprintf(stderr,
+                   "tethersim run: stalled: %s; stopped at t = %.10g with a checkpoint in %s (see "
+                   "docs/engine.md, \"Stalls\"; the limit is --stall-events)\n",
+                   description.c_str(), t, written.c_str());
+    }
+    return kExitRuntimeFailure;
+  }
+
+  bool is_root() const {
+    int rank = 0;
+    MPI_Comm_rank(sim_.io_comm(), &rank);
+    return rank == 0;
+  }
+
+  // Frames and observable samples due at `now`.
+  void scheduled_outputs(double now) {
+    if (frames_.time() == now) {
+      write_frame(now);
+      ++frames_.next;
+    }
+    if (samples_.time() == now) {
+      sample(now);
+      ++samples_.next;
+    }
+  }
+
+  // An observable sample: into the trajectory (collective) and, on rank 0,
+  // into observables.jsonl under the same step.
+  void sample(double t) {
+    const FrameObservables values = sim_.observables(t);
+    const std::int64_t step = trajectory_->write_observables(t, values);
+    if (observables_log_) observables_log_->write(t, step, values);
+  }
+
+  int finish_early(double t) {
+    const std::string written = checkpoint(t);
+    trajectory_->close();
+    finish(t, true);
+    // One line for the run, from rank 0 (which knows of its own signal and
+    // of the wall-time limit; other ranks' signals reach it as "another rank").
+    if (is_root()) {
+      std::fprintf(stderr,
+                   "tethersim run: stopped by %s at t = %.10g: checkpoint written to %s; continue with "
+                   "'tethersim run --restart %s'\n",
+                   stopped_by_.c_str(), t, written.c_str(), run_.directory.string().c_str());
+    }
+    return kExitOk;
+  }
+
+  void write_frame(double t) {
+    std::vector<FrameParticle> particles;
+    std::vector<FrameTether> tethers;
+    sim_.local_frame(t, particles, tethers);
+    trajectory_->write_frame(t, particles, tethers);
+  }
+
+  std::string checkpoint(double t) {
+    // Everything the trajectory holds before t is on disk before the
+    // checkpoint is (a killed run restarts from it and keeps those rows).
+    trajectory_->flush();
+    const double started = clock_.seconds();
+    const std::string path = write_checkpoint(run_.directory.string(), sim_.io_comm(), model_,
+                                              run_.slots, sim_.local_snapshot(t));
+    totals_.checkpoint_seconds += clock_.seconds() - started;
+    ++totals_.checkpoints;
+    std::error_code ec;
+    totals_.checkpoint_bytes += fs::file_size(path, ec);
+    return path;
+  }
+
+  void finish(double t, bool interrupted) {
+    totals_.start_time = run_.start_time;
+    totals_.end_time = t;
+    totals_.wall_seconds = clock_.seconds();
+    totals_.ranks = sim_.ranks();
+    totals_.final = sim_.observables(t);
+    totals_.peak_resident_bytes = peak_resident_bytes();
+    totals_.baseline_resident_bytes = baseline_;
+    totals_.interrupted = interrupted;
+    totals_.restarted = run_.restarted;
+    totals_.state_hash = sim_.state_hash();
+    totals_.memory_bytes = sim_.memory_bytes();
+    totals_.rank_memory = gather_rank_memory(
+        sim_.io_comm(), {sim_.memory_bytes(), totals_.peak_resident_bytes, baseline_});
+    totals_.frames = trajectory_ ? trajectory_->frames() : 0;
+    totals_.distribution = sim_.distribution(t - run_.start_time);
+    const engine::EngineStatistics stats = sim_.statistics();
+    if (!is_root()) return;
+    if (!request_.quiet && !interrupted) {
+      progress_.line(t, totals_.final, stats.total_events(), totals_.wall_seconds);
+    }
+    write_file_atomically((run_.directory / "summary.json").string(), summary_json(model_, stats, totals_));
+    if (!request_.quiet) {
+      print_summary(stdout, model_, stats, totals_);
+      std::printf("  output             %s (trajectory.h5, trajectory.xdmf, observables.jsonl, summary.json)\n",
+                  run_.directory.string().c_str());
+    }
+  }
+
+  LoadedRun& run_;
+  const Model& model_;
+  Simulation& sim_;
+  const RunRequest& request_;
+  ProgressPrinter progress_;
+  std::optional<TrajectoryFile> trajectory_;
+  std::optional<ObservablesLog> observables_log_;  // rank 0 only
+  Schedule frames_, samples_, checkpoints_;
+  Stopwatch clock_;
+  std::size_t baseline_ = current_resident_bytes();
+  double last_progress_ = 0.0;
+  double last_wall_checkpoint_ = 0.0;
+  std::string stopped_by_;
+  bool stalled_ = false;
+  RunTotals totals_;
+};
+
+// Starts the simulation and runs it: collective from the first call on.
+int start_and_run(LoadedRun& run, const RunRequest& request, const decomposition::MpiSession& mpi) {
+  try {
+    if (run.restarted) {
+      run = load_restart(request, mpi);
+    } else {
+      run.simulation = make_simulation(*run.model, request, mpi, std::move(run.initial));
+      // A distributed engine copied its block's particles: the whole initial
+      // state, the same on every rank, must not stay for the run.
+      run.initial = scenario::InitialParticles{};
+    }
+  } catch (const std::invalid_argument& e) {
+    // The rank count or grid does not suit the model (every rank agrees).
+    throw InputError({request.model_path.empty() ? request.restart : request.model_path, 0}, "", e.what());
+  }
+  // Rank 0 locks and prepares the output directory, before touching any
+  // file in it; every rank learns how it went.
+  std::string problem;
+  OutputLock lock;
+  if (mpi.is_root()) {
+    try {
+      lock = lock_directory(run.directory);
+      if (!run.restarted) {
+        prepare_fresh_directory(run.directory, request.overwrite);
+      } else {
+        std::error_code ec;
+        fs::create_directories(run.directory, ec);
+      }
+    } catch (const InputError& e) {
+      problem = e.what();
+    }
+  }
+  if (mpi.size() > 1) {
+    int length = static_cast<int>(problem.size());
+    MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    problem.resize(static_cast<std::size_t>(length));
+    MPI_Bcast(problem.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+  }
+  if (!problem.empty()) {
+    // Every rank knows: end alike, without an abort.
+    if (mpi.is_root()) std::fprintf(stderr, "tethersim: error: %s\n", problem.c_str());
+    return kExitBadInput;
+  }
+  // From here on rank 0's terminal output goes to DIR/run.log as well.
+  std::optional<RunLog> log;
+  if (mpi.is_root()) log.emplace(run.directory, run_log_header(run.restarted, mpi.size()));
+  if (!request.quiet) {
+    if (run.restarted) {
+      std::printf("continuing model '%s' from its checkpoint at t = %.10g to t = %.10g%s\n",
+                  run.model->name().c_str(), run.start_time, run.model->end_time(),
+                  mpi.size() > 1 ? (" on " + std::to_string(mpi.size()) + " ranks").c_str() : "");
+    } else {
+      std::fputs(describe_model(*run.model, run.counts).c_str(), stdout);
+      if (mpi.size() > 1) std::printf("running on %d MPI ranks\n", mpi.size());
+    }
+  }
+  RunLoop loop(run, request);
+  return loop.execute();
+}
+
+}  // namespace
+
+int run_simulation(const RunRequest& given, const decomposition::MpiSession& mpi) {
+  // Rank 0 speaks for all.
+  RunRequest request = given;
+  if (!mpi.is_root()) request.quiet = true;
+  // Reading the model and checking the restart's source touch files only:
+  // bad input fails on every rank alike, and the ranks agree on it before
+  // the first collective call, so that it ends with one message and no
+  // rank waiting for another.
+  LoadedRun run;
+  std::optional<RunFailure> failure;
+  try {
+    if (request.restart.empty()) {
+      run = read_fresh(request, mpi);
+    } else {
+      check_restart_source(request, mpi);
+      run.restarted = true;
+    }
+  } catch (const AlreadyFinished& e) {
+    // Every rank read the same checkpoint and ends alike.
+    if (!request.quiet) std::printf("%s\n", e.what());
+    return kExitOk;
+  } catch (const InputError& e) {
+    failure = RunFailure{kExitBadInput, std::string("tethersim: error: ") + e.what()};
+  } catch (const std::exception& e) {
+    failure = RunFailure{kExitRuntimeFailure, std::string("tethersim: failed: ") + e.what()};
+  }
+  if (mpi.size() == 1) {
+    if (failure) {
+      std::fprintf(stderr, "%s\n", failure->message.c_str());
+      return failure->exit_code;
+    }
+    return start_and_run(run, request, mpi);
+  }
+  if (const int code = agree_on_failure(MPI_COMM_WORLD, failure)) return code;
+  // From here on the ranks call collectives: an error on one rank ends them
+  // all at once, before anything collective is torn down (another rank may
+  // be waiting in a collective call that would never return).
+  try {
+    return start_and_run(run, request, mpi);
+  } catch (const InputError& e) {
+    end_all_ranks(MPI_COMM_WORLD, kExitBadInput, std::string("tethersim: error: ") + e.what(), true);
+  } catch (const std::exception& e) {
+    end_all_ranks(MPI_COMM_WORLD, kExitRuntimeFailure, std::string("tethersim: failed: ") + e.what(), false);
+  }
+}
+
+}  // namespace tethersim::runtime

@@ -1,0 +1,47 @@
+#pragma once
+// The whole system in one engine on one process.
+
+#include <memory>
+
+#include "simulation.hpp"
+#include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/stall_watch.hpp"
+
+namespace tethersim::runtime {
+
+class SerialSimulation final : public Simulation {
+ public:
+  SerialSimulation(const Model& model, scenario::InitialParticles initial);
+  SerialSimulation(const Model& model, const engine::EngineSnapshot& snapshot);
+
+  MPI_Comm io_comm() const override { return MPI_COMM_SELF; }
+  double time() const override { return time_; }
+  bool advance(double end, std::uint64_t max_events) override;
+  double consistent_stop_time() override;
+  void local_frame(double t, std::vector<FrameParticle>& particles,
+                   std::vector<FrameTether>& tethers) const override;
+  FrameObservables observables(double t) const override;
+  engine::EngineStatistics statistics() const override { return engine_.statistics(); }
+  engine::EngineSnapshot local_snapshot(double t) const override { return engine_.snapshot(t); }
+  std::uint64_t state_hash() const override { return engine_.state_hash(); }
+  std::size_t memory_bytes() const override { return engine_.memory_bytes(); }
+  bool any_rank(bool local) const override { return local; }
+  int ranks() const override { return 1; }
+  void set_stop_poll(std::function<bool()> poll) override { stop_poll_ = std::move(poll); }
+  void set_stall_limit(std::uint64_t events) override { watch_ = engine::StallWatch(events); }
+  bool stalled() const override { return stalled_; }
+  std::string stall_description() const override { return stall_description_; }
+
+  const engine::Engine& engine() const { return engine_; }
+
+ private:
+  const Model& model_;
+  engine::Engine engine_;
+  double time_;
+  std::function<bool()> stop_poll_;
+  engine::StallWatch watch_;
+  bool stalled_ = false;
+  std::string stall_description_;
+};
+
+}  // namespace tethersim::runtime

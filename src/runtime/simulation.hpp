@@ -1,0 +1,66 @@
+#pragma once
+// What the run loop needs from a simulation, whether it runs on one process
+// or is distributed over many: advancing, stopping consistently, and the
+// local pieces of frames and snapshots (gathered collectively by the
+// writers in io/).
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <optional>
+#include <vector>
+
+#include "distribution_report.hpp"
+#include "tethersim/engine/snapshot.hpp"
+#include "tethersim/engine/statistics.hpp"
+#include "tethersim/io/trajectory_file.hpp"
+
+namespace tethersim::runtime {
+
+class Simulation {
+ public:
+  virtual ~Simulation() = default;
+  // Collective over io_comm(): every rank makes the same calls.
+  virtual MPI_Comm io_comm() const = 0;
+  virtual double time() const = 0;
+  // Processes events before `end` (at most about `max_events` of them);
+  // true when `end` was reached (all ranks agree).
+  virtual bool advance(double end, std::uint64_t max_events) = 0;
+  // A time at which stopping leaves a consistent state (no event before it
+  // unprocessed), at or after time(): used for unscheduled checkpoints.
+  virtual double consistent_stop_time() = 0;
+  // This rank's particles and the tethers whose lower id it owns, at `t`.
+  virtual void local_frame(double t, std::vector<FrameParticle>& particles,
+                           std::vector<FrameTether>& tethers) const = 0;
+  // Global values, equal on every rank.
+  virtual FrameObservables observables(double t) const = 0;
+  virtual engine::EngineStatistics statistics() const = 0;
+  // This rank's part of the state at a consistent stop time `t`.
+  virtual engine::EngineSnapshot local_snapshot(double t) const = 0;
+  // Bit-level fingerprint of the whole state (equal on every rank).
+  virtual std::uint64_t state_hash() const = 0;
+  virtual std::size_t memory_bytes() const = 0;  // this rank
+  // Collective decisions (stop signals, progress, wall-clock checkpoints):
+  // true on every rank when true on any.
+  virtual bool any_rank(bool local) const = 0;
+  virtual int ranks() const = 0;
+  // Polled every few thousand events, also inside a distributed window
+  // (stop signals, the wall-time limit): true makes advance() return early
+  // at a consistent time, within milliseconds whatever the engine is doing.
+  virtual void set_stop_poll(std::function<bool()> poll) = 0;
+  // Events run without simulated time advancing that make a stall (0: never).
+  virtual void set_stall_limit(std::uint64_t events) = 0;
+  // After advance() returned false: it stopped because of a stall (every
+  // rank agrees); time() is then a consistent stop time.
+  virtual bool stalled() const = 0;
+  // Collective: what the stall was (the particles and event kinds), on
+  // rank 0.
+  virtual std::string stall_description() const = 0;
+  // Synchronization counters of a distributed run (collective); empty for
+  // one process.
+  virtual std::optional<DistributionReport> distribution(double) const { return std::nullopt; }
+};
+
+}  // namespace tethersim::runtime

@@ -1,0 +1,165 @@
+#include "system_observables.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+
+#include "tethersim/mpi/collectives.hpp"
+
+namespace tethersim::runtime {
+
+namespace {
+
+physics::ExactSum reduced(const physics::ExactSum& local, MPI_Comm comm) {
+  physics::ExactSum::Digits digits = local.canonical_digits();
+  MPI_Allreduce(MPI_IN_PLACE, digits.data(), physics::ExactSum::kDigits, MPI_INT64_T, MPI_SUM, comm);
+  return physics::ExactSum::from_digits(digits);
+}
+
+std::uint64_t reduced(std::uint64_t local, MPI_Comm comm) {
+  MPI_Allreduce(MPI_IN_PLACE, &local, 1, MPI_UINT64_T, MPI_SUM, comm);
+  return local;
+}
+
+using mpi::size_of;
+
+// Connected components of the tether graph between particles in the
+// sector grid that hold a particle of `species`, from every process's
+// tethers (gathered on rank 0).
+std::uint64_t cluster_count(const engine::Engine& e, SpeciesIndex species, MPI_Comm comm) {
+  if (size_of(comm) == 1) return e.cluster_count(species);
+  const engine::ParticleStore& store = e.particles();
+  // Pairs (a, b), and (id, id) for each particle of the species.
+  std::vector<std::uint64_t> pairs;
+  for (engine::Index i = 0; i < store.size(); ++i) {
+    if (!e.accounted_here(i) || e.is_hub(i) || !store.state[i].alive) continue;
+    if (store.state[i].species == species) pairs.insert(pairs.end(), {store.id[i], store.id[i]});
+    e.tethers().for_each(i, [&](engine::Index j, std::uint32_t) {
+      if (!e.is_hub(j) && store.id[i] < store.id[j]) pairs.insert(pairs.end(), {store.id[i], store.id[j]});
+    });
+  }
+  const int rank = mpi::rank_of(comm);
+  const std::vector<std::uint64_t> all = mpi::gather_to_root(pairs, comm);
+  std::uint64_t clusters = 0;
+  if (rank == 0) {
+    std::unordered_map<std::uint64_t, std::uint64_t> parent;
+    auto find = [&](std::uint64_t x) {
+      auto it = parent.try_emplace(x, x).first;
+      while (it->second != x) {
+        x = it->second;
+        it = parent.find(x);
+      }
+      return x;
+    };
+    std::vector<std::uint64_t> members;
+    for (std::size_t k = 0; k < all.size(); k += 2) {
+      if (all[k] == all[k + 1]) {
+        members.push_back(all[k]);
+        find(all[k]);
+      } else {
+        parent[find(all[k])] = find(all[k + 1]);
+      }
+    }
+    std::vector<std::uint64_t> roots;
+    for (std::uint64_t m : members) roots.push_back(find(m));
+    std::sort(roots.begin(), roots.end());
+    clusters = static_cast<std::uint64_t>(std::unique(roots.begin(), roots.end()) - roots.begin());
+  }
+  MPI_Bcast(&clusters, 1, MPI_UINT64_T, 0, comm);
+  return clusters;
+}
+
+// Particles of `species` tethered to at least one of `partner`.
+std::uint64_t tethered_count(const engine::Engine& e, const Model& model, SpeciesIndex species,
+                             SpeciesIndex partner, MPI_Comm comm) {
+  if (!model.is_hub_species(species) || size_of(comm) == 1) {
+    return reduced(static_cast<std::uint64_t>(e.tethered_count(species, partner)), comm);
+  }
+  // A hub's tethers are spread over the ranks: each looks at the partners
+  // it owns, and any one suffices.
+  const engine::ParticleStore& store = e.particles();
+  std::vector<std::uint64_t> ids;
+  std::vector<int> has;
+  for (engine::Index h : store.indices_in_id_order()) {
+    if (!e.is_hub(h) || !store.state[h].alive || store.state[h].species != species) continue;
+    int found = 0;
+    e.tethers().for_each(h, [&](engine::Index j, std::uint32_t) {
+      found |= store.state[j].species == partner && e.accounted_here(j);
+    });
+    has.push_back(found);
+  }
+  MPI_Allreduce(MPI_IN_PLACE, has.data(), static_cast<int>(has.size()), MPI_INT, MPI_MAX, comm);
+  return static_cast<std::uint64_t>(std::accumulate(has.begin(), has.end(), 0));
+}
+
+}  // namespace
+
+FrameObservables system_observables(const engine::Engine& e, const Model& model, MPI_Comm comm) {
+  FrameObservables o;
+  o.kinetic_energy = reduced(e.kinetic_energy_sum(), comm).value();
+  const std::array<physics::ExactSum, 3> p = e.momentum_sum();
+  for (int k = 0; k < 3; ++k) o.momentum[k] = reduced(p[static_cast<std::size_t>(k)], comm).value();
+  o.particles = reduced(static_cast<std::uint64_t>(e.alive_count()), comm);
+  o.escapes = reduced(static_cast<std::uint64_t>(e.escapes().size()), comm);
+  std::uint64_t tethers = 0;
+  const engine::ParticleStore& store = e.particles();
+  for (engine::Index i = 0; i < store.size(); ++i) {
+    if (e.is_removed(i)) continue;
+    e.tethers().for_each(i, [&](engine::Index j, std::uint32_t) {
+      tethers += store.id[i] < store.id[j] && e.counted_here(i, j);
+    });
+  }
+  o.tethers = reduced(tethers, comm);
+  for (const std::string& name : model.output().cluster_species) {
+    o.clusters.push_back(cluster_count(e, *model.find_species(name), comm));
+  }
+  for (const auto& pair : model.output().tethered_pairs) {
+    o.tethered.push_back(
+        tethered_count(e, model, *model.find_species(pair[0]), *model.find_species(pair[1]), comm));
+  }
+  const engine::EngineStatistics stats = system_statistics(e.statistics(), comm);
+  o.event_counts.assign(stats.events.begin(), stats.events.end());
+  return o;
+}
+
+engine::EngineStatistics system_statistics(const engine::EngineStatistics& local, MPI_Comm comm) {
+  if (size_of(comm) == 1) return local;
+  engine::EngineStatistics s = local;
+  std::vector<std::uint64_t> v(s.events.begin(), s.events.end());
+  v.insert(v.end(), s.responses.begin(), s.responses.end());
+  for (std::uint64_t x : {s.stale_events, s.predictions, s.pair_tests, s.loadings, s.instantaneous,
+                          s.capped_loadings, s.attachments, s.detachments, s.releases, s.escapes}) {
+    v.push_back(x);
+  }
+  MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_UINT64_T, MPI_SUM, comm);
+  MPI_Allreduce(MPI_IN_PLACE, &s.largest_group, 1, MPI_UINT64_T, MPI_MAX, comm);
+  std::size_t k = 0;
+  for (auto& x : s.events) x = v[k++];
+  for (auto& x : s.responses) x = v[k++];
+  for (std::uint64_t* x : {&s.stale_events, &s.predictions, &s.pair_tests, &s.loadings, &s.instantaneous,
+                           &s.capped_loadings, &s.attachments, &s.detachments, &s.releases, &s.escapes}) {
+    *x = v[k++];
+  }
+  return s;
+}
+
+std::uint64_t system_state_hash(const engine::Engine& e, MPI_Comm comm) {
+  return reduced(e.state_hash(), comm);
+}
+
+void accounted_frame(const engine::Engine& e, double t, std::vector<FrameParticle>& particles,
+                     std::vector<FrameTether>& tethers) {
+  particles.clear();
+  tethers.clear();
+  const engine::ParticleStore& store = e.particles();
+  for (engine::Index i = 0; i < store.size(); ++i) {
+    if (e.is_removed(i)) continue;
+    const engine::ParticleState& s = store.state[i];
+    if (s.alive && e.accounted_here(i)) particles.push_back({store.id[i], s.position(t), s.v});
+    e.tethers().for_each(i, [&](engine::Index j, std::uint32_t) {
+      if (store.id[i] < store.id[j] && e.counted_here(i, j)) tethers.push_back({store.id[i], store.id[j]});
+    });
+  }
+}
+
+}  // namespace tethersim::runtime
