@@ -15,6 +15,7 @@
 #include "observable_layout.hpp"
 #include "slot_exchange.hpp"
 #include "tethersim/io/input_error.hpp"
+#include "tethersim/mpi/collectives.hpp"
 #include "tethersim/version.hpp"
 
 namespace tethersim {
@@ -558,9 +559,7 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
           row = mine.begin + k;
         }
       }
-      int any = 0;
-      MPI_Allreduce(&mismatch, &any, 1, MPI_INT, MPI_MAX, comm);
-      if (any != 0) {
+      if (mpi::any_rank(mismatch != 0, comm)) {
         throw another_run(mismatch != 0 ? "its row " + std::to_string(row) + " holds another particle id"
                                         : "its rows hold other particle ids");
       }

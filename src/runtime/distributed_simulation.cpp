@@ -50,11 +50,7 @@ std::string DistributedSimulation::stall_description() const {
   return joined;
 }
 
-bool DistributedSimulation::any_rank(bool local) const {
-  int value = local ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT, MPI_LOR, engine_.comm());
-  return value != 0;
-}
+bool DistributedSimulation::any_rank(bool local) const { return mpi::any_rank(local, engine_.comm()); }
 
 std::optional<DistributionReport> DistributedSimulation::distribution(double simulated_time) const {
   return distribution_report(engine_, simulated_time);

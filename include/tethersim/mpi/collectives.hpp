@@ -1,6 +1,6 @@
 #pragma once
-// Gathers that several layers need (checkpoint records, trajectory rows,
-// observables, rebuilds, stall reports), written once: each rank's block
+// Gathers and agreements that several layers need (checkpoint records,
+// trajectory rows, observables, rebuilds, stall reports), written once: each rank's block
 // of trivially copyable values travels as bytes, blocks arrive in rank
 // order, and a block too large for MPI's int counts is refused with a
 // message instead of overflowing. Header only, on MPI alone, so that io,
@@ -47,6 +47,14 @@ inline std::vector<int> byte_offsets(const std::vector<int>& sizes) {
   }
   message_bytes(total);
   return offsets;
+}
+
+// Whether `mine` holds on any rank: the agreement every rank reaches before
+// acting together (stop, write, refuse). Collective.
+inline bool any_rank(bool mine, MPI_Comm comm) {
+  int value = mine ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT, MPI_LOR, comm);
+  return value != 0;
 }
 
 // Every rank's values, concatenated in rank order on rank 0 (empty on the
