@@ -664,7 +664,7 @@ bool DistributedEngine::execute(double until) {
   // The window keeps an undo log, like a speculative one, so that a stop
   // request or a stall seen by any rank inside it (a frozen window never
   // ends) undoes it on every rank: the run then stops at its start.
-  if (logged_sectors_.layers[0].empty() || logged_for_cuts_ != layout_.cuts()) mark_logged_sectors();
+  if (logged_sectors_.empty() || logged_for_cuts_ != layout_.cuts()) mark_logged_sectors();
   e.begin_speculation(logged_sectors_);
   const Halt halt = run_watched(e, until);
   std::vector<double> verdict{static_cast<double>(halt)}, none;

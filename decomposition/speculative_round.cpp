@@ -105,7 +105,7 @@ bool DistributedEngine::speculative_round(double end) {
   // The window's end exactly: windows that reach a scheduled stop end on it.
   const double until = length == room ? cap : time_ + length;
   make_every_particle_live();
-  if (logged_sectors_.layers[0].empty() || logged_for_cuts_ != layout_.cuts()) mark_logged_sectors();
+  if (logged_sectors_.empty() || logged_for_cuts_ != layout_.cuts()) mark_logged_sectors();
   engine::Engine& e = *engine_;
   ++counters_.speculative_windows;
   const std::uint64_t counted = e.statistics().total_events();

@@ -90,14 +90,12 @@ std::string time_text(double t) {
 
 // The rows of a trajectory: every slot, or only the particles of the
 // species output.frame_species names. `species` is every slot's species;
-// `row_species`, when given, gets each row's.
+// `kept_species`, when given, gets each kept row's (only when some species
+// are left out: otherwise the rows' species are `species`).
 SlotMap frame_rows(const Model& model, SlotMap slots, const std::vector<SpeciesIndex>& species,
-                   std::vector<SpeciesIndex>* row_species) {
+                   std::vector<SpeciesIndex>* kept_species) {
   const std::vector<std::string>& kept = model.output().frame_species;
-  if (kept.empty()) {
-    if (row_species != nullptr) *row_species = species;
-    return slots;
-  }
+  if (kept.empty()) return slots;
   std::vector<bool> keep(model.species().size(), false);
   for (const std::string& name : kept) {
     if (const auto index = model.find_species(name)) keep[*index] = true;
@@ -106,7 +104,7 @@ SlotMap frame_rows(const Model& model, SlotMap slots, const std::vector<SpeciesI
   for (std::uint64_t slot = 0; slot < slots.size(); ++slot) {
     if (!keep[species[slot]]) continue;
     ids.push_back(slots.id(slot));
-    if (row_species != nullptr) row_species->push_back(species[slot]);
+    if (kept_species != nullptr) kept_species->push_back(species[slot]);
   }
   return SlotMap(std::move(ids));
 }
@@ -218,8 +216,10 @@ TrajectoryFile::~TrajectoryFile() {
 TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, const Model& model,
                                       SlotMap slots, const std::vector<SpeciesIndex>& species,
                                       std::uint64_t expected_tethers) {
-  std::vector<SpeciesIndex> row_species;
-  auto s = State::make(path, comm, model, frame_rows(model, std::move(slots), species, &row_species));
+  std::vector<SpeciesIndex> kept_species;
+  auto s = State::make(path, comm, model, frame_rows(model, std::move(slots), species, &kept_species));
+  // Each row's species, without copying every slot's when every species is kept.
+  const std::vector<SpeciesIndex>& row_species = model.output().frame_species.empty() ? species : kept_species;
   const auto& fields = model.output().frame_fields;
   s->single_precision = model.output().frame_single_precision;
   const int compression = model.output().frame_compression;

@@ -14,6 +14,9 @@ namespace tethersim::engine {
 struct SectorMask {
   std::array<std::vector<std::uint8_t>, 3> layers;  // per axis, one byte per sector layer
 
+  // Not yet marked for any grid.
+  bool empty() const { return layers[0].empty(); }
+
   bool contains(const std::array<std::int32_t, 3>& sector) const {
     return layers[0][static_cast<std::size_t>(sector[0])] != 0 ||
            layers[1][static_cast<std::size_t>(sector[1])] != 0 ||

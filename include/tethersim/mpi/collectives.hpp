@@ -1,10 +1,11 @@
 #pragma once
 // Gathers and agreements that several layers need (checkpoint records,
-// trajectory rows, observables, rebuilds, stall reports), written once: each rank's block
-// of trivially copyable values travels as bytes, blocks arrive in rank
-// order, and a block too large for MPI's int counts is refused with a
-// message instead of overflowing. Header only, on MPI alone, so that io,
-// decomposition and the command share it without depending on each other.
+// trajectory rows, observables, rebuilds, stall reports), written once:
+// each rank's block of trivially copyable values travels as bytes, blocks
+// arrive in rank order, and a block too large for MPI's int counts is
+// refused with a message instead of overflowing. Header only, on MPI alone,
+// so that io, decomposition and the runtime share it without depending on
+// each other.
 
 #include <mpi.h>
 

@@ -1,8 +1,9 @@
 #pragma once
 // Whether a run's particles and sector grid can fit in memory, decided from
 // counts before anything is allocated: a parameter meaning billions of
-// particles, or a box of mostly empty sectors, is refused with what it
-// would need instead of growing until the machine runs out.
+// particles, or particles and a grid beyond the machine's memory, is refused
+// with what it would need instead of growing until the machine runs out. A
+// mostly empty box is not refused: its grid keeps occupied sectors only.
 
 #include <algorithm>
 #include <cstdint>
