@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake git pkg-config
+  build-essential cmake git pkg-config procps
   openmpi-bin libopenmpi-dev
   libhdf5-openmpi-dev hdf5-tools
   libeigen3-dev libboost-program-options-dev libgtest-dev

@@ -15,8 +15,11 @@ model=("$src/examples/gas.toml" --set initial.parameters.cells=10 --set run.end_
 
 "$exe" run "${model[@]}" -o "$work/straight" -q
 
-# The run in its own process group, so that kill -9 reaches mpirun and both
-# ranks at once (as a node failure or the batch system's last resort would).
+# The run in its own session, so that kill -9 reaches mpirun and both ranks
+# at once (as a node failure or the batch system's last resort would). Open
+# MPI puts each rank in a process group of its own, so the kill goes to the
+# session, not to mpirun's group: a rank left alive would go on rotating
+# checkpoints under the restart below.
 TETHERSIM_SPECULATION_FAIL_RATE=0.2 setsid mpirun -np 2 --oversubscribe "$exe" run "${model[@]}" \
   -o "$work/killed" -q &
 pid=$!
@@ -29,11 +32,15 @@ done
 # A moment after the first checkpoint: inside some window.
 sleep "0.$((RANDOM % 5 + 1))"
 kill -0 "$pid" 2>/dev/null || fail "the run finished before it was killed (make it longer)"
-kill -9 -- "-$pid" 2>/dev/null || kill -9 "$pid"
+pkill -KILL -s "$pid" 2>/dev/null || kill -9 "$pid"
 wait "$pid" 2>/dev/null || true
-# The ranks may outlive mpirun by a moment (one of them renaming a
-# checkpoint): wait until none of the group is left.
-while kill -0 -- "-$pid" 2>/dev/null; do sleep 0.05; done
+# Wait until nothing of the session is left.
+deadline=$((SECONDS + 30))
+while pgrep -s "$pid" >/dev/null; do
+  ((SECONDS < deadline)) || fail "processes of the killed run still alive after 30 s"
+  pkill -KILL -s "$pid" 2>/dev/null || true
+  sleep 0.05
+done
 # Between the two renames of a checkpoint write only the previous one is
 # there: --restart takes it.
 newest=$work/killed/checkpoint.h5
