@@ -6,29 +6,8 @@
 
 namespace tethersim::decomposition {
 
-namespace {
-
-template <typename T>
-void put(Bytes& out, const T& value) {
-  const std::size_t at = out.size();
-  out.resize(at + sizeof(T));
-  std::memcpy(out.data() + at, &value, sizeof(T));
-}
-
-template <typename T>
-T get(const char* data, std::size_t size, std::size_t& at) {
-  if (at + sizeof(T) > size) throw std::runtime_error("particle history buffer is truncated");
-  T value;
-  std::memcpy(&value, data + at, sizeof(T));
-  at += sizeof(T);
-  return value;
-}
-
-}  // namespace
-
 void append_history(Bytes& out, ParticleId id, const SectorIndex3& start_sector, std::span<const HistoryStep> steps) {
-  const std::size_t needed = out.size() + 8 + 12 + 4 + steps.size() * (8 + 8 + 12);
-  if (needed > out.capacity()) out.reserve(std::max(needed, 2 * out.capacity()));
+  reserve_for(out, 8 + 12 + 4 + steps.size() * (8 + 8 + 12));
   put<std::uint64_t>(out, id);
   for (std::int32_t c : start_sector) put(out, c);
   put<std::uint32_t>(out, static_cast<std::uint32_t>(steps.size()));
@@ -41,17 +20,17 @@ void append_history(Bytes& out, ParticleId id, const SectorIndex3& start_sector,
 
 std::vector<ParticleHistory> read_histories(const char* data, std::size_t size) {
   std::vector<ParticleHistory> out;
-  std::size_t at = 0;
-  while (at < size) {
+  ByteReader in(data, size, "particle history");
+  while (!in.done()) {
     ParticleHistory h;
-    h.id = get<std::uint64_t>(data, size, at);
-    for (std::int32_t& c : h.start_sector) c = get<std::int32_t>(data, size, at);
-    const auto n = get<std::uint32_t>(data, size, at);
+    h.id = in.get<std::uint64_t>();
+    for (std::int32_t& c : h.start_sector) c = in.get<std::int32_t>();
+    const auto n = in.get<std::uint32_t>();
     h.steps.resize(n);
     for (HistoryStep& s : h.steps) {
-      s.time = get<double>(data, size, at);
-      s.hash = get<std::uint64_t>(data, size, at);
-      for (std::int32_t& c : s.sector) c = get<std::int32_t>(data, size, at);
+      s.time = in.get<double>();
+      s.hash = in.get<std::uint64_t>();
+      for (std::int32_t& c : s.sector) c = in.get<std::int32_t>();
     }
     out.push_back(std::move(h));
   }

@@ -11,47 +11,15 @@ namespace tethersim::decomposition {
 
 namespace {
 
-template <typename T>
-void put(Bytes& out, const T& value) {
-  const std::size_t at = out.size();
-  out.resize(at + sizeof(T));
-  std::memcpy(out.data() + at, &value, sizeof(T));
-}
-
 void put_vec(Bytes& out, const Vec3& v) {
   for (int k = 0; k < 3; ++k) put(out, v[k]);
 }
 
-class Reader {
- public:
-  Reader(const char* data, std::size_t size) : data_(data), size_(size) {}
-  template <typename T>
-  T get() {
-    if (at_ + sizeof(T) > size_) throw std::runtime_error("particle record buffer is truncated");
-    T value;
-    std::memcpy(&value, data_ + at_, sizeof(T));
-    at_ += sizeof(T);
-    return value;
-  }
-  // The next `n` bytes, to be read in place.
-  const char* take(std::size_t n) {
-    if (at_ + n > size_) throw std::runtime_error("particle record buffer is truncated");
-    const char* bytes = data_ + at_;
-    at_ += n;
-    return bytes;
-  }
-  Vec3 get_vec() {
-    Vec3 v;
-    for (int k = 0; k < 3; ++k) v[k] = get<double>();
-    return v;
-  }
-  bool done() const { return at_ == size_; }
-
- private:
-  const char* data_;
-  std::size_t size_;
-  std::size_t at_ = 0;
-};
+Vec3 get_vec(ByteReader& in) {
+  Vec3 v;
+  for (int k = 0; k < 3; ++k) v[k] = in.get<double>();
+  return v;
+}
 
 // The particle's fields, then the counts of its reaction times (16 bits),
 // tethers and loaded edges (32 bits each).
@@ -66,10 +34,7 @@ std::size_t record_size(const engine::ParticleRecord& r) {
 }
 
 void append_record(Bytes& out, const engine::ParticleRecord& r) {
-  // Geometric growth: reserving just this record's bytes would copy the
-  // whole buffer for every record appended.
-  const std::size_t needed = out.size() + record_size(r);
-  if (needed > out.capacity()) out.reserve(std::max(needed, 2 * out.capacity()));
+  reserve_for(out, record_size(r));
   const std::size_t at = out.size();
   out.resize(at + engine::kParticleBytes);
   engine::write_particle_bytes(r.particle, out.data() + at);
@@ -96,7 +61,7 @@ std::vector<engine::ParticleRecord> read_records(const char* data, std::size_t s
 }
 
 void read_records_into(const char* data, std::size_t size, std::vector<engine::ParticleRecord>& records) {
-  Reader in(data, size);
+  ByteReader in(data, size, "particle record");
   while (!in.done()) {
     engine::ParticleRecord r;
     engine::read_particle_bytes(in.take(engine::kParticleBytes), r.particle);
@@ -109,7 +74,7 @@ void read_records_into(const char* data, std::size_t size, std::vector<engine::P
       engine::LoadedEdgeSnapshot e;
       e.a = in.get<std::uint64_t>();
       e.b = in.get<std::uint64_t>();
-      e.impulse = in.get_vec();
+      e.impulse = get_vec(in);
       e.time = in.get<double>();
       e.sequence = in.get<std::uint64_t>();
       r.loaded_edges.push_back(e);

@@ -1,9 +1,9 @@
 #include "tethersim/decomposition/record_snapshot.hpp"
 
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/same_state.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -14,8 +14,7 @@ namespace {
 bool same_payload(const engine::TetherSnapshot&, const engine::TetherSnapshot&) { return true; }
 
 bool same_payload(const engine::LoadedEdgeSnapshot& x, const engine::LoadedEdgeSnapshot& y) {
-  return std::memcmp(x.impulse.data(), y.impulse.data(), sizeof(double) * 3) == 0 &&
-         std::memcmp(&x.time, &y.time, sizeof(double)) == 0 && x.sequence == y.sequence;
+  return engine::same_loaded_edge(x, y);
 }
 
 // Links arrive from both of their ends' records: one copy each, and the

@@ -1,6 +1,5 @@
 #include "shadow_check.hpp"
 
-#include <cstring>
 #include <sstream>
 #include <string>
 
@@ -8,7 +7,7 @@
 #include "tethersim/decomposition/rank_exchange.hpp"
 #include "tethersim/decomposition/record_codec.hpp"
 #include "tethersim/decomposition/record_snapshot.hpp"
-#include "tethersim/engine/particle_words.hpp"
+#include "tethersim/engine/same_state.hpp"
 
 namespace tethersim::decomposition {
 
@@ -28,11 +27,6 @@ engine::EngineSnapshot gathered_snapshot(const Model& model, MPI_Comm comm, cons
   return s;
 }
 
-template <typename T>
-bool same_bits(const T& a, const T& b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
-
 // Every field of the list (engine/particle_fields.hpp), by its name.
 std::string describe(const engine::ParticleSnapshot& p) {
   std::ostringstream out;
@@ -47,11 +41,6 @@ std::string describe(const engine::ParticleSnapshot& p) {
   return out.str();
 }
 
-bool same_edge(const engine::LoadedEdgeSnapshot& a, const engine::LoadedEdgeSnapshot& b) {
-  return a.a == b.a && a.b == b.b && std::memcmp(a.impulse.data(), b.impulse.data(), sizeof(double) * 3) == 0 &&
-         same_bits(a.time, b.time) && a.sequence == b.sequence;
-}
-
 // The first difference between the serial state and the ranks' (empty when
 // they agree).
 std::string first_difference(const engine::EngineSnapshot& serial, const engine::EngineSnapshot& ranks) {
@@ -64,7 +53,7 @@ std::string first_difference(const engine::EngineSnapshot& serial, const engine:
       return "particle differs: serial " + describe(serial.particles[k]) + "; ranks " + describe(ranks.particles[k]);
     }
     for (std::size_t r = 0; r < serial.reaction_times.size(); ++r) {
-      if (!same_bits(serial.reaction_times[r][k], ranks.reaction_times[r][k])) {
+      if (!engine::same_bits(serial.reaction_times[r][k], ranks.reaction_times[r][k])) {
         return "reaction time " + std::to_string(r) + " of particle " + std::to_string(serial.particles[k].id) +
                " differs";
       }
@@ -80,7 +69,7 @@ std::string first_difference(const engine::EngineSnapshot& serial, const engine:
   }
   for (std::size_t k = 0; k < std::max(serial.loaded_edges.size(), ranks.loaded_edges.size()); ++k) {
     if (k >= serial.loaded_edges.size() || k >= ranks.loaded_edges.size() ||
-        !same_edge(serial.loaded_edges[k], ranks.loaded_edges[k])) {
+        !engine::same_loaded_edge(serial.loaded_edges[k], ranks.loaded_edges[k])) {
       const auto& e = k < serial.loaded_edges.size() ? serial.loaded_edges[k] : ranks.loaded_edges[k];
       return "loaded edges differ near " + std::to_string(e.a) + "-" + std::to_string(e.b) + " (serial " +
              std::to_string(serial.loaded_edges.size()) + ", ranks " + std::to_string(ranks.loaded_edges.size()) +

@@ -6,8 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <numeric>
 
@@ -17,11 +15,6 @@
 
 namespace tethersim::testing {
 namespace {
-
-std::string example(const std::string& name) {
-  std::ifstream in(std::string(TETHERSIM_SOURCE_DIR) + "/examples/" + name);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 struct Components {
   std::uint64_t count = 0;  // with two or more members
@@ -203,19 +196,10 @@ c = 1.0
 )" + extra;
 }
 
-// One [[initial.particle]] table of species A.
-std::string particle(int id, const Vec3& position, const Vec3& velocity = Vec3::Zero()) {
-  const auto vector = [](const Vec3& x) {
-    return "[" + std::to_string(x[0]) + ", " + std::to_string(x[1]) + ", " + std::to_string(x[2]) + "]";
-  };
-  return "[[initial.particle]]\nid = " + std::to_string(id) + "\nspecies = \"A\"\nposition = " + vector(position) +
-         "\nvelocity = " + vector(velocity) + "\n";
-}
-
 // A particle flying along +x at kFlyBySpeed whose line passes (5, 5, 5) at
 // `distance`, closest at fraction `phase` of the window.
 std::string fly_by(double distance, double phase) {
-  return particle(2, Vec3(5.0 - kFlyBySpeed * kFlyByWindow * phase, 5.0 - distance, 5.0), Vec3(kFlyBySpeed, 0.0, 0.0));
+  return particle(2, "A", Vec3(5.0 - kFlyBySpeed * kFlyByWindow * phase, 5.0 - distance, 5.0), Vec3(kFlyBySpeed, 0.0, 0.0));
 }
 
 // The largest component the certificate finds over the window from t = 0.
@@ -234,8 +218,8 @@ std::uint64_t largest_component(const std::string& model_text) {
 // the minimum of |r + w s| - B s inside the window, not at its ends: at
 // distance 1.004 it dips to 0.999 (joined), at 1.006 only to 1.0007 (not).
 std::uint64_t largest_with_fly_by(double distance) {
-  return largest_component(box_model(particle(0, Vec3(5.0, 5.0, 5.0)) +
-                                     particle(1, Vec3(5.0, 6.001, 5.0), Vec3(0.0, -1.0, 0.0)) +
+  return largest_component(box_model(particle(0, "A", Vec3(5.0, 5.0, 5.0)) +
+                                     particle(1, "A", Vec3(5.0, 6.001, 5.0), Vec3(0.0, -1.0, 0.0)) +
                                      fly_by(distance, 0.5)));
 }
 
@@ -248,7 +232,7 @@ TEST(Certifier, ALineIsTestedAgainstABoundAcrossTheWindow) {
 // could turn it) and the fly-by.
 std::uint64_t largest_passing_a_still_particle(double distance, double phase) {
   return largest_component(box_model("tethering = 2.0\n[initial]\ntethers = [[0, 1]]\n" +
-                                     particle(0, Vec3(5.0, 5.0, 5.0)) + particle(1, Vec3(5.0, 6.5, 5.0)) +
+                                     particle(0, "A", Vec3(5.0, 5.0, 5.0)) + particle(1, "A", Vec3(5.0, 6.5, 5.0)) +
                                      fly_by(distance, phase)));
 }
 
@@ -271,11 +255,11 @@ TEST(Certifier, ALinePassingAStillParticleJoinsIt) {
 // 2.236 * 0.01.
 std::uint64_t largest_after_a_bound_rises(double gap) {
   const Vec3 a(5.5, 5.5, 5.5);
-  std::string particles = particle(0, a);
+  std::string particles = particle(0, "A", a);
   const Vec3 directions[] = {Vec3::UnitX(), Vec3::UnitY(), -Vec3::UnitY(), Vec3::UnitZ(), -Vec3::UnitZ()};
   int id = 1;
-  for (const Vec3& e : directions) particles += particle(id++, a + 1.001 * e, -e);
-  particles += particle(id, a - (1.0 + gap) * Vec3::UnitX());
+  for (const Vec3& e : directions) particles += particle(id++, "A", a + 1.001 * e, -e);
+  particles += particle(id, "A", a - (1.0 + gap) * Vec3::UnitX());
   return largest_component(box_model(particles));
 }
 

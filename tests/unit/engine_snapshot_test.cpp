@@ -1,18 +1,11 @@
 // An engine rebuilt from a snapshot continues exactly as the original.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <iterator>
 
 #include "engine_test_support.hpp"
 
 namespace tethersim::testing {
 namespace {
-
-std::string example(const std::string& name) {
-  std::ifstream in(std::string(TETHERSIM_SOURCE_DIR) + "/examples/" + name);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 // Runs straight to `end`, and separately to `split`, snapshots, rebuilds a
 // fresh engine from the snapshot and runs it to `end`: the states must

@@ -8,11 +8,10 @@
 #include <cstddef>
 #include <vector>
 
+#include "tethersim/decomposition/byte_buffer.hpp"
 #include "tethersim/engine/snapshot.hpp"
 
 namespace tethersim::decomposition {
-
-using Bytes = std::vector<char>;
 
 void append_record(Bytes& out, const engine::ParticleRecord& record);
 
