@@ -6,14 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <span>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/decomposition/particle_history.hpp"
-#include "tethersim/engine/particle_words.hpp"
+#include "tethersim/engine/same_state.hpp"
 #include "wall_clock.hpp"
 
 namespace tethersim::decomposition {
@@ -50,30 +49,6 @@ struct Work {
 Work work_since(const engine::Engine& e, std::uint64_t counted, std::uint64_t uncounted) {
   const std::uint64_t duplicated = e.uncounted_events() - uncounted;
   return {e.statistics().total_events() - counted + duplicated, duplicated};
-}
-
-template <typename T>
-bool same_bits(const T& a, const T& b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
-
-bool same_record(const engine::ParticleRecord& a, const engine::ParticleRecord& b) {
-  if (!engine::same_particle_state(a.particle, b.particle)) return false;
-  if (a.tethers != b.tethers || a.reaction_times.size() != b.reaction_times.size() ||
-      a.loaded_edges.size() != b.loaded_edges.size()) {
-    return false;
-  }
-  for (std::size_t k = 0; k < a.reaction_times.size(); ++k) {
-    if (!same_bits(a.reaction_times[k], b.reaction_times[k])) return false;
-  }
-  for (std::size_t k = 0; k < a.loaded_edges.size(); ++k) {
-    const auto &p = a.loaded_edges[k], &q = b.loaded_edges[k];
-    if (!(p.a == q.a && p.b == q.b && std::memcmp(p.impulse.data(), q.impulse.data(), sizeof(double) * 3) == 0 &&
-          same_bits(p.time, q.time) && p.sequence == q.sequence)) {
-      return false;
-    }
-  }
-  return true;
 }
 
 }  // namespace
@@ -417,15 +392,18 @@ void DistributedEngine::commit_exchange() {
     const engine::Index i = c.particle;
     // Infinite-mass particles' links travel with their partners' records.
     if (e.is_hub(i) || !e.particles().state[i].mobile || !e.is_owned(i)) continue;
-    const engine::ParticleRecord record = e.record(i);
-    for (std::size_t k = 0; k < 3; ++k) {
-      work_by_slab_[k][static_cast<std::size_t>(record.particle.sector[k])] += 1.0;
-    }
+    const SectorIndex3& sector = e.sector(i);
+    for (std::size_t k = 0; k < 3; ++k) work_by_slab_[k][static_cast<std::size_t>(sector[k])] += 1.0;
+    // Most changed particles are deep inside the block, in no other rank's
+    // window (logged_sectors_ marks the sectors that are, for the round's
+    // cuts): no record to build.
+    if (!logged_sectors_.contains(c.sector_before) && !logged_sectors_.contains(sector)) continue;
     layout_.window_ranks(c.sector_before, before);
-    layout_.window_ranks(record.particle.sector, after);
+    layout_.window_ranks(sector, after);
     before.insert(before.end(), after.begin(), after.end());
     std::sort(before.begin(), before.end());
     before.erase(std::unique(before.begin(), before.end()), before.end());
+    const engine::ParticleRecord record = e.record(i);
     for (int q : before) {
       if (q == rank_) continue;
       const int slot = neighbours_->slot(q);
@@ -476,7 +454,7 @@ void DistributedEngine::commit_exchange() {
         continue;
       }
       // A ghost run exactly as its owner did keeps its calendar entries.
-      if (i == engine::kNoIndex || !same_record(e.record(i), r)) i = e.upsert(r);
+      if (i == engine::kNoIndex || !engine::same_record(e.record(i), r)) i = e.upsert(r);
       // Migrated here.
       if (layout_.owner(r.particle.sector) == rank_) e.set_owned(i, true);
       e.set_active(i, true);
@@ -486,7 +464,7 @@ void DistributedEngine::commit_exchange() {
     if (refreshed.count(r.particle.id) != 0) continue;
     const engine::Index i = e.particles().index_of(r.particle.id);
     if (i == engine::kNoIndex) continue;
-    if (!same_record(e.record(i), r)) e.upsert(r);
+    if (!engine::same_record(e.record(i), r)) e.upsert(r);
   }
   e.clear_changes();
   counters_.owned = counters_.ghosts = 0;
