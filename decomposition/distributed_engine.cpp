@@ -247,6 +247,10 @@ void DistributedEngine::start_layout(const DistributionSettings& settings, Secto
   // or undone with a probability (the same bits either way).
   fail_every_window_once_ = std::getenv("TETHERSIM_SPECULATION_FAIL_ONCE") != nullptr;
   if (const char* rate = std::getenv("TETHERSIM_SPECULATION_FAIL_RATE")) random_failure_rate_ = std::atof(rate);
+  // And windows that drop their journal after this many records.
+  if (const char* floor = std::getenv("TETHERSIM_JOURNAL_FLOOR")) {
+    journal_floor_ = static_cast<std::size_t>(std::strtoull(floor, nullptr, 10));
+  }
   if (const char* failing = std::getenv("TETHERSIM_FAIL_ON_RANK")) {
     if (std::sscanf(failing, "%d@%lf", &failing_rank_, &failing_time_) != 2) {
       throw std::invalid_argument("TETHERSIM_FAIL_ON_RANK wants RANK@TIME, got '" + std::string(failing) + "'");

@@ -86,10 +86,12 @@ bool DistributedEngine::speculative_round(double end) {
   const std::uint64_t counted = e.statistics().total_events();
   const std::uint64_t uncounted = e.uncounted_events();
   const double started = seconds_now();
+  e.set_journal_floor(journal_floor_);
   e.begin_speculation(logged_sectors_);
   bool reached = false;
   const Halt halt = run_watched(e, until, UINT64_MAX, &reached, window_memory());
   counters_.window_peak_bytes = std::max<std::uint64_t>(counters_.window_peak_bytes, e.speculation_bytes());
+  if (e.speculation_journal_dropped()) ++counters_.journals_dropped;
   const auto [executed, duplicated] = work_since(e, counted, uncounted);
   counters_.seconds_execute += seconds_now() - started;
 

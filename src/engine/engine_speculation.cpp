@@ -82,10 +82,11 @@ void Engine::note_speculative_change(Index i) {
   const auto marks = static_cast<std::uint32_t>(s.marks.size());
   if (changed_mark_[i]) {
     // A later change: the journal keeps the record once per mark.
-    if (s.journal_mark[i] == marks) return;
+    if (s.journal_dropped || s.journal_mark[i] == marks) return;
     s.journal_mark[i] = marks;
     s.journal.push_back(record(i));
     s.journal_index.push_back(i);
+    if (s.journal.size() > std::max(s.undo.size(), journal_floor_)) drop_journal();
     return;
   }
   // First change in the window: keep the record as it is now. Whether its
@@ -148,8 +149,20 @@ EngineStatistics replay_statistics_changes(const EngineStatistics& start, const 
 
 }  // namespace
 
+bool Engine::speculation_journal_dropped() const { return speculation_ && speculation_->journal_dropped; }
+
+void Engine::drop_journal() {
+  SpeculationState& s = *speculation_;
+  s.journal_dropped = true;
+  std::vector<ParticleRecord>().swap(s.journal);
+  std::vector<Index>().swap(s.journal_index);
+  std::vector<SpeculationState::Mark>().swap(s.marks);
+  std::vector<std::uint8_t>().swap(s.stats_changes);
+}
+
 void Engine::note_speculation_time(double t, bool journaled) {
   SpeculationState& s = *speculation_;
+  if (s.journal_dropped) return;
   if (s.marks.empty() || t > s.marks.back().time) {
     SpeculationState::Mark m;
     m.time = t;
@@ -173,6 +186,7 @@ void Engine::note_speculation_time(double t, bool journaled) {
 bool Engine::undo_speculation_from(double t) {
   if (!speculation_) throw std::logic_error("no speculative window is open");
   SpeculationState& s = *speculation_;
+  if (s.journal_dropped) return false;
   const auto first = std::lower_bound(s.marks.begin(), s.marks.end(), t,
                                       [](const SpeculationState::Mark& m, double x) { return m.time < x; });
   if (first == s.marks.end()) return true;  // nothing ran at or after t

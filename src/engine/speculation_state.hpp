@@ -51,6 +51,13 @@ struct Engine::SpeculationState {
   // Particle -> number of marks when it was last saved (read only where
   // changed_mark_ is set, like undo_slot).
   std::unique_ptr<std::uint32_t[]> journal_mark;
+  // Set when the journal outgrew the undo log (and the engine's journal
+  // floor): events that each change many particles (a loaded group of
+  // hundreds, a periodic impulse on every particle) would make it grow by
+  // that many records per event. The journal and the marks are then freed
+  // and no longer kept: the window can only be undone whole, and its
+  // bookkeeping stays near one record per particle it changed.
+  bool journal_dropped = false;
   // Periodic impulses and action-potential transitions run in the window
   // (their global effects are not journaled).
   std::uint64_t global_events = 0;

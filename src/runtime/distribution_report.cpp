@@ -36,6 +36,7 @@ DistributionReport distribution_report(const decomposition::DistributedEngine& e
       {"fallbacks", static_cast<double>(c.fallbacks)},
       {"fallbacks_declined", static_cast<double>(c.fallbacks_declined)},
       {"memory_cuts", static_cast<double>(c.memory_cuts)},
+      {"journals_dropped", static_cast<double>(c.journals_dropped)},
       {"window_peak_bytes", static_cast<double>(c.window_peak_bytes)},
       {"rebalances", static_cast<double>(c.rebalances)},
       {"delta_min", c.windows > 0 ? c.delta_min : 0.0},

@@ -11,7 +11,8 @@
 # least k speculative windows must have been undone (over all ranks); with
 # MIN_PARTIAL_COMMITS=k at least k must have been kept up to their earliest
 # violation; with MIN_MEMORY_CUTS=k at least k must have ended early with a
-# full undo log (over all ranks).
+# full undo log (over all ranks); with MIN_JOURNALS_DROPPED=k at least k
+# must have dropped their journal (undone only whole from then on).
 set -euo pipefail
 exe=$1 np=$2 ref=$3 out=$4
 shift 4
@@ -62,6 +63,11 @@ if [[ -n "${MIN_MEMORY_CUTS:-}" ]]; then
   cuts=$(counter memory_cuts total)
   echo "windows ended early with a full undo log: $cuts"
   (( cuts >= MIN_MEMORY_CUTS )) || { echo "expected at least $MIN_MEMORY_CUTS windows ended by the window memory"; exit 1; }
+fi
+if [[ -n "${MIN_JOURNALS_DROPPED:-}" ]]; then
+  dropped=$(counter journals_dropped total)
+  echo "windows that dropped their journal: $dropped"
+  (( dropped >= MIN_JOURNALS_DROPPED )) || { echo "expected at least $MIN_JOURNALS_DROPPED windows without a journal"; exit 1; }
 fi
 if [[ -n "${SPARSE:-}" ]]; then
   examined=$(counter examined_owned mean) certifications=$(counter certifications mean) owned=$(counter owned mean)

@@ -282,6 +282,46 @@ TEST(SpeculativeWindow, UndoFromATimeRefusesAfterAPeriodicImpulse) {
   expect_same_snapshot(start, sim->snapshot(2.5));
 }
 
+// Gravity kicks every particle of the sheet at each tick: a journal would
+// grow by a record per particle per tick. Once it outgrows the undo log
+// and the floor it is dropped: less memory, and the window can then only
+// be undone whole (exactly), or kept (going on as the straight run).
+TEST(SpeculativeWindow, AWindowThatDropsItsJournalIsUndoneOnlyWhole) {
+  const std::vector<std::string> sheet{"initial.parameters.size=8"};
+  auto window = [&](std::size_t floor, std::size_t* bytes) {
+    auto sim = std::make_unique<Simulation>(example("membrane-sheet.toml"), sheet);
+    (*sim)->run_until(2.5);
+    (*sim)->track_changes(true);
+    (*sim)->set_journal_floor(floor);
+    (*sim)->begin_speculation(engine::SectorMask::all((*sim)->grid().shape()));
+    (*sim)->run_until(3.5);
+    *bytes = (*sim)->speculation_bytes();
+    return sim;
+  };
+  std::size_t kept_bytes = 0, dropped_bytes = 0;
+  auto kept = window(engine::Engine::kDefaultJournalFloor, &kept_bytes);
+  EXPECT_FALSE((*kept)->speculation_journal_dropped());
+  auto sim = window(0, &dropped_bytes);
+  EXPECT_TRUE((*sim)->speculation_journal_dropped());
+  EXPECT_LT(dropped_bytes, kept_bytes / 2);
+  // The same events either way.
+  EXPECT_EQ((*sim)->state_hash(), (*kept)->state_hash());
+  const engine::EngineSnapshot end = (*sim)->snapshot(3.5);
+  EXPECT_FALSE((*sim)->undo_speculation_from(3.4));
+  expect_same_snapshot(end, (*sim)->snapshot(3.5));
+  (*sim)->undo_speculation();
+  Simulation start(example("membrane-sheet.toml"), sheet);
+  start->run_until(2.5);
+  expect_same_snapshot(start->snapshot(2.5), (*sim)->snapshot(2.5));
+  (*sim)->check_invariants();
+  // Run again without a window, and on to the straight run's end.
+  (*sim)->clear_changes();
+  (*sim)->run_until(6.0);
+  start->run_until(6.0);
+  EXPECT_EQ((*sim)->state_hash(), start->state_hash());
+  EXPECT_EQ((*sim)->statistics().total_events(), start->statistics().total_events());
+}
+
 // The history: what a participant's entries say, and where logging starts.
 TEST(SpeculativeWindow, TheHistoryLogsEveryParticipantOfEveryEventInLoggedSectors) {
   Simulation sim(kBusyGas);

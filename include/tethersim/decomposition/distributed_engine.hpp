@@ -117,6 +117,8 @@ struct DistributionCounters {
   // Speculative windows this rank ended early because its undo log and
   // history reached the window memory, and the most they held.
   std::uint64_t memory_cuts = 0;
+  // Speculative windows whose journal this rank dropped (undone only whole).
+  std::uint64_t journals_dropped = 0;
   std::uint64_t window_peak_bytes = 0;
   double delta_sum = 0.0;
   double delta_min = kInfinity;
@@ -366,6 +368,7 @@ class DistributedEngine {
   bool fail_every_window_once_ = false;
   bool failed_this_window_ = false;
   double random_failure_rate_ = 0.0;
+  std::size_t journal_floor_ = engine::Engine::kDefaultJournalFloor;
   // Why the last check failed here (0 none, 1 near, 2 contact).
   int last_failure_ = 0;
   DistributionCounters counters_;

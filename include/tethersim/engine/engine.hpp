@@ -231,12 +231,21 @@ class Engine {
   // left (the calendar as after undo_speculation()), still speculating,
   // with changes() and the log holding only the events before t. Returns
   // false and changes nothing when a periodic impulse or an
-  // action-potential transition ran at or after t (undo the whole window).
+  // action-potential transition ran at or after t, or when the window's
+  // events changed so many particles each that it stopped keeping the
+  // journal this needs (undo the whole window).
   bool undo_speculation_from(double t);
   // Bytes the open window's undo log, journal, marks and history hold (0
   // with no window open): they grow with the window's events, so a
   // distributed run ends a window early when they pass its limit.
   std::size_t speculation_bytes() const;
+  // A window keeps a journal (what undo_speculation_from needs) until it
+  // holds more records than both the undo log and this floor; the open
+  // window then drops it (events that each change hundreds of particles:
+  // a loaded group, a periodic impulse on every particle). Tests lower it.
+  static constexpr std::size_t kDefaultJournalFloor = 65536;
+  void set_journal_floor(std::size_t records) { journal_floor_ = records; }
+  bool speculation_journal_dropped() const;
   // The record a particle had when the window started (itself when it has
   // not changed since).
   ParticleRecord record_at_start(Index i) const;
@@ -344,6 +353,9 @@ class Engine {
   // journaled says whether its effects are all in particle records (not a
   // periodic impulse or an action-potential transition).
   void note_speculation_time(double t, bool journaled = true);
+  // Frees the journal and the marks and stops keeping them for the rest of
+  // the window (engine/speculation_state.hpp says when).
+  void drop_journal();
   // Predicts afresh (or drops from the calendar) particles whose records
   // an undo put back, once every record is back.
   void predict_restored(const std::vector<Index>& restored);
@@ -446,6 +458,7 @@ class Engine {
   double speed2_ceiling_ = 0.0;
   std::vector<Change> changes_;
   std::unique_ptr<SpeculationState> speculation_;
+  std::size_t journal_floor_ = kDefaultJournalFloor;
 
   double clock_ = 0.0;
   std::uint64_t events_at_reorder_ = 0;
