@@ -89,7 +89,20 @@ bool DistributedEngine::speculative_round(double end) {
   e.set_journal_floor(journal_floor_);
   e.begin_speculation(logged_sectors_);
   bool reached = false;
-  const Halt halt = run_watched(e, until, UINT64_MAX, &reached, window_memory());
+  Halt halt = run_watched(e, until, UINT64_MAX, &reached, window_memory());
+  // Ended early with its undo log full: the events at the last event's
+  // time T may not all have run. Running them (an instant is short) makes
+  // the window complete up to just after T, so that it can stand there
+  // with nothing to undo, even without a journal (a gravity tick that
+  // fills the log is then kept, not undone and run again).
+  double complete = until;
+  if (halt == Halt::none && !reached) {
+    const double instant_end = std::min(std::nextafter(e.time(), kInfinity), until);
+    bool finished = false;
+    halt = run_watched(e, instant_end, UINT64_MAX, &finished);
+    reached = finished && instant_end == until;
+    complete = finished ? instant_end : e.time();
+  }
   counters_.window_peak_bytes = std::max<std::uint64_t>(counters_.window_peak_bytes, e.speculation_bytes());
   if (e.speculation_journal_dropped()) ++counters_.journals_dropped;
   const auto [executed, duplicated] = work_since(e, counted, uncounted);
@@ -97,13 +110,12 @@ bool DistributedEngine::speculative_round(double end) {
 
   last_failure_ = 0;
   double violation = std::min(check_histories(until), until);
-  // Ended early with its undo log full: every event before the time it
-  // reached ran (those at that time perhaps not all), so the window stands
-  // at most up to that time, like a violation there; the next proposal is
+  // Ended early with its undo log full: the window stands at most up to
+  // where it is complete, like a violation there; the next proposal is
   // shorter.
   if (halt == Halt::none && !reached) {
     ++counters_.memory_cuts;
-    violation = std::min(violation, e.time());
+    violation = std::min(violation, complete);
     if (trace_) {
       std::fprintf(stderr, "[rank %d] window memory full at t = %.17g (%zu bytes)\n", rank_, e.time(),
                    e.speculation_bytes());

@@ -162,6 +162,7 @@ void Engine::drop_journal() {
 
 void Engine::note_speculation_time(double t, bool journaled) {
   SpeculationState& s = *speculation_;
+  s.latest = std::max(s.latest, t);
   if (s.journal_dropped) return;
   if (s.marks.empty() || t > s.marks.back().time) {
     SpeculationState::Mark m;
@@ -186,7 +187,7 @@ void Engine::note_speculation_time(double t, bool journaled) {
 bool Engine::undo_speculation_from(double t) {
   if (!speculation_) throw std::logic_error("no speculative window is open");
   SpeculationState& s = *speculation_;
-  if (s.journal_dropped) return false;
+  if (s.journal_dropped) return s.latest < t;
   const auto first = std::lower_bound(s.marks.begin(), s.marks.end(), t,
                                       [](const SpeculationState::Mark& m, double x) { return m.time < x; });
   if (first == s.marks.end()) return true;  // nothing ran at or after t

@@ -58,6 +58,10 @@ struct Engine::SpeculationState {
   // and no longer kept: the window can only be undone whole, and its
   // bookkeeping stays near one record per particle it changed.
   bool journal_dropped = false;
+  // The latest time any calendar entry was taken at in the window (stale
+  // ones included): without a journal, undoing from a later time has
+  // nothing to undo.
+  double latest = -kInfinity;
   // Periodic impulses and action-potential transitions run in the window
   // (their global effects are not journaled).
   std::uint64_t global_events = 0;

@@ -233,7 +233,8 @@ class Engine {
   // false and changes nothing when a periodic impulse or an
   // action-potential transition ran at or after t, or when the window's
   // events changed so many particles each that it stopped keeping the
-  // journal this needs (undo the whole window).
+  // journal this needs and some event ran at or after t (undo the whole
+  // window).
   bool undo_speculation_from(double t);
   // Bytes the open window's undo log, journal, marks and history hold (0
   // with no window open): they grow with the window's events, so a
