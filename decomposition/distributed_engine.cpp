@@ -177,23 +177,30 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
     for (const auto& column : slice.reaction_times) r.reaction_times.push_back(column[k]);
     append_record(particles_out[static_cast<std::size_t>(home(r.particle.id))], r);
   }
-  // Tethers and loaded edges travel as records of their lower end with one
-  // link each, to both ends' homes.
-  auto send_link = [&](ParticleId a, ParticleId b, const engine::ParticleRecord& link) {
-    append_record(links_out[static_cast<std::size_t>(home(a))], link);
-    if (home(b) != home(a)) append_record(links_out[static_cast<std::size_t>(home(b))], link);
+  // Tethers and loaded edges go to both ends' homes, as bare links (a
+  // membrane has three tethers per particle: a whole record for each would
+  // make them the largest thing a restart holds).
+  enum LinkKind : std::uint8_t { kTether = 0, kLoadedEdge = 1 };
+  auto send_link = [&](ParticleId a, ParticleId b, auto&& write) {
+    write(links_out[static_cast<std::size_t>(home(a))]);
+    if (home(b) != home(a)) write(links_out[static_cast<std::size_t>(home(b))]);
   };
   for (const engine::TetherSnapshot& t : slice.tethers) {
-    engine::ParticleRecord link;
-    link.particle.id = t.a;
-    link.tethers = {t.b};
-    send_link(t.a, t.b, link);
+    send_link(t.a, t.b, [&](Bytes& out) {
+      put(out, kTether);
+      put(out, t.a);
+      put(out, t.b);
+    });
   }
   for (const engine::LoadedEdgeSnapshot& e : slice.loaded_edges) {
-    engine::ParticleRecord link;
-    link.particle.id = e.a;
-    link.loaded_edges = {e};
-    send_link(e.a, e.b, link);
+    send_link(e.a, e.b, [&](Bytes& out) {
+      put(out, kLoadedEdge);
+      put(out, e.a);
+      put(out, e.b);
+      for (int k = 0; k < 3; ++k) put(out, e.impulse[k]);
+      put(out, e.time);
+      put(out, e.sequence);
+    });
   }
   std::vector<engine::ParticleRecord> homed = receive_records(particles_out);
   std::sort(homed.begin(), homed.end(), [](const auto& x, const auto& y) { return x.particle.id < y.particle.id; });
@@ -202,17 +209,29 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
                                [](const engine::ParticleRecord& r, ParticleId v) { return r.particle.id < v; });
     return it != homed.end() && it->particle.id == id ? &*it : nullptr;
   };
-  for (const Bytes& b : all_to_all(comm_, links_out)) {
-    for (const engine::ParticleRecord& link : read_records(b.data(), b.size())) {
-      for (ParticleId other : link.tethers) {
-        if (auto* r = find_homed(link.particle.id)) r->tethers.push_back(other);
-        if (auto* r = find_homed(other)) r->tethers.push_back(link.particle.id);
+  std::vector<Bytes> links_in = all_to_all(comm_, links_out);
+  std::vector<Bytes>().swap(links_out);
+  for (Bytes& b : links_in) {
+    ByteReader in(b.data(), b.size(), "restart link");
+    while (!in.done()) {
+      const auto kind = in.get<std::uint8_t>();
+      const auto a = in.get<ParticleId>(), b_end = in.get<ParticleId>();
+      if (kind == kTether) {
+        if (auto* r = find_homed(a)) r->tethers.push_back(b_end);
+        if (auto* r = find_homed(b_end)) r->tethers.push_back(a);
+        continue;
       }
-      for (const engine::LoadedEdgeSnapshot& e : link.loaded_edges) {
-        if (auto* r = find_homed(e.a)) r->loaded_edges.push_back(e);
-        if (auto* r = find_homed(e.b)) r->loaded_edges.push_back(e);
-      }
+      if (kind != kLoadedEdge) throw SynchronizationError("unknown link kind in a restart exchange");
+      engine::LoadedEdgeSnapshot e;
+      e.a = a;
+      e.b = b_end;
+      for (int k = 0; k < 3; ++k) e.impulse[k] = in.get<double>();
+      e.time = in.get<double>();
+      e.sequence = in.get<std::uint64_t>();
+      if (auto* r = find_homed(e.a)) r->loaded_edges.push_back(e);
+      if (auto* r = find_homed(e.b)) r->loaded_edges.push_back(e);
     }
+    Bytes().swap(b);
   }
   Globals globals{slice.periodic_ticks, slice.active_window};
   certifier_ = std::make_unique<Certifier>(model_, layout_, rank_);
