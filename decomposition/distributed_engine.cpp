@@ -209,9 +209,8 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
                                [](const engine::ParticleRecord& r, ParticleId v) { return r.particle.id < v; });
     return it != homed.end() && it->particle.id == id ? &*it : nullptr;
   };
-  std::vector<Bytes> links_in = all_to_all(comm_, links_out);
-  std::vector<Bytes>().swap(links_out);
-  for (Bytes& b : links_in) {
+  const ReceivedBytes links_in = all_to_all(comm_, std::move(links_out));
+  for (std::span<const char> b : links_in) {
     ByteReader in(b.data(), b.size(), "restart link");
     while (!in.done()) {
       const auto kind = in.get<std::uint8_t>();
@@ -231,7 +230,6 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
       if (auto* r = find_homed(e.a)) r->loaded_edges.push_back(e);
       if (auto* r = find_homed(e.b)) r->loaded_edges.push_back(e);
     }
-    Bytes().swap(b);
   }
   Globals globals{slice.periodic_ticks, slice.active_window};
   certifier_ = std::make_unique<Certifier>(model_, layout_, rank_);
@@ -391,10 +389,10 @@ std::vector<SpeedBound> DistributedEngine::exchange_bounds(const std::vector<std
     std::memcpy(b.data() + at, &bound, sizeof(SpeedBound));
   }
   const double exchange_started = seconds_now();
-  const std::vector<Bytes> in = neighbours_->exchange(out);
+  const ReceivedBytes in = neighbours_->exchange(std::move(out));
   counters_.seconds_wait += seconds_now() - exchange_started;
   std::vector<SpeedBound> received;
-  for (const Bytes& b : in) {
+  for (std::span<const char> b : in) {
     for (std::size_t at = 0; at + sizeof(SpeedBound) <= b.size(); at += sizeof(SpeedBound)) {
       SpeedBound bound;
       std::memcpy(&bound, b.data() + at, sizeof(SpeedBound));

@@ -49,7 +49,7 @@ void DistributedEngine::exchange_changes() {
   }
   const std::uint64_t sent_before = neighbours_->bytes_sent();
   const double wait_started = seconds_now();
-  const std::vector<Bytes> in = neighbours_->exchange(out);
+  const ReceivedBytes in = neighbours_->exchange(std::move(out));
   const double wait_ended = seconds_now();
   counters_.seconds_wait += wait_ended - wait_started;
   counters_.bytes_sent += neighbours_->bytes_sent() - sent_before;
@@ -71,7 +71,7 @@ void DistributedEngine::exchange_changes() {
   // What the owners changed.
   std::sort(expected.begin(), expected.end());
   std::vector<ParticleId> reported;
-  for (const Bytes& buffer : in) {
+  for (std::span<const char> buffer : in) {
     for (const engine::ParticleRecord& r : read_records(buffer.data(), buffer.size())) {
       const ParticleId id = r.particle.id;
       engine::Index i = e.particles().index_of(id);
@@ -117,17 +117,12 @@ void DistributedEngine::exchange_changes() {
 }
 
 std::vector<engine::ParticleRecord> DistributedEngine::receive_records(std::vector<Bytes>& out) const {
-  std::vector<Bytes> in = all_to_all(comm_, out);
-  std::vector<Bytes>().swap(out);
+  const ReceivedBytes in = all_to_all(comm_, std::move(out));
+  out.assign(static_cast<std::size_t>(ranks_), Bytes());
   // Room for every record at once (no copy of them all while growing).
-  std::size_t bytes = 0;
-  for (const Bytes& b : in) bytes += b.size();
   std::vector<engine::ParticleRecord> records;
-  records.reserve(most_records_in(bytes));
-  for (Bytes& b : in) {
-    read_records_into(b.data(), b.size(), records);
-    Bytes().swap(b);  // decoded: freed at once
-  }
+  records.reserve(most_records_in(in.total_bytes()));
+  for (std::span<const char> b : in) read_records_into(b.data(), b.size(), records);
   return records;
 }
 

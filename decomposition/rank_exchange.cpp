@@ -13,15 +13,15 @@ namespace {
 using mpi::byte_offsets;
 using mpi::message_bytes;
 
-std::vector<Bytes> split(const Bytes& all, const std::vector<int>& counts, const std::vector<int>& offsets) {
-  std::vector<Bytes> parts(counts.size());
-  for (std::size_t k = 0; k < counts.size(); ++k) {
-    parts[k].assign(all.begin() + offsets[k], all.begin() + offsets[k] + counts[k]);
-  }
-  return parts;
-}
-
 }  // namespace
+
+ReceivedBytes::ReceivedBytes(Bytes all, const std::vector<int>& counts, const std::vector<int>& offsets)
+    : all_(std::move(all)) {
+  parts_.reserve(counts.size());
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    parts_.emplace_back(all_.data() + offsets[k], static_cast<std::size_t>(counts[k]));
+  }
+}
 
 NeighbourExchange::NeighbourExchange(MPI_Comm comm, std::vector<int> neighbours)
     : neighbours_(std::move(neighbours)) {
@@ -49,18 +49,23 @@ int NeighbourExchange::slot(int rank) const { return slot_of_rank_[static_cast<s
 
 namespace {
 
-// Packs `out` (one buffer per peer), exchanges the sizes with
-// `exchange_counts`, then the bytes with `exchange_bytes`, and splits what
-// arrived per peer: the same for neighbour and all-rank collectives.
+// Packs `out` (one buffer per peer, each freed once copied), exchanges the
+// sizes with `exchange_counts`, then the bytes with `exchange_bytes`: the
+// same for neighbour and all-rank collectives.
 template <typename ExchangeCounts, typename ExchangeBytes>
-std::vector<Bytes> exchange_buffers(const std::vector<Bytes>& out, ExchangeCounts exchange_counts,
-                                    ExchangeBytes exchange_bytes) {
+ReceivedBytes exchange_buffers(std::vector<Bytes> out, ExchangeCounts exchange_counts, ExchangeBytes exchange_bytes) {
   const std::size_t n = out.size();
   std::vector<int> send_counts(n), receive_counts(n);
-  Bytes send;
+  std::size_t total = 0;
   for (std::size_t k = 0; k < n; ++k) {
     send_counts[k] = message_bytes(out[k].size());
-    send.insert(send.end(), out[k].begin(), out[k].end());
+    total += out[k].size();
+  }
+  Bytes send;
+  send.reserve(total);
+  for (Bytes& part : out) {
+    send.insert(send.end(), part.begin(), part.end());
+    Bytes().swap(part);
   }
   exchange_counts(send_counts.data(), receive_counts.data());
   const std::vector<int> send_offsets = byte_offsets(send_counts);
@@ -68,16 +73,16 @@ std::vector<Bytes> exchange_buffers(const std::vector<Bytes>& out, ExchangeCount
   Bytes receive(static_cast<std::size_t>(std::accumulate(receive_counts.begin(), receive_counts.end(), 0LL)));
   exchange_bytes(send.data(), send_counts.data(), send_offsets.data(), receive.data(), receive_counts.data(),
                  receive_offsets.data());
-  return split(receive, receive_counts, receive_offsets);
+  return ReceivedBytes(std::move(receive), receive_counts, receive_offsets);
 }
 
 }  // namespace
 
-std::vector<Bytes> NeighbourExchange::exchange(const std::vector<Bytes>& out) {
+ReceivedBytes NeighbourExchange::exchange(std::vector<Bytes> out) {
   if (out.size() != neighbours_.size()) throw std::logic_error("one buffer per neighbour expected");
   for (const Bytes& b : out) bytes_sent_ += b.size();
   return exchange_buffers(
-      out,
+      std::move(out),
       [&](const int* send_counts, int* receive_counts) {
         MPI_Neighbor_alltoall(send_counts, 1, MPI_INT, receive_counts, 1, MPI_INT, graph_);
       },
@@ -88,9 +93,9 @@ std::vector<Bytes> NeighbourExchange::exchange(const std::vector<Bytes>& out) {
       });
 }
 
-std::vector<Bytes> all_to_all(MPI_Comm comm, const std::vector<Bytes>& out) {
+ReceivedBytes all_to_all(MPI_Comm comm, std::vector<Bytes> out) {
   return exchange_buffers(
-      out,
+      std::move(out),
       [&](const int* send_counts, int* receive_counts) {
         MPI_Alltoall(send_counts, 1, MPI_INT, receive_counts, 1, MPI_INT, comm);
       },

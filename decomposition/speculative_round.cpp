@@ -312,10 +312,11 @@ double DistributedEngine::check_histories(double until) {
   const std::uint64_t sent_before = neighbours_->bytes_sent();
   counters_.seconds_verify += seconds_now() - started;
   const double wait_started = seconds_now();
-  const std::vector<Bytes> in = neighbours_->exchange(out);
+  const std::size_t messages = out.size();
+  const ReceivedBytes in = neighbours_->exchange(std::move(out));
   counters_.seconds_wait += seconds_now() - wait_started;
   counters_.bytes_sent += neighbours_->bytes_sent() - sent_before;
-  counters_.messages_sent += out.size();
+  counters_.messages_sent += messages;
   const double verify_started = seconds_now();
 
   // Where this rank's particles were: its block, and the halo sectors its
@@ -369,7 +370,7 @@ double DistributedEngine::check_histories(double until) {
     violate(first_time_near(true_start, truth, t, until, near), 1, i);
   };
   std::vector<std::uint8_t> reported(e.particles().size(), 0);
-  for (const Bytes& buffer : in) {
+  for (std::span<const char> buffer : in) {
     for (const ParticleHistory& h : read_histories(buffer.data(), buffer.size())) {
       const engine::Index i = e.particles().index_of(h.id);
       if (i == engine::kNoIndex) {
@@ -430,10 +431,11 @@ void DistributedEngine::commit_exchange() {
   }
   const std::uint64_t sent_before = neighbours_->bytes_sent();
   const double wait_started = seconds_now();
-  const std::vector<Bytes> in = neighbours_->exchange(out);
+  const std::size_t messages = out.size();
+  const ReceivedBytes in = neighbours_->exchange(std::move(out));
   counters_.seconds_wait += seconds_now() - wait_started;
   counters_.bytes_sent += neighbours_->bytes_sent() - sent_before;
-  counters_.messages_sent += out.size();
+  counters_.messages_sent += messages;
 
   // The ghosts this rank ran differently from their owners go back to the
   // start, unless their owners' records replace them below.
@@ -457,7 +459,7 @@ void DistributedEngine::commit_exchange() {
     }
   }
   std::unordered_set<ParticleId> refreshed;
-  for (const Bytes& buffer : in) {
+  for (std::span<const char> buffer : in) {
     for (const engine::ParticleRecord& r : read_records(buffer.data(), buffer.size())) {
       const ParticleId id = r.particle.id;
       engine::Index i = e.particles().index_of(id);

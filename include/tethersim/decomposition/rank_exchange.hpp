@@ -6,11 +6,34 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "tethersim/decomposition/record_codec.hpp"
 
 namespace tethersim::decomposition {
+
+// What an exchange delivered: every peer's bytes in one buffer, in peer
+// order, and where each peer's part lies. Handing out parts of one buffer
+// instead of a copy per peer keeps a restart's records in memory once.
+class ReceivedBytes {
+ public:
+  ReceivedBytes(Bytes all, const std::vector<int>& counts, const std::vector<int>& offsets);
+  ReceivedBytes(ReceivedBytes&&) = default;  // the parts stay valid: a moved vector keeps its buffer
+  ReceivedBytes& operator=(ReceivedBytes&&) = default;
+  ReceivedBytes(const ReceivedBytes&) = delete;
+  ReceivedBytes& operator=(const ReceivedBytes&) = delete;
+
+  std::size_t size() const { return parts_.size(); }
+  std::span<const char> operator[](std::size_t k) const { return parts_[k]; }
+  auto begin() const { return parts_.begin(); }
+  auto end() const { return parts_.end(); }
+  std::size_t total_bytes() const { return all_.size(); }
+
+ private:
+  Bytes all_;
+  std::vector<std::span<const char>> parts_;
+};
 
 // A symmetric neighbourhood of ranks (a distributed-graph communicator):
 // each exchange sends one buffer to every neighbour and receives one from
@@ -26,7 +49,8 @@ class NeighbourExchange {
   // The slot of a rank in neighbours(), or -1.
   int slot(int rank) const;
   // out[k] goes to neighbours()[k]; returns what neighbours()[k] sent.
-  std::vector<Bytes> exchange(const std::vector<Bytes>& out);
+  // `out` is consumed (each buffer freed once copied for sending).
+  ReceivedBytes exchange(std::vector<Bytes> out);
   std::uint64_t bytes_sent() const { return bytes_sent_; }
 
  private:
@@ -37,7 +61,8 @@ class NeighbourExchange {
 };
 
 // out[r] goes to rank r of `comm`; returns what each rank sent here.
-std::vector<Bytes> all_to_all(MPI_Comm comm, const std::vector<Bytes>& out);
+// `out` is consumed, as by NeighbourExchange::exchange.
+ReceivedBytes all_to_all(MPI_Comm comm, std::vector<Bytes> out);
 
 // Every rank's bytes, concatenated in rank order on rank 0 (empty
 // elsewhere).
