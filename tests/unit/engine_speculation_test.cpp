@@ -288,12 +288,15 @@ TEST(SpeculativeWindow, UndoFromATimeRefusesAfterAPeriodicImpulse) {
 // be undone whole (exactly), or kept (going on as the straight run).
 TEST(SpeculativeWindow, AWindowThatDropsItsJournalIsUndoneOnlyWhole) {
   const std::vector<std::string> sheet{"initial.parameters.size=8"};
+  Simulation start(example("membrane-sheet.toml"), sheet);
+  // The engine keeps a pointer to the mask for the window's life.
+  const engine::SectorMask every_sector = engine::SectorMask::all(start->grid().shape());
   auto window = [&](std::size_t floor, std::size_t* bytes) {
     auto sim = std::make_unique<Simulation>(example("membrane-sheet.toml"), sheet);
     (*sim)->run_until(2.5);
     (*sim)->track_changes(true);
     (*sim)->set_journal_floor(floor);
-    (*sim)->begin_speculation(engine::SectorMask::all((*sim)->grid().shape()));
+    (*sim)->begin_speculation(every_sector);
     (*sim)->run_until(3.5);
     *bytes = (*sim)->speculation_bytes();
     return sim;
@@ -310,7 +313,6 @@ TEST(SpeculativeWindow, AWindowThatDropsItsJournalIsUndoneOnlyWhole) {
   EXPECT_FALSE((*sim)->undo_speculation_from(3.4));
   expect_same_snapshot(end, (*sim)->snapshot(3.5));
   (*sim)->undo_speculation();
-  Simulation start(example("membrane-sheet.toml"), sheet);
   start->run_until(2.5);
   expect_same_snapshot(start->snapshot(2.5), (*sim)->snapshot(2.5));
   (*sim)->check_invariants();
