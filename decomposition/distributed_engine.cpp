@@ -195,14 +195,10 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
   for (const engine::LoadedEdgeSnapshot& e : slice.loaded_edges) {
     send_link(e.a, e.b, [&](Bytes& out) {
       put(out, kLoadedEdge);
-      put(out, e.a);
-      put(out, e.b);
-      for (int k = 0; k < 3; ++k) put(out, e.impulse[k]);
-      put(out, e.time);
-      put(out, e.sequence);
+      append_loaded_edge(out, e);
     });
   }
-  std::vector<engine::ParticleRecord> homed = receive_records(particles_out);
+  std::vector<engine::ParticleRecord> homed = receive_records(std::move(particles_out));
   std::sort(homed.begin(), homed.end(), [](const auto& x, const auto& y) { return x.particle.id < y.particle.id; });
   auto find_homed = [&](ParticleId id) -> engine::ParticleRecord* {
     auto it = std::lower_bound(homed.begin(), homed.end(), id,
@@ -214,19 +210,14 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
     ByteReader in(b.data(), b.size(), "restart link");
     while (!in.done()) {
       const auto kind = in.get<std::uint8_t>();
-      const auto a = in.get<ParticleId>(), b_end = in.get<ParticleId>();
       if (kind == kTether) {
+        const auto a = in.get<ParticleId>(), b_end = in.get<ParticleId>();
         if (auto* r = find_homed(a)) r->tethers.push_back(b_end);
         if (auto* r = find_homed(b_end)) r->tethers.push_back(a);
         continue;
       }
       if (kind != kLoadedEdge) throw SynchronizationError("unknown link kind in a restart exchange");
-      engine::LoadedEdgeSnapshot e;
-      e.a = a;
-      e.b = b_end;
-      for (int k = 0; k < 3; ++k) e.impulse[k] = in.get<double>();
-      e.time = in.get<double>();
-      e.sequence = in.get<std::uint64_t>();
+      const engine::LoadedEdgeSnapshot e = read_loaded_edge(in);
       if (auto* r = find_homed(e.a)) r->loaded_edges.push_back(e);
       if (auto* r = find_homed(e.b)) r->loaded_edges.push_back(e);
     }
@@ -685,7 +676,7 @@ bool DistributedEngine::execute(double until) {
   // The window keeps an undo log, like a speculative one, so that a stop
   // request or a stall seen by any rank inside it (a frozen window never
   // ends) undoes it on every rank: the run then stops at its start.
-  if (logged_sectors_.empty() || logged_for_cuts_ != layout_.cuts()) mark_logged_sectors();
+  mark_logged_sectors();
   e.begin_speculation(logged_sectors_);
   const Halt halt = run_watched(e, until);
   std::vector<double> verdict{static_cast<double>(halt)}, none;

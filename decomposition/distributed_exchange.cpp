@@ -8,9 +8,37 @@
 
 namespace tethersim::decomposition {
 
+void DistributedEngine::send_changed_record(const engine::Engine::Change& c, std::vector<Bytes>& out,
+                                            std::vector<int>& ranks, std::vector<int>& more) {
+  const engine::Engine& e = *engine_;
+  const SectorIndex3& sector = e.sector(c.particle);
+  // Load measure for balancing: where the events happened.
+  for (std::size_t k = 0; k < 3; ++k) work_by_slab_[k][static_cast<std::size_t>(sector[k])] += 1.0;
+  // Most changed particles are deep inside the block, in no other rank's
+  // window (logged_sectors_ marks the sectors that are, for the current
+  // cuts): no record to build.
+  if (!logged_sectors_.contains(c.sector_before) && !logged_sectors_.contains(sector)) return;
+  layout_.window_ranks(c.sector_before, ranks);
+  layout_.window_ranks(sector, more);
+  ranks.insert(ranks.end(), more.begin(), more.end());
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  const engine::ParticleRecord record = e.record(c.particle);
+  for (int q : ranks) {
+    if (q == rank_) continue;
+    const int slot = neighbours_->slot(q);
+    if (slot < 0) {
+      throw SynchronizationError("particle " + std::to_string(record.particle.id) +
+                                 " moved beyond the ranks this rank exchanges with");
+    }
+    append_record(out[static_cast<std::size_t>(slot)], record);
+  }
+}
+
 void DistributedEngine::exchange_changes() {
   const double started = seconds_now();
   engine::Engine& e = *engine_;
+  mark_logged_sectors();
   const std::vector<engine::Engine::Change> changes = e.changes();
   e.clear_changes();
   std::vector<Bytes> out(neighbours_->neighbours().size());
@@ -27,25 +55,7 @@ void DistributedEngine::exchange_changes() {
       if (e.is_active(i)) expected.push_back(e.particles().id[i]);
       continue;
     }
-    const engine::ParticleRecord record = e.record(i);
-    // Load measure for balancing: where the events happened.
-    for (std::size_t k = 0; k < 3; ++k) {
-      work_by_slab_[k][static_cast<std::size_t>(record.particle.sector[k])] += 1.0;
-    }
-    layout_.window_ranks(c.sector_before, before);
-    layout_.window_ranks(record.particle.sector, after);
-    before.insert(before.end(), after.begin(), after.end());
-    std::sort(before.begin(), before.end());
-    before.erase(std::unique(before.begin(), before.end()), before.end());
-    for (int q : before) {
-      if (q == rank_) continue;
-      const int slot = neighbours_->slot(q);
-      if (slot < 0) {
-        throw SynchronizationError("particle " + std::to_string(record.particle.id) +
-                                   " moved beyond the ranks this rank exchanges with");
-      }
-      append_record(out[static_cast<std::size_t>(slot)], record);
-    }
+    send_changed_record(c, out, before, after);
   }
   const std::uint64_t sent_before = neighbours_->bytes_sent();
   const double wait_started = seconds_now();
@@ -116,9 +126,8 @@ void DistributedEngine::exchange_changes() {
   counters_.seconds_exchange += ended - started - (wait_ended - wait_started);
 }
 
-std::vector<engine::ParticleRecord> DistributedEngine::receive_records(std::vector<Bytes>& out) const {
+std::vector<engine::ParticleRecord> DistributedEngine::receive_records(std::vector<Bytes> out) const {
   const ReceivedBytes in = all_to_all(comm_, std::move(out));
-  out.assign(static_cast<std::size_t>(ranks_), Bytes());
   // Room for every record at once (no copy of them all while growing).
   std::vector<engine::ParticleRecord> records;
   records.reserve(most_records_in(in.total_bytes()));
@@ -150,7 +159,7 @@ void DistributedEngine::redistribute(std::vector<engine::ParticleRecord> records
   }
   std::vector<engine::ParticleRecord>().swap(records);
   for (const Bytes& b : out) counters_.bytes_sent += b.size();
-  std::vector<engine::ParticleRecord> mine = receive_records(out);
+  std::vector<engine::ParticleRecord> mine = receive_records(std::move(out));
   // Hubs arrive from every rank that sent them once: keep one.
   std::sort(mine.begin(), mine.end(), [](const auto& x, const auto& y) { return x.particle.id < y.particle.id; });
   mine.erase(std::unique(mine.begin(), mine.end(),

@@ -43,13 +43,25 @@ void append_record(Bytes& out, const engine::ParticleRecord& r) {
   put<std::uint32_t>(out, static_cast<std::uint32_t>(r.loaded_edges.size()));
   for (double phi : r.reaction_times) put<double>(out, phi);
   for (ParticleId t : r.tethers) put<std::uint64_t>(out, t);
-  for (const engine::LoadedEdgeSnapshot& e : r.loaded_edges) {
-    put<std::uint64_t>(out, e.a);
-    put<std::uint64_t>(out, e.b);
-    put_vec(out, e.impulse);
-    put<double>(out, e.time);
-    put<std::uint64_t>(out, e.sequence);
-  }
+  for (const engine::LoadedEdgeSnapshot& e : r.loaded_edges) append_loaded_edge(out, e);
+}
+
+void append_loaded_edge(Bytes& out, const engine::LoadedEdgeSnapshot& e) {
+  put<std::uint64_t>(out, e.a);
+  put<std::uint64_t>(out, e.b);
+  put_vec(out, e.impulse);
+  put<double>(out, e.time);
+  put<std::uint64_t>(out, e.sequence);
+}
+
+engine::LoadedEdgeSnapshot read_loaded_edge(ByteReader& in) {
+  engine::LoadedEdgeSnapshot e;
+  e.a = in.get<std::uint64_t>();
+  e.b = in.get<std::uint64_t>();
+  e.impulse = get_vec(in);
+  e.time = in.get<double>();
+  e.sequence = in.get<std::uint64_t>();
+  return e;
 }
 
 std::size_t most_records_in(std::size_t bytes) { return bytes / kFixedBytes; }
@@ -70,15 +82,7 @@ void read_records_into(const char* data, std::size_t size, std::vector<engine::P
     const auto edges = in.get<std::uint32_t>();
     for (std::uint16_t k = 0; k < phis; ++k) r.reaction_times.push_back(in.get<double>());
     for (std::uint32_t k = 0; k < tethers; ++k) r.tethers.push_back(in.get<std::uint64_t>());
-    for (std::uint32_t k = 0; k < edges; ++k) {
-      engine::LoadedEdgeSnapshot e;
-      e.a = in.get<std::uint64_t>();
-      e.b = in.get<std::uint64_t>();
-      e.impulse = get_vec(in);
-      e.time = in.get<double>();
-      e.sequence = in.get<std::uint64_t>();
-      r.loaded_edges.push_back(e);
-    }
+    for (std::uint32_t k = 0; k < edges; ++k) r.loaded_edges.push_back(read_loaded_edge(in));
     records.push_back(std::move(r));
   }
 }

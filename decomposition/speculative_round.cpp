@@ -65,6 +65,7 @@ void DistributedEngine::make_every_particle_live() {
 }
 
 void DistributedEngine::mark_logged_sectors() {
+  if (!logged_sectors_.empty() && logged_for_cuts_ == layout_.cuts()) return;
   // Axis by axis: a byte per sector of a mostly empty box would cost more
   // than the particles.
   logged_sectors_.layers = layout_.layers_in_other_windows(rank_);
@@ -80,7 +81,7 @@ bool DistributedEngine::speculative_round(double end) {
   // The window's end exactly: windows that reach a scheduled stop end on it.
   const double until = length == room ? cap : time_ + length;
   make_every_particle_live();
-  if (logged_sectors_.empty() || logged_for_cuts_ != layout_.cuts()) mark_logged_sectors();
+  mark_logged_sectors();
   engine::Engine& e = *engine_;
   ++counters_.speculative_windows;
   const std::uint64_t counted = e.statistics().total_events();
@@ -407,27 +408,7 @@ void DistributedEngine::commit_exchange() {
     const engine::Index i = c.particle;
     // Infinite-mass particles' links travel with their partners' records.
     if (e.is_hub(i) || !e.particles().state[i].mobile || !e.is_owned(i)) continue;
-    const SectorIndex3& sector = e.sector(i);
-    for (std::size_t k = 0; k < 3; ++k) work_by_slab_[k][static_cast<std::size_t>(sector[k])] += 1.0;
-    // Most changed particles are deep inside the block, in no other rank's
-    // window (logged_sectors_ marks the sectors that are, for the round's
-    // cuts): no record to build.
-    if (!logged_sectors_.contains(c.sector_before) && !logged_sectors_.contains(sector)) continue;
-    layout_.window_ranks(c.sector_before, before);
-    layout_.window_ranks(sector, after);
-    before.insert(before.end(), after.begin(), after.end());
-    std::sort(before.begin(), before.end());
-    before.erase(std::unique(before.begin(), before.end()), before.end());
-    const engine::ParticleRecord record = e.record(i);
-    for (int q : before) {
-      if (q == rank_) continue;
-      const int slot = neighbours_->slot(q);
-      if (slot < 0) {
-        throw SynchronizationError("particle " + std::to_string(record.particle.id) +
-                                   " moved beyond the ranks this rank exchanges with");
-      }
-      append_record(out[static_cast<std::size_t>(slot)], record);
-    }
+    send_changed_record(c, out, before, after);
   }
   const std::uint64_t sent_before = neighbours_->bytes_sent();
   const double wait_started = seconds_now();

@@ -225,9 +225,9 @@ class DistributedEngine {
              engine::EngineStatistics statistics, std::vector<engine::EscapeSnapshot> escapes,
              std::vector<engine::ReleaseSnapshot> releases);
   void assign_roles();
-  // Sends `out` (one buffer of records per rank) to every rank and decodes
-  // what comes in, freeing each buffer as soon as it is read.
-  std::vector<engine::ParticleRecord> receive_records(std::vector<Bytes>& out) const;
+  // Sends `out` (one buffer of records per rank, consumed) to every rank
+  // and decodes what comes in.
+  std::vector<engine::ParticleRecord> receive_records(std::vector<Bytes> out) const;
   // Sends records to every rank whose window holds them (dead ones to the
   // owner of their sector only, hubs to all) and rebuilds every engine.
   // Consumes `records` (freed once encoded: a restart holds few copies).
@@ -253,7 +253,7 @@ class DistributedEngine {
   // halo too).
   void make_every_particle_live();
   // The sectors whose particles' histories are kept: those in some other
-  // rank's window.
+  // rank's window (marked again only when the cut planes moved).
   void mark_logged_sectors();
   // Sends the histories of owned particles to the ranks that hold them or
   // whose windows they entered, and checks the histories of this rank's
@@ -289,6 +289,12 @@ class DistributedEngine {
   // The window memory of this rank (settings or automatic).
   std::size_t window_memory() const;
   void exchange_changes();
+  // After a window: appends a changed owned particle's record to `out` (one
+  // buffer per neighbour) for every other rank whose window held it before
+  // (c.sector_before) or holds it now, and counts the work where it
+  // happened. `ranks` and `more` are scratch.
+  void send_changed_record(const engine::Engine::Change& c, std::vector<Bytes>& out, std::vector<int>& ranks,
+                           std::vector<int>& more);
   // Runs [time_, until) on rank 0 for everything (a cluster no halo holds).
   // Runs everything on rank 0 until `until` or until `events_per_particle`
   // events per particle have happened, whichever comes first.

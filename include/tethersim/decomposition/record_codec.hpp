@@ -24,6 +24,10 @@ void read_records_into(const char* data, std::size_t size, std::vector<engine::P
 // fixed part).
 std::size_t most_records_in(std::size_t bytes);
 
+// One loaded edge, as a record carries it (also sent bare, as a link).
+void append_loaded_edge(Bytes& out, const engine::LoadedEdgeSnapshot& edge);
+engine::LoadedEdgeSnapshot read_loaded_edge(ByteReader& in);
+
 // Bytes one record takes.
 std::size_t record_size(const engine::ParticleRecord& record);
 
