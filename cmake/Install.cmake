@@ -56,3 +56,6 @@ install(FILES
   ${PROJECT_BINARY_DIR}/generated/tethersimConfig.cmake
   ${PROJECT_BINARY_DIR}/generated/tethersimConfigVersion.cmake
   DESTINATION ${tethersim_config_dir})
+# The licence and how to cite the software, beside the documentation.
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/CITATION.cff
+  DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -12,9 +12,6 @@
 namespace tethersim::decomposition {
 
 namespace {
-// Events between polls: at a million events per second, a few
-// milliseconds; the poll costs a clock read and a flag.
-constexpr std::uint64_t kPollEvents = 4096;
 // A window's undo log grows by a few hundred bytes per event: a small
 // window memory is checked more often, so that it is not overshot by much.
 constexpr std::uint64_t kWindowBytesPerEvent = 512;
@@ -24,15 +21,18 @@ DistributedEngine::Halt DistributedEngine::run_watched(engine::Engine& e, double
                                                        bool* reached, std::size_t memory_limit) {
   engine::StallWatch watch(stall_limit_);
   if (reached) *reached = false;
-  const std::uint64_t poll =
-      std::clamp<std::uint64_t>(memory_limit / kWindowBytesPerEvent, std::uint64_t{64}, kPollEvents);
+  // Polls about every 50 ms of wall time (the poll costs a clock read and
+  // a flag), and often enough that a small window memory is not overshot.
+  const std::uint64_t memory_poll = std::max<std::uint64_t>(memory_limit / kWindowBytesPerEvent, 64);
+  poll_pacer_.start();
   for (;;) {
-    const std::uint64_t step = std::min(budget, poll);
+    const std::uint64_t step = std::min({budget, poll_pacer_.events(), memory_poll});
     if (e.run_until(until, step)) {
       if (reached) *reached = true;
       return Halt::none;
     }
     budget -= step;
+    poll_pacer_.polled(step);
     if (budget == 0) return Halt::none;
     const std::size_t held = e.speculation_bytes();
     counters_.window_peak_bytes = std::max<std::uint64_t>(counters_.window_peak_bytes, held);

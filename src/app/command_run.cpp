@@ -26,8 +26,9 @@ const char* kDescription =
     "(the previous one kept as checkpoint.prev.h5), observables.jsonl (the\n"
     "observable samples as JSON lines), summary.json and run.log. A\n"
     "directory that holds another run is refused unless --overwrite is given.\n\n"
-    "SIGTERM, SIGUSR1 and Ctrl-C, and --max-walltime, write a checkpoint at the\n"
-    "next safe point (within about a second) and exit with code 0; continue\n"
+    "SIGTERM, SIGUSR1 and Ctrl-C, and --max-walltime (less --walltime-margin),\n"
+    "write a checkpoint at the next safe point (within about a second) and exit\n"
+    "with code 0; continue\n"
     "with --restart DIR. --continue starts the run when DIR holds no\n"
     "checkpoint and continues it (as --restart DIR) when it does, so one\n"
     "command line serves every job of a chain; a run already at its end time\n"
@@ -51,7 +52,10 @@ int run_main(const Arguments& args) {
       "end-time", po::value<double>()->value_name("T"), "simulated time to stop at")(
       "seed", po::value<long long>()->value_name("N"), "random seed (default: the model's run.seed)")(
       "max-walltime", po::value<double>()->value_name("HOURS"),
-      "stop with a checkpoint after 99% of this many hours of wall time")(
+      "stop with a checkpoint when this many hours of wall time, less the margin, have passed")(
+      "walltime-margin", po::value<double>()->value_name("MINUTES"),
+      "with --max-walltime: the minutes kept back for the final checkpoint and exit (default: 1% "
+      "of --max-walltime; give more for large systems, whose checkpoint takes longer)")(
       "overwrite", "replace the files of another run in the output directory")(
       "continue", "with MODEL.toml and --output DIR: continue DIR's run when it has a checkpoint, else start it")(
       "stall-events", po::value<unsigned long long>()->value_name("N"),
@@ -114,6 +118,13 @@ int run_main(const Arguments& args) {
   if (values.count("max-walltime")) {
     request.max_walltime_hours = values["max-walltime"].as<double>();
     if (!(request.max_walltime_hours > 0)) throw UsageError{"run", "--max-walltime must be positive"};
+  }
+  if (values.count("walltime-margin")) {
+    if (!values.count("max-walltime")) throw UsageError{"run", "--walltime-margin needs --max-walltime"};
+    request.walltime_margin_minutes = values["walltime-margin"].as<double>();
+    if (!(request.walltime_margin_minutes >= 0 && request.walltime_margin_minutes < 60.0 * request.max_walltime_hours)) {
+      throw UsageError{"run", "--walltime-margin is a number of minutes from 0 to less than --max-walltime"};
+    }
   }
   if (values.count("stall-events")) request.stall_events = values["stall-events"].as<unsigned long long>();
   if (values.count("ranks-grid")) {

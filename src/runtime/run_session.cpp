@@ -415,7 +415,11 @@ class RunLoop {
   }
 
   bool out_of_time(double wall) const {
-    return request_.max_walltime_hours > 0 && wall >= 0.99 * 3600.0 * request_.max_walltime_hours;
+    if (!(request_.max_walltime_hours > 0)) return false;
+    const double limit = 3600.0 * request_.max_walltime_hours;
+    const double margin =
+        request_.walltime_margin_minutes >= 0 ? 60.0 * request_.walltime_margin_minutes : 0.01 * limit;
+    return wall >= limit - margin;
   }
 
   // Simulated time stopped while events kept coming: exact dynamics will

@@ -20,6 +20,9 @@ struct RunRequest {
   bool overwrite = false;
   bool quiet = false;
   double max_walltime_hours = 0.0;  // 0 = no limit
+  // Wall time kept back from max_walltime_hours for the final checkpoint;
+  // negative: 1% of the limit.
+  double walltime_margin_minutes = -1.0;
   // Events without simulated time advancing that stop the run (0: never).
   std::uint64_t stall_events = engine::kDefaultStallEvents;
   decomposition::DistributionSettings distribution;  // several ranks only

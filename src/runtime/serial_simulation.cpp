@@ -16,8 +16,6 @@ SerialSimulation::SerialSimulation(const Model& model, const engine::EngineSnaps
     : model_(model), engine_(model, snapshot), time_(snapshot.time) {}
 
 namespace {
-// Events between polls of the stop flag and the clock: a few milliseconds.
-constexpr std::uint64_t kPollEvents = 4096;
 // Events tied at one instant run before an unscheduled stop; a stalled run
 // may never leave its instant, so their number is bounded (about 0.1 s).
 constexpr std::uint64_t kMaxTiedEvents = 100000;
@@ -25,13 +23,16 @@ constexpr std::uint64_t kMaxTiedEvents = 100000;
 
 bool SerialSimulation::advance(double end, std::uint64_t max_events) {
   stalled_ = false;
+  // Polls of the stop flag and the clock about every 50 ms of wall time.
+  pacer_.start();
   while (max_events > 0) {
-    const std::uint64_t step = std::min(max_events, kPollEvents);
+    const std::uint64_t step = std::min(max_events, pacer_.events());
     if (engine_.run_until(end, step)) {
       time_ = end;
       return true;
     }
     max_events -= step;
+    pacer_.polled(step);
     if (watch_.stalled(engine_.time(), engine_.statistics().total_events())) {
       char head[160];
       std::snprintf(head, sizeof head, "%llu events without simulated time advancing at t = %.17g: ",

@@ -5,6 +5,7 @@
 
 #include "simulation.hpp"
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/poll_pacer.hpp"
 #include "tethersim/engine/stall_watch.hpp"
 
 namespace tethersim::runtime {
@@ -40,6 +41,7 @@ class SerialSimulation final : public Simulation {
   double time_;
   std::function<bool()> stop_poll_;
   engine::StallWatch watch_;
+  engine::PollPacer pacer_;
   bool stalled_ = false;
   std::string stall_description_;
 };

@@ -46,9 +46,10 @@ class Simulation {
   // true on every rank when true on any.
   virtual bool any_rank(bool local) const = 0;
   virtual int ranks() const = 0;
-  // Polled every few thousand events, also inside a distributed window
-  // (stop signals, the wall-time limit): true makes advance() return early
-  // at a consistent time, within milliseconds whatever the engine is doing.
+  // Polled at least every 4096 events and about every 50 ms of wall time,
+  // also inside a distributed window (stop signals, the wall-time limit):
+  // true makes advance() return early at a consistent time, within a
+  // fraction of a second whatever the engine is doing.
   virtual void set_stop_poll(std::function<bool()> poll) = 0;
   // Events run without simulated time advancing that make a stall (0: never).
   virtual void set_stall_limit(std::uint64_t events) = 0;

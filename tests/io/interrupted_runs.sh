@@ -178,6 +178,12 @@ echo "kill -9: $mid_write of 3 kills landed during a checkpoint write; newest ch
 previous=$newest
 newest=$(outputs_intact "$work/killed")
 not_before "$newest" "$previous" "--max-walltime"
+# A margin of all but 36 ms of a one-hour limit stops the run the same way.
+"$exe" run --restart "$work/killed" --max-walltime 1 --walltime-margin 59.9994 -q
+[ "$(json_field "$work/killed/summary.json" interrupted)" = "True" ] || fail "--walltime-margin did not stop the run"
+previous=$newest
+newest=$(outputs_intact "$work/killed")
+not_before "$newest" "$previous" "--walltime-margin"
 "$exe" run --restart "$work/killed" -q 2>"$work/usr1.err" &
 pid=$!
 wait_for_write "$work/killed" "$pid"

@@ -4,17 +4,66 @@
 // tether geometry), which are now placed apart or refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iterator>
 
 #include "engine_test_support.hpp"
+#include "tethersim/engine/poll_pacer.hpp"
 #include "tethersim/engine/stall_report.hpp"
 #include "tethersim/engine/stall_watch.hpp"
 #include "tethersim/io/input_error.hpp"
 
 namespace tethersim::testing {
 namespace {
+
+// The longest wall time between two polls when each event takes
+// `seconds_per_event`, over the first 40 polls of a run.
+double longest_poll_seconds(double seconds_per_event) {
+  engine::PollPacer pacer;
+  double longest = 0.0;
+  for (int poll = 0; poll < 40; ++poll) {
+    const std::uint64_t ran = pacer.events();
+    const double seconds = static_cast<double>(ran) * seconds_per_event;
+    longest = std::max(longest, seconds);
+    pacer.adapt(ran, seconds);
+  }
+  return longest;
+}
+
+TEST(PollPacer, PollsAboutEvery50MillisecondsWhateverTheEventRate) {
+  // From ten million events per second down to one event per 0.2 s, signals
+  // and the wall clock are looked at after the first event, then at least
+  // every 50 ms (or after every event when one takes longer). A
+  // fixed count of 4 096 events polled every 4 s at 1 000 events per second.
+  for (double per_event : {1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.2}) {
+    EXPECT_LE(longest_poll_seconds(per_event), std::max(engine::PollPacer::kTargetSeconds, per_event))
+        << per_event;
+  }
+}
+
+TEST(PollPacer, FastRunsReachTheFullCountAndSlowOnesRecover) {
+  engine::PollPacer pacer;
+  EXPECT_EQ(pacer.events(), engine::PollPacer::kFirstEvents);
+  for (int k = 0; k < 12; ++k) pacer.adapt(pacer.events(), 1e-5);
+  EXPECT_EQ(pacer.events(), engine::PollPacer::kMostEvents);
+  pacer.adapt(pacer.events(), 1e-4);  // never above the most
+  EXPECT_EQ(pacer.events(), engine::PollPacer::kMostEvents);
+  pacer.adapt(pacer.events(), 4.096);  // 1 ms per event
+  EXPECT_EQ(pacer.events(), 50u);
+  pacer.adapt(3, 1e-6);  // a step cut short (budget, end time) says nothing
+  EXPECT_EQ(pacer.events(), 50u);
+  pacer.adapt(50, 0.03);  // within the target: kept
+  EXPECT_EQ(pacer.events(), 50u);
+  for (int k = 0; k < 10; ++k) pacer.adapt(pacer.events(), 1e-6);
+  EXPECT_EQ(pacer.events(), engine::PollPacer::kMostEvents);
+  engine::PollPacer capped(16);
+  for (int k = 0; k < 8; ++k) capped.adapt(capped.events(), 1e-6);
+  EXPECT_EQ(capped.events(), 16u);
+  capped.adapt(16, 16.0);
+  EXPECT_EQ(capped.events(), 1u);
+}
 
 TEST(StallWatch, QuietWhileTimeAdvances) {
   engine::StallWatch watch(1000);

@@ -29,6 +29,7 @@
 #include "tethersim/decomposition/certification.hpp"
 #include "tethersim/decomposition/rank_exchange.hpp"
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/poll_pacer.hpp"
 #include "tethersim/engine/stall_watch.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
 
@@ -379,6 +380,9 @@ class DistributedEngine {
   int last_failure_ = 0;
   DistributionCounters counters_;
   std::function<bool()> stop_poll_;
+  // How often run_watched looks at the stop flag, the clock and the window's
+  // memory; it learns the event rate across windows.
+  engine::PollPacer poll_pacer_;
   std::uint64_t stall_limit_ = engine::kDefaultStallEvents;
   Halt halt_ = Halt::none;
   std::string stall_description_;

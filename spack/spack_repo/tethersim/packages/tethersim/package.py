@@ -15,6 +15,8 @@ class Tethersim(CMakePackage):
     # this line or use `spack develop`.
     git = "file://" + str(pathlib.Path(__file__).resolve().parents[5])
 
+    license("BSD-3-Clause")
+
     version("main", branch="main")
 
     depends_on("c", type="build")
