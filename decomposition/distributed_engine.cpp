@@ -40,9 +40,12 @@ constexpr double kShortest = 1e-3;
 // bring it back to the first budget.
 constexpr double kFirstFallbackBudget = 2.0;
 constexpr double kLargestFallbackBudget = 256.0;
-// Certified windows are weighed against a fallback this many at a time
-// (one agreement each).
-constexpr int kWindowsPerDecision = 4;
+// Before any fallback ran: try one when the estimated cost of one rank
+// running the events is within this factor of the windows' cost, and its
+// estimated rebuilding under this share of the windows' cost over the
+// longest fallback.
+constexpr double kTryFallbackRatio = 2.0;
+constexpr double kTryFallbackShare = 0.1;
 // Failed halvings before testing whether an empty window certifies.
 constexpr int kStructuralCheck = 3;
 // Rounds of phase 2 (bounds sent again after they rose) before a window
@@ -416,7 +419,7 @@ bool DistributedEngine::certify(double length) {
     if (again) certifier_->rising_bounds(bounds);
     counters_.seconds_certify += seconds_now() - verify_started;
     std::vector<double> verdict{ok ? 0.0 : again ? 1.0 : 2.0, certifier_->largest_owned_bound()};
-    std::vector<double> executed{static_cast<double>(counters_.events_executed),
+    std::vector<double> executed{static_cast<double>(counters_.events_executed - counters_.events_duplicated),
                                  static_cast<double>(counters_.owned)};
     agree(verdict, executed);
     global_events_ = static_cast<std::uint64_t>(executed[0]);
@@ -444,8 +447,8 @@ bool DistributedEngine::certify(double length) {
 }
 
 bool DistributedEngine::fallback_after_window(double round_started, double cap) {
-  // global_events_ was agreed during this certification: it counts the
-  // events of every window before this one.
+  // global_events_ was agreed during this round: it counts the unique
+  // events committed before this window.
   if (after_window_) {
     const std::uint64_t events = global_events_ - events_before_window_;
     // Every window is weighed, not only those with few events per
@@ -462,9 +465,18 @@ bool DistributedEngine::fallback_after_window(double round_started, double cap) 
   events_before_window_ = global_events_;
   previous_round_ = {round_started, time_};
   after_window_ = true;
-  if (settings_.lean_fallback == LeanFallback::off || weighed_.count < kWindowsPerDecision) return false;
-  const bool pays = settings_.lean_fallback == LeanFallback::random ? random_decision() % 2 == 0
-                                                                     : fallback_pays(cap);
+  if (settings_.lean_fallback == LeanFallback::off || weighed_.count < windows_per_decision_) return false;
+  bool pays = false;
+  if (settings_.lean_fallback == LeanFallback::random) {
+    // The coin also starts runs of fallbacks without windows between them,
+    // as measured costs do when fallbacks pay.
+    const std::uint64_t coin = random_decision();
+    pays = coin % 2 == 0;
+    chosen_budget_ = next_fallback_budget();
+    if (pays && coin % 4 == 0) fallback_streak_ = 0;
+  } else {
+    pays = fallback_pays(cap);
+  }
   weighed_ = {};
   return pays;
 }
@@ -480,44 +492,87 @@ double DistributedEngine::next_fallback_budget() const {
 bool DistributedEngine::fallback_pays(double cap) {
   // Wall-clock figures differ between ranks: agree on the largest, so that
   // every rank takes the same decision. Results never depend on it.
-  // Before the first fallback its rebuilding is estimated from this rank's
-  // start-up build (which also sends every particle to its ranks):
-  // gathering everything, one engine of every particle on rank 0, and
-  // sending and rebuilding every rank's share come to about one start-up
-  // build per rank (measured: 18 s against 2 x 11 s for 10^6 on 2 ranks).
-  const double overhead = fallback_overhead_ >= 0.0 ? fallback_overhead_
-                                                    : ranks_ * start_build_seconds_;
-  const double per_event = serial_seconds_per_event_ > 0.0
-                               ? serial_seconds_per_event_
-                               : counters_.seconds_execute / static_cast<double>(std::max<std::uint64_t>(counters_.events_executed, 1));
+  // Once a fallback ran, its own costs are known: its rebuilding
+  // (gathering, one serial engine, sending every rank its share) and rank
+  // 0's seconds per event. Before, the rebuilding is estimated as one
+  // start-up build per rank (measured: 18 s against 2 x 11 s for 10^6 on 2
+  // ranks), and the cost per event from the windows' execution.
+  const bool measured = fallback_overhead_ >= 0.0 && serial_seconds_per_event_ > 0.0;
+  const double overhead = measured ? fallback_overhead_ : ranks_ * start_build_seconds_;
+  const double per_event = measured ? serial_seconds_per_event_
+                                    : counters_.seconds_execute /
+                                          static_cast<double>(std::max<std::uint64_t>(counters_.events_executed, 1));
   std::vector<double> maxima{weighed_.wall, overhead, per_event};
   std::vector<double> sums;
   agree(maxima, sums);
   const double span = weighed_.span;
-  if (!(span > 0.0) || !(weighed_.events > 0.0)) return true;
-  // Over the span the next fallback would cover (to the next scheduled
-  // stop, or its event budget at the windows' event rate): the
-  // fallback's rebuilding plus one rank running every event, against the
-  // windows' wall time per unit of simulated time.
-  const double rate = weighed_.events / span;
-  const double budget = next_fallback_budget() * static_cast<double>(std::max<std::uint64_t>(global_owned_, 1));
-  const double covered = std::min(cap - time_, budget / rate);
-  const double fallback_seconds = maxima[1] + covered * rate * maxima[2];
-  const double window_seconds = covered * maxima[0] / span;
-  if (trace_ && rank_ == 0) {
-    std::fprintf(stderr, "[rank 0] windows: %.3g s against a fallback's %.3g s (%.3g s rebuilding) over %.3g\n",
-                 window_seconds, fallback_seconds, maxima[1], covered);
+  if (!(span > 0.0) || !(weighed_.events > 0.0)) {
+    chosen_budget_ = next_fallback_budget();
+    return true;
   }
-  if (fallback_seconds < window_seconds) return true;
+  // Costs per unit of simulated time: the windows' wall time, and one rank
+  // running every (unique) event; a fallback also pays its rebuilding once.
+  // It covers up to `cap` (the next scheduled stop) or its event budget at
+  // the windows' event rate.
+  const double rate = weighed_.events / span;
+  const double owned = static_cast<double>(std::max<std::uint64_t>(global_owned_, 1));
+  const double windows_cost = maxima[0] / span;
+  const double serial_cost = rate * maxima[2];
+  const double room = cap - time_;
+  const double first = std::min(room, next_fallback_budget() * owned / rate);
+  const double longest = std::min(room, kLargestFallbackBudget * owned / rate);
+  double covered = first;
+  bool pays = maxima[1] + covered * serial_cost < covered * windows_cost;
+  if (measured) {
+    // A fallback pays from the span at which the windows' extra cost has
+    // bought its rebuilding; it covers four times that span (the
+    // rebuilding then costs at most a quarter of what it saves), within
+    // the budgets and the room.
+    const double gain = windows_cost - serial_cost;
+    pays = gain > 0.0 && maxima[1] < longest * gain;
+    if (pays) covered = std::clamp(4.0 * maxima[1] / gain, first, longest);
+  } else if (!pays && !fallback_tried_ && serial_cost < kTryFallbackRatio * windows_cost &&
+             maxima[1] < kTryFallbackShare * longest * windows_cost) {
+    // The estimate carries the windows' own bookkeeping and ranks sharing
+    // cores, which one rank running alone does not: when it is within a
+    // factor of the windows and the rebuilding is cheap against what
+    // windows would cost over the longest fallback, one short fallback
+    // measures the real costs (a small tight system on 2 ranks took 2.7
+    // times one rank's time while its estimate always chose windows).
+    pays = true;
+    fallback_tried_ = true;
+  }
+  if (trace_ && rank_ == 0) {
+    std::fprintf(stderr,
+                 "[rank 0] windows %.3g s per unit of time, one rank %.3g (%s) and %.3g s rebuilding: %s over %.3g\n",
+                 windows_cost, serial_cost, measured ? "measured" : "estimated", maxima[1],
+                 pays ? "fallback" : "windows", covered);
+  }
+  if (pays) {
+    chosen_budget_ = std::clamp(covered * rate / owned, kFirstFallbackBudget, kLargestFallbackBudget);
+    // While fallbacks pay, the windows between them are few: one weighed
+    // window keeps the windows' cost current.
+    windows_per_decision_ = measured ? 1 : kWindowsPerDecision;
+    if (measured) fallback_streak_ = 0;
+    return true;
+  }
+  ++counters_.fallbacks_declined;
+  // One rank is cheaper per unit of time but the next scheduled stop is too
+  // near to buy the rebuilding: keep the budgets, and after the stop start
+  // with fallbacks.
+  if (measured && windows_cost > serial_cost) {
+    fallback_streak_ = 0;
+    return false;
+  }
   // Windows are cheaper here: the next fallback (forced by a cluster no
   // halo holds) starts again from the first budget.
-  ++counters_.fallbacks_declined;
   fallback_budget_ = 0.0;
+  windows_per_decision_ = kWindowsPerDecision;
   return false;
 }
 
-void DistributedEngine::run_fallback(double cap) {
-  fallback_budget_ = next_fallback_budget();
+void DistributedEngine::run_fallback(double cap, double events_per_particle) {
+  fallback_budget_ = events_per_particle > 0.0 ? events_per_particle : next_fallback_budget();
   fallback(cap, fallback_budget_);
   proposal_ = std::max(proposal_, typical_);
   after_window_ = false;
@@ -547,6 +602,15 @@ double DistributedEngine::first_proposal(double room) {
 }
 
 void DistributedEngine::round(double end) {
+  // While fallbacks pay (measured), the next few run at once, without
+  // windows between them to weigh again; then windows are weighed anew.
+  if (fallback_streak_ >= 0 && fallback_streak_ < kFallbacksPerWeighing) {
+    ++fallback_streak_;
+    if (trace_ && rank_ == 0) std::fprintf(stderr, "[rank 0] fallback %d of a run without windows\n", fallback_streak_);
+    run_fallback(std::min(end, next_transition()));
+    return;
+  }
+  fallback_streak_ = -1;
   if (settings_.windows == WindowMode::speculative && certified_rounds_left_ == 0) {
     if (!speculative_round(end)) {
       // Windows keep failing: a certified round takes the next one.
@@ -616,7 +680,7 @@ void DistributedEngine::certified_round(double end) {
     prepare(false);
   }
   if (fallback_after_window(round_started, cap)) {
-    run_fallback(cap);
+    run_fallback(cap, chosen_budget_);
     return;
   }
   if (attempts == 0) {

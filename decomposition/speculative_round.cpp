@@ -143,9 +143,13 @@ bool DistributedEngine::speculative_round(double end) {
   // undo; some rank was asked to stop or saw a stall (the largest: a stall);
   // some rank injected a violation.
   std::vector<double> verdict{-violation, forced ? 1.0 : 0.0, static_cast<double>(halt), injected ? 1.0 : 0.0};
-  std::vector<double> totals{static_cast<double>(counters_.events_executed + executed),
+  // Sums: the unique events committed before this window (what one rank
+  // would have run), and the particles.
+  std::vector<double> totals{static_cast<double>(counters_.events_executed - counters_.events_duplicated),
                              static_cast<double>(counters_.owned)};
   agree(verdict, totals);
+  global_events_ = static_cast<std::uint64_t>(totals[0]);
+  global_owned_ = static_cast<std::uint64_t>(totals[1]);
   if (verdict[2] != 0.0) {
     // A halted window is undone whole on every rank, its events never
     // counted: the run stops at the window's start, a consistent time.
@@ -158,8 +162,6 @@ bool DistributedEngine::speculative_round(double end) {
   const double stands_until = -verdict[0];
   if (verdict[1] == 0.0 && stands_until == until) {
     commit_window(until, executed, duplicated);
-    global_events_ = static_cast<std::uint64_t>(totals[0]);
-    global_owned_ = static_cast<std::uint64_t>(totals[1]);
     // Grow only from a window of the proposed length (not one cut short by
     // a scheduled stop).
     if (length == speculative_proposal_) speculative_proposal_ = length * (speculation_found_limit_ ? kGrowth : kFirstGrowth);
@@ -210,7 +212,7 @@ bool DistributedEngine::speculative_round(double end) {
   speculative_failures_ = 0;
   failed_this_window_ = false;
   if (fallback_after_window(round_started, cap)) {
-    run_fallback(cap);
+    run_fallback(cap, chosen_budget_);
     return true;
   }
   maybe_rebalance();

@@ -298,7 +298,10 @@ class RunLoop {
   int execute() {
     const fs::path trajectory_path = run_.directory / "trajectory.h5";
     std::error_code ec;
-    const bool continued = run_.restarted && fs::exists(trajectory_path, ec);
+    // Agreed before any rank creates the file: a rank that looked after
+    // another had begun creating it would try to continue a half-made
+    // trajectory (seen on restarts into a new directory on 2 ranks).
+    const bool continued = sim_.any_rank(run_.restarted && fs::exists(trajectory_path, ec));
     if (continued) {
       trajectory_.emplace(TrajectoryFile::append(trajectory_path.string(), sim_.io_comm(), model_,
                                                  run_.slots, run_.species_by_slot, run_.start_time));

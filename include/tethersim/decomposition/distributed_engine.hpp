@@ -300,8 +300,9 @@ class DistributedEngine {
   // Runs everything on rank 0 until `until` or until `events_per_particle`
   // events per particle have happened, whichever comes first.
   void fallback(double until, double events_per_particle);
-  // A fallback with the next budget: each one doubles it.
-  void run_fallback(double cap);
+  // A fallback of `events_per_particle` (0: the next budget, each one
+  // doubling it).
+  void run_fallback(double cap, double events_per_particle = 0.0);
   // Called after each certified window: every few windows, true when a
   // fallback costs less than going on with windows like them.
   bool fallback_after_window(double round_started, double cap);
@@ -332,7 +333,17 @@ class DistributedEngine {
   double proposal_ = 0.0;              // the next window length to try
   double typical_ = 0.0;               // moving geometric mean of certified lengths
   int rounds_since_ceiling_ = 0;       // since the engine's speed ceiling was exact
-  double fallback_budget_ = 0.0;       // events per particle of the next fallback
+  double fallback_budget_ = 0.0;       // events per particle of the last fallback (0: none since windows won)
+  double chosen_budget_ = 0.0;         // the budget fallback_pays chose
+  // Windows are weighed against a fallback this many at a time (one
+  // agreement each); one while fallbacks pay.
+  static constexpr int kWindowsPerDecision = 4;
+  int windows_per_decision_ = kWindowsPerDecision;
+  bool fallback_tried_ = false;        // a fallback was tried to measure its costs
+  // Fallbacks run one after another, without windows, once fallbacks were
+  // found to pay: how many so far (-1: none, windows run).
+  static constexpr int kFallbacksPerWeighing = 4;
+  int fallback_streak_ = -1;
   std::uint64_t global_owned_ = 0;     // particles on all ranks (agreed)
   std::uint64_t events_before_window_ = 0;  // global_events_ before the last window
   bool after_window_ = false;          // the last round ran a certified window
