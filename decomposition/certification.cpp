@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tethersim/model/periodic_impulse_kinds.hpp"
+
 namespace tethersim::decomposition {
 
 const char* to_string(CertificationFailure failure) {
@@ -133,11 +135,11 @@ void Certifier::compute_bounds(const std::vector<int>& members) {
       }
     }
   }
-  // Per component: E <- E + (drag towards the fluid velocity, at most
-  // M |v_fluid|^2 / 2 per tick), then every impulse J on mass m at most
-  // raises sqrt(E) by |J| / sqrt(2 m); gravity moves a component of mass M
-  // by sqrt(M / 2) |g| dt per tick. The root's kick slot is reused to mark
-  // the component done (-1) and its energy slot then holds the bound's E.
+  // Per component: each periodic impulse's ticks add to E or to sqrt(E)
+  // what its kind says (periodic_impulse_kinds.hpp), then every random
+  // impulse J on mass m at most raises sqrt(E) by |J| / sqrt(2 m). The
+  // root's kick slot is reused to mark the component done (-1) and its
+  // energy slot then holds the bound's E.
   for (int m : members) {
     const auto r = static_cast<std::size_t>(find(m));
     if (root_kick_[r] < 0.0) continue;
@@ -146,11 +148,8 @@ void Certifier::compute_bounds(const std::vector<int>& members) {
     for (std::size_t p = 0; p < np; ++p) {
       const double mass = root_applies_[r * np + p];
       if (mass == 0.0 || ticks[p] == 0.0) continue;
-      if (periodic[p].kind == PeriodicImpulseKind::drag) {
-        e += ticks[p] * 0.5 * mass * periodic[p].fluid_velocity.squaredNorm();
-      } else {
-        root += ticks[p] * std::sqrt(0.5 * mass) * periodic[p].acceleration.norm() * periodic[p].interval;
-      }
+      visit_periodic_kind(periodic[p].kind,
+                          [&](auto k) { decltype(k)::add_tick_bound(periodic[p], mass, ticks[p], e, root); });
     }
     const double sq = std::sqrt(e) + root;
     root_energy_[r] = sq * sq;

@@ -14,7 +14,7 @@
 
 #include "tethersim/decomposition/record_snapshot.hpp"
 #include "tethersim/physics/counter_rng.hpp"
-#include "tethersim/physics/external_impulse.hpp"
+#include "tethersim/model/periodic_impulse_kinds.hpp"
 
 namespace tethersim::decomposition {
 
@@ -85,14 +85,17 @@ std::string distribution_problem(const Model& model) {
              ", a particle outside the sector grid whose partners are spread over all ranks";
     }
   }
+  // The certifier's speed bounds hold for periodic impulses whose kind
+  // accepts the species they move (validation refuses the others; a model
+  // built without it is refused here).
   for (const PeriodicImpulse& p : model.periodic_impulses()) {
-    if (p.kind != PeriodicImpulseKind::drag) continue;
     for (std::size_t s = 0; s < model.species().size(); ++s) {
-      const Species& sp = model.species()[s];
-      if (!p.applies_to[s] || sp.infinite_mass()) continue;
-      if (physics::stokes_drag_fraction(p.viscosity, sp.radius, p.interval, sp.mass) > 1.0) {
-        return "the drag impulse on " + sp.name +
-               " overshoots (6 pi mu r dt / m > 1): its speed bound is not known; use a shorter interval";
+      if (!p.applies_to[s]) continue;
+      const PeriodicImpulseProblem problem =
+          visit_periodic_kind(p.kind, [&](auto k) { return decltype(k)::species_problem(p, model.species()[s]); });
+      if (!problem.message.empty()) {
+        return std::string("the ") + to_string(p.kind) + " impulse's " + problem.key + " is " + problem.message +
+               ": its speed bound is not known";
       }
     }
   }

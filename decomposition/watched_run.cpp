@@ -21,12 +21,16 @@ DistributedEngine::Halt DistributedEngine::run_watched(engine::Engine& e, double
                                                        bool* reached, std::size_t memory_limit) {
   engine::StallWatch watch(stall_limit_);
   if (reached) *reached = false;
-  // Polls about every 50 ms of wall time (the poll costs a clock read and
-  // a flag), and often enough that a small window memory is not overshot.
-  const std::uint64_t memory_poll = std::max<std::uint64_t>(memory_limit / kWindowBytesPerEvent, 64);
+  // Stop requests and stalls are polled about every 50 ms of wall time (a
+  // clock read and a flag). The window's memory is checked every so many
+  // events from its start (the same checks whatever the wall clock does),
+  // often enough that a small window memory is not overshot by much.
+  const std::uint64_t memory_poll =
+      std::clamp<std::uint64_t>(memory_limit / kWindowBytesPerEvent, std::uint64_t{64}, engine::PollPacer::kMostEvents);
+  std::uint64_t to_memory_check = memory_poll;
   poll_pacer_.start();
   for (;;) {
-    const std::uint64_t step = std::min({budget, poll_pacer_.events(), memory_poll});
+    const std::uint64_t step = std::min({budget, poll_pacer_.events(), to_memory_check});
     if (e.run_until(until, step)) {
       if (reached) *reached = true;
       return Halt::none;
@@ -34,9 +38,13 @@ DistributedEngine::Halt DistributedEngine::run_watched(engine::Engine& e, double
     budget -= step;
     poll_pacer_.polled(step);
     if (budget == 0) return Halt::none;
-    const std::size_t held = e.speculation_bytes();
-    counters_.window_peak_bytes = std::max<std::uint64_t>(counters_.window_peak_bytes, held);
-    if (held > memory_limit) return Halt::none;
+    to_memory_check -= step;
+    if (to_memory_check == 0) {
+      to_memory_check = memory_poll;
+      const std::size_t held = e.speculation_bytes();
+      counters_.window_peak_bytes = std::max<std::uint64_t>(counters_.window_peak_bytes, held);
+      if (held > memory_limit) return Halt::none;
+    }
     if (watch.stalled(e.time(), e.statistics().total_events() + e.uncounted_events())) {
       char head[160];
       std::snprintf(head, sizeof head, "rank %d: %llu events without simulated time advancing at t = %.17g: ", rank_,

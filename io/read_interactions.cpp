@@ -1,6 +1,8 @@
 // [[external]], [action_potential], [[attach]] and [[detach]].
 #include "model_reading.hpp"
 
+#include "tethersim/model/periodic_impulse_kinds.hpp"
+
 namespace tethersim::io_detail {
 
 void read_external(TableReader& root, ReadContext& ctx) {
@@ -9,16 +11,26 @@ void read_external(TableReader& root, ReadContext& ctx) {
   for (TableReader& t : root.tables("external")) {
     PeriodicImpulse e;
     const std::string kind = t.required_text("kind");
-    if (kind == "gravity") {
-      e.kind = PeriodicImpulseKind::gravity;
-      if (!t.has("g")) t.fail_here("missing required key 'g' (the acceleration vector)");
-      e.acceleration = t.vector("g", Vec3::Zero(), dims);
-    } else if (kind == "drag") {
-      e.kind = PeriodicImpulseKind::drag;
-      e.viscosity = t.required_number("viscosity");
-      e.fluid_velocity = t.vector("fluid_velocity", Vec3::Zero(), dims);
-    } else {
-      t.fail("kind", "must be \"gravity\" or \"drag\", got \"" + kind + "\"");
+    bool known = false;
+    std::string names;
+    for (const auto& [name, k] : kPeriodicImpulseNames) {
+      names += std::string(names.empty() ? "" : " or ") + "\"" + name + "\"";
+      if (kind == name) {
+        e.kind = k;
+        known = true;
+      }
+    }
+    if (!known) t.fail("kind", "must be " + names + ", got \"" + kind + "\"");
+    // Each kind's own keys.
+    switch (e.kind) {
+      case PeriodicImpulseKind::gravity:
+        if (!t.has("g")) t.fail_here("missing required key 'g' (the acceleration vector)");
+        e.acceleration = t.vector("g", Vec3::Zero(), dims);
+        break;
+      case PeriodicImpulseKind::drag:
+        e.viscosity = t.required_number("viscosity");
+        e.fluid_velocity = t.vector("fluid_velocity", Vec3::Zero(), dims);
+        break;
     }
     e.interval = t.required_number("interval");
     e.start = t.number("start", 0.0);

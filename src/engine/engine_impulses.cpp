@@ -2,9 +2,9 @@
 #include <algorithm>
 
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/model/periodic_impulse_kinds.hpp"
 #include "tethersim/physics/action_potential.hpp"
 #include "tethersim/physics/counter_rng.hpp"
-#include "tethersim/physics/external_impulse.hpp"
 #include "tethersim/physics/loading.hpp"
 #include "tethersim/physics/random_impulse.hpp"
 
@@ -45,11 +45,7 @@ void Engine::periodic_impulse(std::uint32_t which, double t) {
   const PeriodicImpulse& p = model_.periodic_impulses()[which];
   const std::uint64_t tick = periodic_tick_[which];
   auto impulse_on = [&](Index i, const Vec3& v) -> Vec3 {
-    const Species& s = model_.species(particles_.state[i].species);
-    return p.kind == PeriodicImpulseKind::gravity
-               ? physics::gravity_impulse(s.mass, p.acceleration, p.interval)
-               : physics::stokes_drag_impulse(p.viscosity, s.radius, p.fluid_velocity, v,
-                                              p.interval);
+    return periodic_impulse_on(p, model_.species(particles_.state[i].species), v);
   };
   // All impulses of a tick happen at one instant. A lone particle's impulse
   // concerns it alone; the members of a loaded group receive theirs in the

@@ -2,7 +2,7 @@
 #include "tethersim/model/action_potentials.hpp"
 #include "tethersim/model/domain.hpp"
 #include "tethersim/model/dynamics.hpp"
-#include "tethersim/model/periodic_impulse.hpp"
+#include "tethersim/model/periodic_impulse_kinds.hpp"
 
 namespace tethersim {
 
@@ -20,7 +20,7 @@ const char* to_string(Boundary boundary) {
 }
 
 const char* to_string(PeriodicImpulseKind kind) {
-  return kind == PeriodicImpulseKind::gravity ? "gravity" : "drag";
+  return visit_periodic_kind(kind, [](auto k) { return decltype(k)::name; });
 }
 
 int ActionPotentials::reaction_index(const std::string& name) const {

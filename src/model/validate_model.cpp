@@ -5,21 +5,12 @@
 #include <sstream>
 
 #include "tethersim/model/model.hpp"
-#include "tethersim/physics/external_impulse.hpp"
+#include "tethersim/model/number_format.hpp"
+#include "tethersim/model/periodic_impulse_kinds.hpp"
 
 namespace tethersim {
 
 namespace {
-
-std::string format_number(double x) {
-  if (std::isnan(x)) return "nan";
-  if (is_infinite(x)) return "inf";
-  if (x == -kInfinity) return "-inf";
-  std::ostringstream out;
-  out.precision(10);
-  out << x;
-  return out.str();
-}
 
 class ProblemList {
  public:
@@ -216,20 +207,13 @@ void validate_periodic_impulses(const ModelData& d, ProblemList& p) {
                        "-D model does not have");
       }
     }
-    if (e.kind == PeriodicImpulseKind::drag) {
-      p.non_negative(key + ".viscosity", e.viscosity);
-      for (std::size_t s = 0; s < e.applies_to.size() && s < d.species.size(); ++s) {
-        const Species& sp = d.species[s];
-        if (!e.applies_to[s] || sp.infinite_mass() || !(e.interval > 0.0)) continue;
-        const double fraction =
-            physics::stokes_drag_fraction(e.viscosity, sp.radius, e.interval, sp.mass);
-        if (fraction > 1.0) {
-          p.add(key + ".interval",
-                "too long for species '" + sp.name + "': one drag impulse would remove " +
-                    format_number(fraction) +
-                    " times its relative velocity (must be <= 1); shorten the interval");
-        }
-      }
+    if (e.kind == PeriodicImpulseKind::drag) p.non_negative(key + ".viscosity", e.viscosity);
+    // What the kind itself needs of each species it moves.
+    for (std::size_t s = 0; s < e.applies_to.size() && s < d.species.size(); ++s) {
+      if (!e.applies_to[s]) continue;
+      const PeriodicImpulseProblem problem =
+          visit_periodic_kind(e.kind, [&](auto k) { return decltype(k)::species_problem(e, d.species[s]); });
+      if (!problem.message.empty()) p.add(key + "." + problem.key, problem.message);
     }
   }
 }

@@ -216,6 +216,8 @@ class Engine {
   // not owned here or whose sector is at some point in `logged_sectors`
   // (kept by reference until the window ends).
   void begin_speculation(const SectorMask& logged_sectors);
+  // The mask must outlive the window: a temporary would be read after its end.
+  void begin_speculation(const SectorMask&&) = delete;
   bool speculating() const { return speculation_ != nullptr; }
   const SpeculationLog& speculation_log() const;
   // The window stands: the state stays, the logs go.
