@@ -47,7 +47,7 @@ Certifier::Certifier(const Model& model, const BlockLayout& layout, int rank, bo
     : model_(model), layout_(layout), rank_(rank) {
   const auto n = static_cast<SpeciesIndex>(model.species().size());
   max_blocking_.assign(n, 0.0);
-  blocking_.assign(static_cast<std::size_t>(n) * n, 0.0);
+  blocking_.assign(n * n, 0.0);
   // Partners found through sectors only: hubs are outside the grid (and
   // never change).
   for (SpeciesIndex a = 0; a < n; ++a) {
@@ -79,27 +79,27 @@ std::size_t Certifier::cell_index(int x, int y, int z) const {
          static_cast<std::size_t>(z);
 }
 
-int Certifier::find(int x) {
-  while (parent_[static_cast<std::size_t>(x)] != x) {
-    auto& p = parent_[static_cast<std::size_t>(x)];
-    p = parent_[static_cast<std::size_t>(p)];
+Certifier::NodeIndex Certifier::find(NodeIndex x) {
+  while (parent_[x] != x) {
+    auto& p = parent_[x];
+    p = parent_[p];
     x = p;
   }
   return x;
 }
 
-void Certifier::unite(int a, int b) {
+void Certifier::unite(NodeIndex a, NodeIndex b) {
   a = find(a);
   b = find(b);
   if (a == b) return;
-  if (size_[static_cast<std::size_t>(a)] < size_[static_cast<std::size_t>(b)]) std::swap(a, b);
-  parent_[static_cast<std::size_t>(b)] = a;
-  size_[static_cast<std::size_t>(a)] += size_[static_cast<std::size_t>(b)];
-  owned_root_[static_cast<std::size_t>(a)] |= owned_root_[static_cast<std::size_t>(b)];
-  root_changed_[static_cast<std::size_t>(a)] = 1;
+  if (size_[a] < size_[b]) std::swap(a, b);
+  parent_[b] = a;
+  size_[a] += size_[b];
+  owned_root_[a] |= owned_root_[b];
+  root_changed_[a] = 1;
 }
 
-void Certifier::compute_bounds(const std::vector<int>& members) {
+void Certifier::compute_bounds(const std::vector<NodeIndex>& members) {
   const auto& periodic = model_.periodic_impulses();
   const std::size_t np = periodic.size();
   // Ticks of each periodic impulse inside the window.
@@ -116,15 +116,14 @@ void Certifier::compute_bounds(const std::vector<int>& members) {
   root_energy_.resize(nodes_.size());
   root_kick_.resize(nodes_.size());
   root_applies_.resize(nodes_.size() * np);
-  for (int m : members) {
-    const auto r = static_cast<std::size_t>(find(m));
+  for (NodeIndex m : members) {
+    const NodeIndex r = find(m);
     root_energy_[r] = 0.0;
     root_kick_[r] = 0.0;
     for (std::size_t p = 0; p < np; ++p) root_applies_[r * np + p] = 0.0;
   }
-  for (int m : members) {
-    const auto i = static_cast<std::size_t>(m);
-    const auto r = static_cast<std::size_t>(find(m));
+  for (NodeIndex i : members) {
+    const NodeIndex r = find(i);
     root_energy_[r] += nodes_[i].energy;
     for (std::size_t k = impulse_begin_[i]; k < impulse_begin_[i + 1]; ++k) {
       if (impulses_[k].time < start_ + length_) root_kick_[r] += impulses_[k].amount;
@@ -140,8 +139,8 @@ void Certifier::compute_bounds(const std::vector<int>& members) {
   // impulse J on mass m at most raises sqrt(E) by |J| / sqrt(2 m). The
   // root's kick slot is reused to mark the component done (-1) and its
   // energy slot then holds the bound's E.
-  for (int m : members) {
-    const auto r = static_cast<std::size_t>(find(m));
+  for (NodeIndex m : members) {
+    const NodeIndex r = find(m);
     if (root_kick_[r] < 0.0) continue;
     double e = root_energy_[r];
     double root = root_kick_[r];
@@ -155,29 +154,28 @@ void Certifier::compute_bounds(const std::vector<int>& members) {
     root_energy_[r] = sq * sq;
     root_kick_[r] = -1.0;
   }
-  for (int m : members) {
-    const auto i = static_cast<std::size_t>(m);
-    const auto r = static_cast<std::size_t>(find(m));
+  for (NodeIndex i : members) {
+    const NodeIndex r = find(i);
     const double v = std::sqrt(2.0 * root_energy_[r] * nodes_[i].inv_mass);
     bound_[i] = std::max(v, floor_[i]);
   }
 }
 
-double Certifier::slack(int i) const {
-  return (bound_[static_cast<std::size_t>(i)] + max_all_bound_) * slack_factor_ + slack_absolute_;
+double Certifier::slack(NodeIndex i) const {
+  return (bound_[i] + max_all_bound_) * slack_factor_ + slack_absolute_;
 }
 
-double Certifier::reach(int i) const {
-  return max_blocking_[nodes_[static_cast<std::size_t>(i)].species] + slack(i);
+double Certifier::reach(NodeIndex i) const {
+  return max_blocking_[nodes_[i].species] + slack(i);
 }
 
-int Certifier::reach_layers(int i) const {
+int Certifier::reach_layers(NodeIndex i) const {
   // Tether partners and the engine's own predictions need one layer.
   return std::max(1, static_cast<int>(std::ceil(reach(i) / edge_min_)));
 }
 
-bool Certifier::closed(int i, int layers) const {
-  const Node& node = nodes_[static_cast<std::size_t>(i)];
+bool Certifier::closed(NodeIndex i, int layers) const {
+  const Node& node = nodes_[i];
   if (node.depth + layers <= kHaloDepth) return true;
   // The engine predicts a member's events from the 27 sectors around it:
   // they must all be held.
@@ -187,9 +185,9 @@ bool Certifier::closed(int i, int layers) const {
   return reach(i) < node.clearance;
 }
 
-bool Certifier::could_escape(int i) const {
-  const Node& node = nodes_[static_cast<std::size_t>(i)];
-  const double reach = bound_[static_cast<std::size_t>(i)] * slack_factor_ + slack_absolute_;
+bool Certifier::could_escape(NodeIndex i) const {
+  const Node& node = nodes_[i];
+  const double reach = bound_[i] * slack_factor_ + slack_absolute_;
   const Domain& domain = model_.domain();
   for (int k = 0; k < model_.dimensions(); ++k) {
     if (domain.boundary[static_cast<std::size_t>(k)] != Boundary::open) continue;
@@ -201,28 +199,28 @@ bool Certifier::could_escape(int i) const {
   return false;
 }
 
-bool Certifier::may_meet(int i, const Vec3& from_i, double blocking, double bound_j, bool line_j,
+bool Certifier::may_meet(NodeIndex i, const Vec3& from_i, double blocking, double bound_j, bool line_j,
                          const Vec3& v_j) const {
   if (blocking <= 0.0) return false;
   // gap = distance - blocking against the slack, compared in squares (no
   // square root; the absolute margin covers the rounding).
-  const double within = blocking + (bound_[static_cast<std::size_t>(i)] + bound_j) * slack_factor_ + slack_absolute_;
+  const double within = blocking + (bound_[i] + bound_j) * slack_factor_ + slack_absolute_;
   if (from_i.squaredNorm() > within * within) return false;
   const bool line_i = on_line(i);
   if (!line_i && !line_j) return true;
   // j as seen from i's start: on their lines, j moves with the relative
   // velocity; with one on its line, the other is anywhere its bound takes
   // it (the margins as in the gap test).
-  const Vec3& v_i = velocity_[static_cast<std::size_t>(i)];
+  const Vec3& v_i = velocity_[i];
   const Vec3 w = line_i && line_j ? Vec3(v_j - v_i) : line_j ? v_j : Vec3(-v_i);
-  const double bound = line_i && line_j ? 0.0 : line_j ? bound_[static_cast<std::size_t>(i)] : bound_j;
+  const double bound = line_i && line_j ? 0.0 : line_j ? bound_[i] : bound_j;
   return !(closest_approach(from_i, w, bound, slack_factor_) > blocking + slack_absolute_);
 }
 
-bool Certifier::test_pair(int i, int j, const Vec3& offset) {
-  const PairPoint& a = points_[static_cast<std::size_t>(i)];
-  const PairPoint& b = points_[static_cast<std::size_t>(j)];
-  const auto nj = static_cast<std::size_t>(j);
+bool Certifier::test_pair(NodeIndex i, NodeIndex j, const Vec3& offset) {
+  const PairPoint& a = points_[i];
+  const PairPoint& b = points_[j];
+  const auto nj = j;
   if (!may_meet(i, b.position + offset - a.position, blocking_[a.species * max_blocking_.size() + b.species],
                 bound_[nj], on_line(j), velocity_[nj])) {
     return false;
@@ -232,14 +230,14 @@ bool Certifier::test_pair(int i, int j, const Vec3& offset) {
   return true;
 }
 
-bool Certifier::on_line(int i) const {
-  const auto a = static_cast<std::size_t>(i);
+bool Certifier::on_line(NodeIndex i) const {
+  const auto a = i;
   // Alone: its own root, of size one.
   return straight_[a] && parent_[a] == i && size_[a] == 1;
 }
 
-Certifier::SearchBox Certifier::search_box(int i) const {
-  const Node& node = nodes_[static_cast<std::size_t>(i)];
+Certifier::SearchBox Certifier::search_box(NodeIndex i) const {
+  const Node& node = nodes_[i];
   const engine::SectorGrid& grid = engine_->grid();
   const engine::SectorCoords& c = node.sector;
   const double search = reach(i);
@@ -273,7 +271,7 @@ Certifier::SearchBox Certifier::search_box(int i) const {
   return box;
 }
 
-bool Certifier::test_node(int i, bool first_pass) {
+bool Certifier::test_node(NodeIndex i, bool first_pass) {
   const SearchBox box = search_box(i);
   const auto& [lo, hi, coordinate, shift] = box;
   // Per axis and offset: the cell coordinate (-1: outside).
@@ -292,11 +290,10 @@ bool Certifier::test_node(int i, bool first_pass) {
   // are skipped as a block.
   const auto test_range = [&](std::uint32_t begin, std::uint32_t end, const Vec3& offset, bool extended) {
     const bool lower_tests = first_pass && !extended;
-    if (lower_tests && !any_still_) begin = std::max(begin, static_cast<std::uint32_t>(i) + 1);
+    if (lower_tests && !any_still_) begin = std::max(begin, i + 1);
     for (std::uint32_t nj = begin; nj < end; ++nj) {
-      const int j = static_cast<int>(nj);
-      if (j == i || (lower_tests && j < i && !still_[nj])) continue;
-      merged = test_pair(i, j, offset) || merged;
+        if (nj == i || (lower_tests && nj < i && !still_[nj])) continue;
+      merged = test_pair(i, nj, offset) || merged;
     }
   };
   const auto& zs = cell[2];
@@ -333,8 +330,8 @@ bool Certifier::test_node(int i, bool first_pass) {
   return test_tethers(i) || merged;
 }
 
-bool Certifier::test_tethers(int i) {
-  const Node& node = nodes_[static_cast<std::size_t>(i)];
+bool Certifier::test_tethers(NodeIndex i) {
+  const Node& node = nodes_[i];
   if (!node.tethered) return false;
   // Copies: a partner left out becomes a node, which moves nodes_.
   const engine::Index index = node.index;
@@ -346,24 +343,24 @@ bool Certifier::test_tethers(int i) {
   const bool escaping = could_escape(i);
   bool merged = false;
   engine_->tethers().for_each(index, [&](engine::Index j, std::uint32_t) {
-    int nj = node_of_[j];
+    NodeIndex nj = node_of_[j];
     const engine::ParticleState& s = store.state[j];
     // A partner left out is still (bound 0); one that cannot move (a hub)
     // only turns this node, which its own bound covers.
-    if (nj < 0 && (!scan_lists_ || engine_->is_removed(j) || !s.alive || !s.mobile)) return;
-    const Vec3 other = nj >= 0 ? nodes_[static_cast<std::size_t>(nj)].position : s.position(start_);
-    const engine::SectorCoords& other_sector = nj >= 0 ? nodes_[static_cast<std::size_t>(nj)].sector : engine_->sector(j);
-    const double bound_j = nj >= 0 ? bound_[static_cast<std::size_t>(nj)] : 0.0;
+    if (nj == kNoNode && (!scan_lists_ || engine_->is_removed(j) || !s.alive || !s.mobile)) return;
+    const Vec3 other = nj != kNoNode ? nodes_[nj].position : s.position(start_);
+    const engine::SectorCoords& other_sector = nj != kNoNode ? nodes_[nj].sector : engine_->sector(j);
+    const double bound_j = nj != kNoNode ? bound_[nj] : 0.0;
     bool couple = escaping;  // an escape drops every tether of the particle
     const double tethering = model_.pair(species, s.species).tethering;
     if (!couple && tethering < kInfinity) {
       const Vec3 dx = other - position;
       const double distance = (dx + engine_->grid().image_shift(c, other_sector, dx)).norm();
       couple = tethering - distance <=
-               (bound_[static_cast<std::size_t>(i)] + bound_j) * slack_factor_ + slack_absolute_;
+               (bound_[i] + bound_j) * slack_factor_ + slack_absolute_;
     }
     if (!couple) return;
-    if (nj < 0) nj = add_node(j);
+    if (nj == kNoNode) nj = add_node(j);
     if (find(i) != find(nj)) {
       unite(i, nj);
       merged = true;
@@ -372,11 +369,11 @@ bool Certifier::test_tethers(int i) {
   return merged;
 }
 
-int Certifier::add_node(engine::Index i) {
+Certifier::NodeIndex Certifier::add_node(engine::Index i) {
   // A particle a certificate left out: in a sparse one, plain and alone on
   // its line until now; otherwise still. Either way no impulses are due
   // and no loaded edge is open (the per-node arrays grow by one).
-  const auto n = static_cast<int>(nodes_.size());
+  const NodeIndex n = node_count();
   nodes_.push_back(make_node(i));
   const Node& node = nodes_.back();
   points_.push_back({node.position, node.species});
@@ -398,16 +395,16 @@ int Certifier::add_node(engine::Index i) {
   floor_.push_back(0.0);
   single_bound_.push_back(alone);
   // What the other ranks used for it: its line (phase 1 had not reached it).
-  sent_bound_.resize(static_cast<std::size_t>(n), 0.0);
+  sent_bound_.resize(n, 0.0);
   sent_bound_.push_back(alone);
-  sent_straight_.resize(static_cast<std::size_t>(n), 1);
+  sent_straight_.resize(n, 1);
   sent_straight_.push_back(1);
   return n;
 }
 
-bool Certifier::test_line(int i, engine::Index j, const Vec3& offset) {
+bool Certifier::test_line(NodeIndex i, engine::Index j, const Vec3& offset) {
   // As test_pair, with j on its straight line (its bound: its speed).
-  const PairPoint& a = points_[static_cast<std::size_t>(i)];
+  const PairPoint& a = points_[i];
   const engine::ParticleState& s = engine_->particles().state[j];
   if (!may_meet(i, s.position(start_) + offset - a.position, blocking_[a.species * max_blocking_.size() + s.species],
                 s.v.norm(), true, s.v)) {
@@ -417,12 +414,12 @@ bool Certifier::test_line(int i, engine::Index j, const Vec3& offset) {
   return true;
 }
 
-bool Certifier::test_node_sparse(int i, bool first_pass) {
+bool Certifier::test_node_sparse(NodeIndex i, bool first_pass) {
   const engine::SectorGrid& grid = engine_->grid();
   const engine::ParticleStore& store = engine_->particles();
   const SearchBox box = search_box(i);
   const auto& [lo, hi, coordinate, shift] = box;
-  const auto ni = static_cast<std::size_t>(i);
+  const auto ni = i;
   if (!first_pass) {
     const ScanMemory& memory = scans_[ni];
     bool covered = true;
@@ -480,11 +477,11 @@ bool Certifier::test_node_sparse(int i, bool first_pass) {
   for (const auto& [j, k] : candidates_) {
     // Most candidates are not nodes: the bit set (in cache) spares a read
     // of node_of_ (usually a miss).
-    const int nj = is_node(j) ? node_of_[j] : -1;
+    const NodeIndex nj = is_node(j) ? node_of_[j] : kNoNode;
     if (nj == i) continue;
     const engine::ParticleState& s = store.state[j];
-    if (nj < 0 && !(s.alive && s.mobile)) continue;  // removed ones are in no sector
-    const PairPoint b = nj >= 0 ? points_[static_cast<std::size_t>(nj)] : PairPoint{s.position(start_), s.species};
+    if (nj == kNoNode && !(s.alive && s.mobile)) continue;  // removed ones are in no sector
+    const PairPoint b = nj != kNoNode ? points_[nj] : PairPoint{s.position(start_), s.species};
     const double blocking = blocking_[species_row + b.species];
     if (blocking > 0.0) {
       const double gap = (b.position + offsets[k] - position).norm() - blocking;
@@ -497,7 +494,7 @@ bool Certifier::test_node_sparse(int i, bool first_pass) {
     // In the first pass every node is tested: a pair of nodes from its
     // lower one (as in test_node, not across a second layer), unless that
     // one is still and skipped.
-    if (first_pass && nj >= 0 && nj < i && !extended[k] && !still_[static_cast<std::size_t>(nj)]) continue;
+    if (first_pass && nj != kNoNode && nj < i && !extended[k] && !still_[nj]) continue;
     merged = test_candidate(i, nj, j, offsets[k]) || merged;
   }
   ScanMemory& memory = scans_[ni];
@@ -509,12 +506,12 @@ bool Certifier::test_node_sparse(int i, bool first_pass) {
   return test_tethers(i) || merged;
 }
 
-bool Certifier::rescan_near(int i) {
-  const ScanMemory memory = scans_[static_cast<std::size_t>(i)];
+bool Certifier::rescan_near(NodeIndex i) {
+  const ScanMemory memory = scans_[i];
   bool merged = false;
   for (std::uint32_t e = memory.near_begin; e < memory.near_begin + memory.near_count; ++e) {
     const NearCandidate near = near_[e];
-    const int nj = is_node(near.particle) ? node_of_[near.particle] : -1;
+    const NodeIndex nj = is_node(near.particle) ? node_of_[near.particle] : kNoNode;
     if (nj != i) merged = test_candidate(i, nj, near.particle, near.offset) || merged;
   }
   return test_tethers(i) || merged;
@@ -522,8 +519,8 @@ bool Certifier::rescan_near(int i) {
 
 void Certifier::structural_edges() {
   engine_->loaded_edges().for_each_open([&](engine::EdgeIndex, const engine::LoadedEdge& e) {
-    const int a = node_of_[e.a], b = node_of_[e.b];
-    if (a >= 0 && b >= 0) unite(a, b);
+    const NodeIndex a = node_of_[e.a], b = node_of_[e.b];
+    if (a != kNoNode && b != kNoNode) unite(a, b);
   });
   if (!release_edges_) return;
   for (const DetachRule& rule : model_.rules().detach) {
@@ -532,19 +529,19 @@ void Certifier::structural_edges() {
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
       if (nodes_[i].species != subject) continue;
       engine_->tethers().for_each(nodes_[i].index, [&](engine::Index j, std::uint32_t) {
-        const int nj = node_of_[j];
-        if (nj < 0) return;
-        const SpeciesIndex sj = nodes_[static_cast<std::size_t>(nj)].species;
+        const NodeIndex nj = node_of_[j];
+        if (nj == kNoNode) return;
+        const SpeciesIndex sj = nodes_[nj].species;
         if (std::find(rule.subject_releases.begin(), rule.subject_releases.end(), sj) !=
             rule.subject_releases.end()) {
-          unite(static_cast<int>(i), nj);
+          unite(static_cast<NodeIndex>(i), nj);
         }
       });
     }
   }
 }
 
-void Certifier::iterate(std::vector<int> dirty, bool all_nodes) {
+void Certifier::iterate(std::vector<NodeIndex> dirty, bool all_nodes) {
   // When every node is tested, a pair in neighbouring sectors is tested
   // from its lower node only (a sparse certificate still tests its pairs
   // with the particles that are not nodes from the node).
@@ -552,8 +549,8 @@ void Certifier::iterate(std::vector<int> dirty, bool all_nodes) {
   for (;;) {
     // Bounds only change in dirty components (and only grow).
     compute_bounds(dirty);
-    for (int i : dirty) max_all_bound_ = std::max(max_all_bound_, bound_[static_cast<std::size_t>(i)]);
-    for (int i : dirty) {
+    for (NodeIndex i : dirty) max_all_bound_ = std::max(max_all_bound_, bound_[i]);
+    for (NodeIndex i : dirty) {
       const int layers = reach_layers(i);
       if (layers > 2) {
         failure_ = CertificationFailure::reach;
@@ -563,7 +560,7 @@ void Certifier::iterate(std::vector<int> dirty, bool all_nodes) {
       // member that already reaches too deep into the halo fails the final
       // closure test whatever else merges: stop now. A percolating
       // component would otherwise be re-tested pass after pass.
-      if (owned_root_[static_cast<std::size_t>(find(i))] && !closed(i, layers)) {
+      if (owned_root_[find(i)] && !closed(i, layers)) {
         failure_ = CertificationFailure::depth;
         return;
       }
@@ -582,23 +579,23 @@ void Certifier::iterate(std::vector<int> dirty, bool all_nodes) {
         any_still_ = any_still_ || still_[k];
       }
     }
-    for (int i : dirty) {
+    for (NodeIndex i : dirty) {
       if (scan_lists_) {
         // Under the still start every particle left out is still too, so a
         // still node is skipped as below; a sparse one is not (its pairs
         // with the lines left out are tested from its side only).
-        if (first_pass && !sparse_ && still_[static_cast<std::size_t>(i)]) continue;
+        if (first_pass && !sparse_ && still_[i]) continue;
         merged = test_node_sparse(i, first_pass) || merged;
         continue;
       }
-      if (first_pass && still_[static_cast<std::size_t>(i)]) continue;
+      if (first_pass && still_[i]) continue;
       merged = test_node(i, first_pass) || merged;
     }
     if (!merged) return;
     first_pass = false;
     dirty.clear();
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
-      if (root_changed_[static_cast<std::size_t>(find(static_cast<int>(i)))]) dirty.push_back(static_cast<int>(i));
+      if (root_changed_[find(static_cast<NodeIndex>(i))]) dirty.push_back(static_cast<NodeIndex>(i));
     }
   }
 }
@@ -610,7 +607,7 @@ bool Certifier::local_phase(double length) {
   failure_ = CertificationFailure::none;
   std::size_t n = nodes_.size();
   parent_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) parent_[i] = static_cast<int>(i);
+  for (std::size_t i = 0; i < n; ++i) parent_[i] = static_cast<NodeIndex>(i);
   size_.assign(n, 1);
   owned_root_.resize(n);
   for (std::size_t i = 0; i < n; ++i) owned_root_[i] = nodes_[i].owned ? 1 : 0;
@@ -627,8 +624,8 @@ bool Certifier::local_phase(double length) {
   max_all_bound_ = sparse_ ? max_speed_ * kSpeedRounding : 0.0;
   // What each particle alone would give: neighbours compute the same, so
   // only bounds above it need to travel.
-  std::vector<int> all(n);
-  for (std::size_t i = 0; i < n; ++i) all[i] = static_cast<int>(i);
+  std::vector<NodeIndex> all(n);
+  for (NodeIndex i = 0; i < all.size(); ++i) all[i] = i;
   compute_bounds(all);
   single_bound_ = bound_;
   structural_edges();
@@ -643,7 +640,7 @@ bool Certifier::local_phase(double length) {
   stats_.max_speed = max_speed_;
   sent_bound_ = bound_;
   sent_straight_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) sent_straight_[i] = on_line(static_cast<int>(i));
+  for (std::size_t i = 0; i < n; ++i) sent_straight_[i] = on_line(static_cast<NodeIndex>(i));
   return failure_ == CertificationFailure::none;
 }
 
@@ -680,7 +677,7 @@ void Certifier::rising_bounds(std::vector<std::pair<int, SpeedBound>>& out) {
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     if (!nodes_[i].owned) continue;
     stats_.max_bound = std::max(stats_.max_bound, bound_[i]);
-    const bool line = on_line(static_cast<int>(i));
+    const bool line = on_line(static_cast<NodeIndex>(i));
     if (!(bound_[i] > sent_bound_[i]) && !(sent_straight_[i] && !line)) continue;
     sent_bound_[i] = bound_[i];
     sent_straight_[i] = line;
@@ -693,32 +690,32 @@ bool Certifier::verify_phase(const std::vector<SpeedBound>& received, double glo
   if (failure_ != CertificationFailure::none) return false;
   max_all_bound_ = std::max(max_all_bound_, global_max);
   // Ghost bounds rise to their owners' values.
-  std::vector<int> raised;
+  std::vector<NodeIndex> raised;
   for (const SpeedBound& b : received) {
     const engine::Index i = engine_->particles().index_of(b.id);
     if (i == engine::kNoIndex) continue;
-    if (node_of_[i] < 0) {
+    if (node_of_[i] == kNoNode) {
       // A ghost a sparse certificate took for a line: its owner says it is
       // more.
       const engine::ParticleState& s = engine_->particles().state[i];
       if (!scan_lists_ || engine_->is_owned(i) || engine_->is_removed(i) || !s.alive || !s.mobile) continue;
       add_node(i);
     }
-    const auto n = static_cast<std::size_t>(node_of_[i]);
+    const NodeIndex n = node_of_[i];
     if (nodes_[n].owned) continue;
     const bool turns = b.turns != 0 && straight_[n];
     if (!(b.bound > bound_[n]) && !turns) continue;
     if (turns) straight_[n] = 0;
     floor_[n] = std::max(floor_[n], b.bound);
-    raised.push_back(static_cast<int>(n));
+    raised.push_back(n);
   }
   if (!raised.empty()) {
     // Whole components of raised nodes are re-examined.
     std::fill(root_changed_.begin(), root_changed_.end(), 0);
-    for (int i : raised) root_changed_[static_cast<std::size_t>(find(i))] = 1;
-    std::vector<int> dirty;
+    for (NodeIndex i : raised) root_changed_[find(i)] = 1;
+    std::vector<NodeIndex> dirty;
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
-      if (root_changed_[static_cast<std::size_t>(find(static_cast<int>(i)))]) dirty.push_back(static_cast<int>(i));
+      if (root_changed_[find(static_cast<NodeIndex>(i))]) dirty.push_back(static_cast<NodeIndex>(i));
     }
     iterate(std::move(dirty), false);
     if (failure_ != CertificationFailure::none) return false;
@@ -729,7 +726,7 @@ bool Certifier::verify_phase(const std::vector<SpeedBound>& received, double glo
   std::vector<std::uint8_t> has_owned(n, 0), has_ghost(n, 0);
   std::vector<std::uint32_t> members(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
-    const auto r = static_cast<std::size_t>(find(static_cast<int>(i)));
+    const auto r = find(static_cast<NodeIndex>(i));
     (nodes_[i].owned ? has_owned : has_ghost)[r] = 1;
     ++members[r];
   }
@@ -737,17 +734,17 @@ bool Certifier::verify_phase(const std::vector<SpeedBound>& received, double glo
   stats_.components = stats_.cross_components = stats_.largest_component = 0;  // phase 2 may run again
   bool unclosed = false, risen = false;
   for (std::size_t i = 0; i < n; ++i) {
-    const auto r = static_cast<std::size_t>(find(static_cast<int>(i)));
-    if (parent_[i] == static_cast<int>(i) && members[i] > 1) {
+    const auto r = find(static_cast<NodeIndex>(i));
+    if (parent_[i] == static_cast<NodeIndex>(i) && members[i] > 1) {
       ++stats_.components;
       stats_.largest_component = std::max<std::uint64_t>(stats_.largest_component, members[i]);
       if (has_owned[i] && has_ghost[i]) ++stats_.cross_components;
     }
     if (!has_owned[r]) continue;
-    if (!closed(static_cast<int>(i), reach_layers(static_cast<int>(i)))) unclosed = true;
+    if (!closed(static_cast<NodeIndex>(i), reach_layers(static_cast<NodeIndex>(i)))) unclosed = true;
     if (nodes_[i].owned && bound_[i] > sent_bound_[i]) risen = true;
     // Others tested it on a straight line it no longer keeps.
-    if (nodes_[i].owned && sent_straight_[i] && !on_line(static_cast<int>(i))) risen = true;
+    if (nodes_[i].owned && sent_straight_[i] && !on_line(static_cast<NodeIndex>(i))) risen = true;
     if (!nodes_[i].owned) active_ghosts_.push_back(nodes_[i].index);
   }
   // A component that is not closed stays so whatever bounds arrive (they

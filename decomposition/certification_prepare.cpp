@@ -65,7 +65,7 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
   impulse_begin_.clear();
   max_speed_ = 0.0;
   owned_max_speed_ = 0.0;
-  node_of_.assign(store.size(), -1);
+  node_of_.assign(store.size(), kNoNode);
   node_bits_.assign(engine::index_words(store.size()), 0);
   // Sparse: where every particle is plain (no tethers can exist, no loaded
   // edge is open, no random impulses), an owned particle whose calendar
@@ -116,7 +116,7 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
            !(engine.next_random_impulse(i) < start + max_length);
   };
   std::size_t left_still = 0;
-  constexpr int kEarly = -2;
+  constexpr NodeIndex kEarly = kNoNode - 1;
   if (sparse_) {
     early_.clear();
     // A window ends at start + length, or at a scheduled stop computed as
@@ -193,7 +193,7 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
   scan_lists_ = sparse_ || left_still > 0;
   max_speed_ = std::sqrt(max_speed_);
   owned_max_speed_ = std::sqrt(owned_max_speed_);
-  if (sparse_) for (engine::Index i : early_) node_of_[i] = -1;
+  if (sparse_) for (engine::Index i : early_) node_of_[i] = kNoNode;
   // With particles left out, engine order is the cell order's stand-in:
   // test_node_sparse walks the engine's sector lists.
   if (!scan_lists_) sort_by_sector(grid);
@@ -204,7 +204,7 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
   for (std::size_t n = 0; n < nodes_.size(); ++n) {
     const Node& node = nodes_[n];
     const engine::Index i = node.index;
-    node_of_[i] = static_cast<int>(n);
+    node_of_[i] = static_cast<NodeIndex>(n);
     mark_node(i);
     velocity_[n] = store.state[i].v;
     const std::size_t first_impulse = impulses_.size();
@@ -227,13 +227,13 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
   // The energy a pending restitution can return, |p|^2 (1/m_a + 1/m_b) / 2
   // (particle masses bound the branch masses from below), on one end.
   engine.loaded_edges().for_each_open([&](engine::EdgeIndex, const engine::LoadedEdge& e) {
-    const int a = node_of_[e.a], b = node_of_[e.b];
-    if (a < 0 && b < 0) return;
-    const double inv_a = a >= 0 ? nodes_[static_cast<std::size_t>(a)].inv_mass : 0.0;
-    const double inv_b = b >= 0 ? nodes_[static_cast<std::size_t>(b)].inv_mass : 0.0;
-    nodes_[static_cast<std::size_t>(a >= 0 ? a : b)].energy += 0.5 * e.impulse.squaredNorm() * (inv_a + inv_b);
-    if (a >= 0) plain_[static_cast<std::size_t>(a)] = 0;
-    if (b >= 0) plain_[static_cast<std::size_t>(b)] = 0;
+    const NodeIndex a = node_of_[e.a], b = node_of_[e.b];
+    if (a == kNoNode && b == kNoNode) return;
+    const double inv_a = a != kNoNode ? nodes_[a].inv_mass : 0.0;
+    const double inv_b = b != kNoNode ? nodes_[b].inv_mass : 0.0;
+    nodes_[a != kNoNode ? a : b].energy += 0.5 * e.impulse.squaredNorm() * (inv_a + inv_b);
+    if (a != kNoNode) plain_[a] = 0;
+    if (b != kNoNode) plain_[b] = 0;
   });
 }
 

@@ -35,6 +35,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -133,24 +134,29 @@ class Certifier {
   static constexpr double kRelativeMargin = 1e-6;
   static constexpr double kAbsoluteMargin = 1e-9;  // in sector edges
 
+  // Nodes are numbered 0.. in nodes_; kNoNode: a particle that is none.
+  using NodeIndex = std::uint32_t;
+  static constexpr NodeIndex kNoNode = std::numeric_limits<NodeIndex>::max();
+  NodeIndex node_count() const { return static_cast<NodeIndex>(nodes_.size()); }
+
   Node make_node(engine::Index i) const;
   // A particle left out of a sparse certificate becomes a node (alone);
   // returns it.
-  int add_node(engine::Index i);
+  NodeIndex add_node(engine::Index i);
   // Sparse certificates: node i against the particles of the sectors
   // around it (the engine's lists), nodes or not; and against one that is
   // not a node, on its straight line.
-  bool test_node_sparse(int i, bool first_pass);
-  bool test_line(int i, engine::Index j, const Vec3& offset);
+  bool test_node_sparse(NodeIndex i, bool first_pass);
+  bool test_line(NodeIndex i, engine::Index j, const Vec3& offset);
   // Node i against a particle of its search box seen through `offset`:
-  // node nj (test_pair), or, when nj < 0, particle j on its line.
-  bool test_candidate(int i, int nj, engine::Index j, const Vec3& offset) {
-    return nj >= 0 ? test_pair(i, nj, offset) : test_line(i, j, offset);
+  // node nj (test_pair), or, when nj is kNoNode, particle j on its line.
+  bool test_candidate(NodeIndex i, NodeIndex nj, engine::Index j, const Vec3& offset) {
+    return nj != kNoNode ? test_pair(i, nj, offset) : test_line(i, j, offset);
   }
   // A later pass of a sparse certificate over node i, when its earlier
   // scan still covers it: only the candidates that scan found near
   // (ScanMemory); true when something merged.
-  bool rescan_near(int i);
+  bool rescan_near(NodeIndex i);
   // The sectors node i searches: per axis the offsets lo..hi (-1..1, or
   // 2 towards a face its reach crosses), and for each offset o (slot
   // o + 2) the wrapped sector coordinate (-1: beyond a wall) and the
@@ -160,47 +166,47 @@ class Certifier {
     std::array<std::array<int, 5>, 3> coordinate{};
     std::array<std::array<double, 5>, 3> shift{};
   };
-  SearchBox search_box(int i) const;
+  SearchBox search_box(NodeIndex i) const;
   // Owned node i's bound (and whether it turns) to every other rank that
   // holds it in this window; `ranks` is scratch.
   void send_bound(std::size_t i, bool turns, std::vector<int>& ranks,
                   std::vector<std::pair<int, SpeedBound>>& out) const;
-  int find(int x);
-  void unite(int a, int b);
+  NodeIndex find(NodeIndex x);
+  void unite(NodeIndex a, NodeIndex b);
   // The bounds of `members` (whole components, in node order) from their
   // components' energies.
-  void compute_bounds(const std::vector<int>& members);
+  void compute_bounds(const std::vector<NodeIndex>& members);
   // Tests node i against its candidates; true when something merged.
-  bool test_node(int i, bool first_pass);
-  bool test_pair(int i, int j, const Vec3& offset);
+  bool test_node(NodeIndex i, bool first_pass);
+  bool test_pair(NodeIndex i, NodeIndex j, const Vec3& offset);
   // Node i against its tether partners (a partner left out is still, and
   // becomes a node when the slack couples them); true when something
   // merged.
-  bool test_tethers(int i);
+  bool test_tethers(NodeIndex i);
   // Whether node i and a particle seen at from_i from it (bound bound_j,
   // on its straight line with velocity v_j when line_j) can come within
   // `blocking` of each other in the window.
-  bool may_meet(int i, const Vec3& from_i, double blocking, double bound_j, bool line_j, const Vec3& v_j) const;
+  bool may_meet(NodeIndex i, const Vec3& from_i, double blocking, double bound_j, bool line_j, const Vec3& v_j) const;
   // Alone in its component and plain: it moves on its straight line unless
   // it meets another node, so its pairs are tested on that line.
-  bool on_line(int i) const;
+  bool on_line(NodeIndex i) const;
   // How far a node's interactions can reach, as a distance and in sector
   // layers (1 or 2; 3 = too far).
-  double reach(int i) const;
+  double reach(NodeIndex i) const;
   // The gap node i's pair tests allow against any particle now: its bound
   // and the largest bound anywhere over the window, with the margins.
-  double slack(int i) const;
-  int reach_layers(int i) const;
+  double slack(NodeIndex i) const;
+  int reach_layers(NodeIndex i) const;
   // Every particle the node could meet is held here (given its reach in
   // layers).
-  bool closed(int i, int layers) const;
-  bool could_escape(int i) const;
+  bool closed(NodeIndex i, int layers) const;
+  bool could_escape(NodeIndex i) const;
   // Orders nodes_ by sector and fills the cell list below.
   void sort_by_sector(const engine::SectorGrid& grid);
   // The cell at cell coordinates (x, y, z).
   std::size_t cell_index(int x, int y, int z) const;
   void structural_edges();
-  void iterate(std::vector<int> dirty, bool all_nodes);
+  void iterate(std::vector<NodeIndex> dirty, bool all_nodes);
 
   const Model& model_;
   const BlockLayout& layout_;
@@ -215,7 +221,7 @@ class Certifier {
   std::vector<Node> nodes_;
   std::vector<PairPoint> points_;
   std::vector<Vec3> velocity_;  // per node, in node order
-  std::vector<int> node_of_;  // engine index -> node (-1: none)
+  std::vector<NodeIndex> node_of_;  // engine index -> node (kNoNode: none)
   engine::IndexBits node_bits_;  // engine indices that are nodes
   void mark_node(engine::Index i) { engine::add_index(node_bits_, i); }
   bool is_node(engine::Index i) const { return engine::has_index(node_bits_, i); }
@@ -242,8 +248,8 @@ class Certifier {
   std::vector<double> root_applies_;  // per root and periodic impulse: mass it applies to
   std::vector<double> sent_bound_;  // phase-1 bounds: what the other ranks use
   std::vector<double> floor_;       // owners' bounds of ghosts (phase 2)
-  std::vector<int> parent_;
-  std::vector<int> size_;
+  std::vector<NodeIndex> parent_;
+  std::vector<NodeIndex> size_;
   std::vector<std::uint8_t> root_changed_;
   std::vector<std::uint8_t> owned_root_;  // per root: the component has an owned member
   std::vector<std::uint8_t> still_;       // first pass: the node's bound is 0
