@@ -44,6 +44,8 @@ void run_collisions(engine::Engine& engine, std::uint64_t collisions) {
 }  // namespace
 
 int bench_main(const Arguments& args) {
+  // One process, like a run on one rank.
+  keep_freed_memory();
   po::options_description options("Options");
   options.add_options()("cells,C", po::value<long>()->value_name("C")->default_value(14),
                         "FCC cells per edge: N = 4 C^3 (14, 30, 63 -> 10 976, 108 000, 1 000 188)")(

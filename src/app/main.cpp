@@ -6,7 +6,6 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
-#include "resource_usage.hpp"
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/version.hpp"
 
@@ -48,7 +47,6 @@ void print_help() {
 int main(int argc, char** argv) {
   using namespace tethersim;
   using namespace tethersim::app;
-  keep_freed_memory();
   const Arguments all(argv + 1, argv + argc);
   if (all.empty() || all[0] == "--help" || all[0] == "-h" || all[0] == "help") {
     print_help();

@@ -22,6 +22,9 @@ void keep_freed_memory() {
   // 2-rank run's time on the 10^6 gas (its fallback's rebuild took 14.6 s,
   // 8.6 s with this; certified windows 15.1 s -> 12.5 s; serial 3.1 s ->
   // 2.8 s), for a higher peak resident size (645 -> 829 MB per rank there).
+  // Since speculative windows, several ranks gain nothing steady from it
+  // and pay a third more memory (the gas of 10^6 on 2 ranks: 432 -> 318
+  // MiB per rank without it): run_simulation asks for it on one rank only.
   if (std::getenv("GLIBC_TUNABLES") != nullptr) return;
   mallopt(M_MMAP_MAX, 0);
   mallopt(M_TRIM_THRESHOLD, INT_MAX);

@@ -24,7 +24,9 @@ std::size_t current_resident_bytes();
 
 // Asks the C library to keep freed memory for reuse instead of returning
 // it to the system (glibc only; nothing when GLIBC_TUNABLES is set, so a
-// user's own malloc settings win). Call once, first thing in main.
+// user's own malloc settings win). For one process: call it before a
+// run's or the benchmark's large allocations. Runs on several ranks leave
+// glibc's defaults (docs/engine.md, "Freed memory").
 void keep_freed_memory();
 
 }  // namespace tethersim::runtime

@@ -614,6 +614,9 @@ int start_and_run(LoadedRun& run, const RunRequest& request, const decomposition
 }  // namespace
 
 int run_simulation(const RunRequest& given, const decomposition::MpiSession& mpi) {
+  // One process keeps freed memory for reuse; several ranks do not (it
+  // cost them a third more memory for no steady gain: docs/engine.md).
+  if (mpi.size() == 1) keep_freed_memory();
   // Rank 0 speaks for all.
   RunRequest request = given;
   if (!mpi.is_root()) request.quiet = true;
