@@ -564,9 +564,10 @@ bool DistributedEngine::fallback_pays(double cap) {
   // near to buy the rebuilding: keep the budgets, and after the stop start
   // with fallbacks.
   if (measured && windows_cost > serial_cost) {
-    fallback_streak_ = 0;
+    fallbacks_from_ = cap;
     return false;
   }
+  fallbacks_from_ = kInfinity;
   // Windows are cheaper here: the next fallback (forced by a cluster no
   // halo holds) starts again from the first budget.
   fallback_budget_ = 0.0;
@@ -607,6 +608,10 @@ double DistributedEngine::first_proposal(double room) {
 void DistributedEngine::round(double end) {
   // While fallbacks pay (measured), the next few run at once, without
   // windows between them to weigh again; then windows are weighed anew.
+  if (time_ >= fallbacks_from_) {
+    fallback_streak_ = 0;
+    fallbacks_from_ = kInfinity;
+  }
   if (fallback_streak_ >= 0 && fallback_streak_ < kFallbacksPerWeighing) {
     ++fallback_streak_;
     if (trace_ && rank_ == 0) std::fprintf(stderr, "[rank 0] fallback %d of a run without windows\n", fallback_streak_);

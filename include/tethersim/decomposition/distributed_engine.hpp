@@ -344,6 +344,10 @@ class DistributedEngine {
   // found to pay: how many so far (-1: none, windows run).
   static constexpr int kFallbacksPerWeighing = 4;
   int fallback_streak_ = -1;
+  // A run of fallbacks starts once the clock reaches this (a decision found
+  // one rank cheaper, but the next scheduled stop too near to repay a
+  // rebuilding); infinity: none pending.
+  double fallbacks_from_ = std::numeric_limits<double>::infinity();
   std::uint64_t global_owned_ = 0;     // particles on all ranks (agreed)
   std::uint64_t events_before_window_ = 0;  // global_events_ before the last window
   bool after_window_ = false;          // the last round ran a certified window
