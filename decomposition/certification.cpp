@@ -526,7 +526,7 @@ void Certifier::structural_edges() {
   for (const DetachRule& rule : model_.rules().detach) {
     if (rule.reaction < 0 || rule.subject_releases.empty()) continue;
     const SpeciesIndex subject = model_.action_potentials().reactions[static_cast<std::size_t>(rule.reaction)].subject;
-    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    for (NodeIndex i = 0; i < node_count(); ++i) {
       if (nodes_[i].species != subject) continue;
       engine_->tethers().for_each(nodes_[i].index, [&](engine::Index j, std::uint32_t) {
         const NodeIndex nj = node_of_[j];
@@ -534,11 +534,19 @@ void Certifier::structural_edges() {
         const SpeciesIndex sj = nodes_[nj].species;
         if (std::find(rule.subject_releases.begin(), rule.subject_releases.end(), sj) !=
             rule.subject_releases.end()) {
-          unite(static_cast<NodeIndex>(i), nj);
+          unite(i, nj);
         }
       });
     }
   }
+}
+
+std::vector<Certifier::NodeIndex> Certifier::members_of_changed_components() {
+  std::vector<NodeIndex> members;
+  for (NodeIndex i = 0; i < node_count(); ++i) {
+    if (root_changed_[find(i)]) members.push_back(i);
+  }
+  return members;
 }
 
 void Certifier::iterate(std::vector<NodeIndex> dirty, bool all_nodes) {
@@ -593,10 +601,7 @@ void Certifier::iterate(std::vector<NodeIndex> dirty, bool all_nodes) {
     }
     if (!merged) return;
     first_pass = false;
-    dirty.clear();
-    for (std::size_t i = 0; i < nodes_.size(); ++i) {
-      if (root_changed_[find(static_cast<NodeIndex>(i))]) dirty.push_back(static_cast<NodeIndex>(i));
-    }
+    dirty = members_of_changed_components();
   }
 }
 
@@ -607,7 +612,7 @@ bool Certifier::local_phase(double length) {
   failure_ = CertificationFailure::none;
   std::size_t n = nodes_.size();
   parent_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) parent_[i] = static_cast<NodeIndex>(i);
+  for (NodeIndex i = 0; i < node_count(); ++i) parent_[i] = i;
   size_.assign(n, 1);
   owned_root_.resize(n);
   for (std::size_t i = 0; i < n; ++i) owned_root_[i] = nodes_[i].owned ? 1 : 0;
@@ -640,7 +645,7 @@ bool Certifier::local_phase(double length) {
   stats_.max_speed = max_speed_;
   sent_bound_ = bound_;
   sent_straight_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) sent_straight_[i] = on_line(static_cast<NodeIndex>(i));
+  for (NodeIndex i = 0; i < node_count(); ++i) sent_straight_[i] = on_line(i);
   return failure_ == CertificationFailure::none;
 }
 
@@ -674,10 +679,10 @@ std::pair<std::uint64_t, std::uint64_t> Certifier::examined() const {
 void Certifier::rising_bounds(std::vector<std::pair<int, SpeedBound>>& out) {
   out.clear();
   std::vector<int> ranks;
-  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+  for (NodeIndex i = 0; i < node_count(); ++i) {
     if (!nodes_[i].owned) continue;
     stats_.max_bound = std::max(stats_.max_bound, bound_[i]);
-    const bool line = on_line(static_cast<NodeIndex>(i));
+    const bool line = on_line(i);
     if (!(bound_[i] > sent_bound_[i]) && !(sent_straight_[i] && !line)) continue;
     sent_bound_[i] = bound_[i];
     sent_straight_[i] = line;
@@ -713,38 +718,34 @@ bool Certifier::verify_phase(const std::vector<SpeedBound>& received, double glo
     // Whole components of raised nodes are re-examined.
     std::fill(root_changed_.begin(), root_changed_.end(), 0);
     for (NodeIndex i : raised) root_changed_[find(i)] = 1;
-    std::vector<NodeIndex> dirty;
-    for (std::size_t i = 0; i < nodes_.size(); ++i) {
-      if (root_changed_[find(static_cast<NodeIndex>(i))]) dirty.push_back(static_cast<NodeIndex>(i));
-    }
-    iterate(std::move(dirty), false);
+    iterate(members_of_changed_components(), false);
     if (failure_ != CertificationFailure::none) return false;
   }
   // Components with an owned member: closed (every particle their members
   // could meet is held here) and covered by the owned bounds others used.
-  const std::size_t n = nodes_.size();
+  const NodeIndex n = node_count();
   std::vector<std::uint8_t> has_owned(n, 0), has_ghost(n, 0);
   std::vector<std::uint32_t> members(n, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto r = find(static_cast<NodeIndex>(i));
+  for (NodeIndex i = 0; i < n; ++i) {
+    const NodeIndex r = find(i);
     (nodes_[i].owned ? has_owned : has_ghost)[r] = 1;
     ++members[r];
   }
   active_ghosts_.clear();
   stats_.components = stats_.cross_components = stats_.largest_component = 0;  // phase 2 may run again
   bool unclosed = false, risen = false;
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto r = find(static_cast<NodeIndex>(i));
-    if (parent_[i] == static_cast<NodeIndex>(i) && members[i] > 1) {
+  for (NodeIndex i = 0; i < n; ++i) {
+    const NodeIndex r = find(i);
+    if (parent_[i] == i && members[i] > 1) {
       ++stats_.components;
       stats_.largest_component = std::max<std::uint64_t>(stats_.largest_component, members[i]);
       if (has_owned[i] && has_ghost[i]) ++stats_.cross_components;
     }
     if (!has_owned[r]) continue;
-    if (!closed(static_cast<NodeIndex>(i), reach_layers(static_cast<NodeIndex>(i)))) unclosed = true;
+    if (!closed(i, reach_layers(i))) unclosed = true;
     if (nodes_[i].owned && bound_[i] > sent_bound_[i]) risen = true;
     // Others tested it on a straight line it no longer keeps.
-    if (nodes_[i].owned && sent_straight_[i] && !on_line(static_cast<NodeIndex>(i))) risen = true;
+    if (nodes_[i].owned && sent_straight_[i] && !on_line(i)) risen = true;
     if (!nodes_[i].owned) active_ghosts_.push_back(nodes_[i].index);
   }
   // A component that is not closed stays so whatever bounds arrive (they

@@ -91,8 +91,7 @@ std::string distribution_problem(const Model& model) {
   for (const PeriodicImpulse& p : model.periodic_impulses()) {
     for (std::size_t s = 0; s < model.species().size(); ++s) {
       if (!p.applies_to[s]) continue;
-      const PeriodicImpulseProblem problem =
-          visit_periodic_kind(p.kind, [&](auto k) { return decltype(k)::species_problem(p, model.species()[s]); });
+      const PeriodicImpulseProblem problem = periodic_impulse_problem(p, model.species()[s]);
       if (!problem.message.empty()) {
         return std::string("the ") + to_string(p.kind) + " impulse's " + problem.key + " is " + problem.message +
                ": its speed bound is not known";

@@ -211,8 +211,7 @@ void validate_periodic_impulses(const ModelData& d, ProblemList& p) {
     // What the kind itself needs of each species it moves.
     for (std::size_t s = 0; s < e.applies_to.size() && s < d.species.size(); ++s) {
       if (!e.applies_to[s]) continue;
-      const PeriodicImpulseProblem problem =
-          visit_periodic_kind(e.kind, [&](auto k) { return decltype(k)::species_problem(e, d.species[s]); });
+      const PeriodicImpulseProblem problem = periodic_impulse_problem(e, d.species[s]);
       if (!problem.message.empty()) p.add(key + "." + problem.key, problem.message);
     }
   }

@@ -68,9 +68,7 @@ TEST(PeriodicImpulseKinds, DragThatWouldReverseMotionIsRefusedForItsSpecies) {
   drag.kind = PeriodicImpulseKind::drag;
   drag.viscosity = 1.0;
   drag.interval = 1.0;
-  auto problem = [&](const Species& s) {
-    return visit_periodic_kind(drag.kind, [&](auto k) { return decltype(k)::species_problem(drag, s); });
-  };
+  auto problem = [&](const Species& s) { return periodic_impulse_problem(drag, s); };
   // 6 pi mu r dt / m: 0.94 for mass 20, 9.4 for mass 2.
   EXPECT_TRUE(problem(species(20.0, 1.0)).message.empty());
   const PeriodicImpulseProblem heavy_drag = problem(species(2.0, 1.0));
@@ -79,8 +77,7 @@ TEST(PeriodicImpulseKinds, DragThatWouldReverseMotionIsRefusedForItsSpecies) {
       << heavy_drag.message;
   PeriodicImpulse gravity;
   gravity.kind = PeriodicImpulseKind::gravity;
-  EXPECT_TRUE(visit_periodic_kind(gravity.kind, [&](auto k) { return decltype(k)::species_problem(gravity, species(2.0, 1.0)); })
-                  .message.empty());
+  EXPECT_TRUE(periodic_impulse_problem(gravity, species(2.0, 1.0)).message.empty());
 }
 
 }  // namespace

@@ -206,6 +206,9 @@ class Certifier {
   // The cell at cell coordinates (x, y, z).
   std::size_t cell_index(int x, int y, int z) const;
   void structural_edges();
+  // Every node whose component's root is marked in root_changed_, in node
+  // order.
+  std::vector<NodeIndex> members_of_changed_components();
   void iterate(std::vector<NodeIndex> dirty, bool all_nodes);
 
   const Model& model_;

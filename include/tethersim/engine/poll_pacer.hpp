@@ -7,6 +7,7 @@
 // 50 ms of wall time whatever the event rate, and never more than `most`
 // events apart (fast runs keep their fixed, cheap cadence).
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 
@@ -25,7 +26,7 @@ class PollPacer {
   explicit PollPacer(std::uint64_t most = kMostEvents, double target_seconds = kTargetSeconds)
       : most_(most < 1 ? 1 : most),
         target_(target_seconds),
-        events_(most_ < kFirstEvents ? most_ : kFirstEvents),
+        events_(std::min(most_, kFirstEvents)),
         last_(Clock::now()) {}
 
   // Events to run before the next poll.

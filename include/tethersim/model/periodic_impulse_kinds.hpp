@@ -6,7 +6,7 @@
 // of them knows gravity or drag itself.
 //
 // Adding a kind: an enumerator in PeriodicImpulseKind, its parameters in
-// PeriodicImpulse, a struct below with the same members as Gravity, a case
+// PeriodicImpulse, a struct below with the same members as GravityImpulse, a case
 // in visit_periodic_kind and a name in kPeriodicImpulseNames; then its keys
 // in the model reader (io/read_interactions.cpp) and docs/model-format.md.
 // Dispatch is static (a switch over the kinds, then inlined calls).
@@ -93,6 +93,11 @@ inline constexpr std::pair<const char*, PeriodicImpulseKind> kPeriodicImpulseNam
 // The impulse on a particle of species `s` moving at `velocity`.
 inline Vec3 periodic_impulse_on(const PeriodicImpulse& p, const Species& s, const Vec3& velocity) {
   return visit_periodic_kind(p.kind, [&](auto k) { return decltype(k)::impulse(p, s, velocity); });
+}
+
+// What makes `p` unusable on species `s` (an empty message: nothing).
+inline PeriodicImpulseProblem periodic_impulse_problem(const PeriodicImpulse& p, const Species& s) {
+  return visit_periodic_kind(p.kind, [&](auto k) { return decltype(k)::species_problem(p, s); });
 }
 
 }  // namespace tethersim
