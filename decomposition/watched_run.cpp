@@ -3,7 +3,6 @@
 // that never reaches the window's end), and the ranks only meet at its
 // end, so each rank must notice a stop request or a stall by itself.
 #include <algorithm>
-#include <cstdio>
 #include <string>
 
 #include "tethersim/decomposition/distributed_engine.hpp"
@@ -46,10 +45,7 @@ DistributedEngine::Halt DistributedEngine::run_watched(engine::Engine& e, double
       if (held > memory_limit) return Halt::none;
     }
     if (watch.stalled(e.time(), e.statistics().total_events() + e.uncounted_events())) {
-      char head[160];
-      std::snprintf(head, sizeof head, "rank %d: %llu events without simulated time advancing at t = %.17g: ", rank_,
-                    static_cast<unsigned long long>(watch.events_since()), watch.stuck_at());
-      stall_description_ = head + engine::describe_stall(e, until);
+      stall_description_ = "rank " + std::to_string(rank_) + ": " + engine::stall_message(watch, e, until);
       return Halt::stall;
     }
     if (stop_poll_ && stop_poll_()) return Halt::stop;

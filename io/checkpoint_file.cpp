@@ -17,6 +17,7 @@
 #include "tethersim/mpi/collectives.hpp"
 #include "tethersim/physics/counter_rng.hpp"
 #include "tethersim/version.hpp"
+#include "tethersim/model/hash_text.hpp"
 
 namespace tethersim {
 
@@ -60,12 +61,6 @@ struct ReleaseRecord {
   std::uint64_t id;
   double time;
 };
-
-std::string hex(std::uint64_t x) {
-  char buffer[24];
-  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(x));
-  return buffer;
-}
 
 std::uint64_t parse_hex(const std::string& s) { return std::stoull(s, nullptr, 16); }
 
@@ -286,11 +281,11 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
     write_attribute(top, "particles", static_cast<std::int64_t>(n));
     write_attribute(top, "seed", static_cast<std::int64_t>(model.seed()));
     write_attribute(top, "model_name", model.name());
-    write_attribute(top, "model_hash", hex(model.hash()));
-    write_attribute(top, "physics_hash", hex(model.physics_hash()));
+    write_attribute(top, "model_hash", hash_text(model.hash()));
+    write_attribute(top, "physics_hash", hash_text(model.physics_hash()));
     write_attribute(top, "model_path", model.source_path());
     write_attribute(top, "active_window", static_cast<std::int64_t>(local.active_window));
-    write_attribute(top, "content_hash", hex(content));
+    write_attribute(top, "content_hash", hash_text(content));
     write_text(top, "model_text", model.source_text(), root, transfer);
     write_text(top, "model_overrides", overrides, root, transfer);
 

@@ -1,25 +1,19 @@
 #include "tethersim/io/file_info.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 
 #include "hdf5_support.hpp"
 #include "tethersim/io/checkpoint_file.hpp"
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/io/json_output.hpp"
+#include "tethersim/model/hash_text.hpp"
 
 namespace tethersim {
 
 using namespace io_detail;
 
 namespace {
-
-std::string hex16(std::uint64_t x) {
-  char buffer[24];
-  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(x));
-  return buffer;
-}
 
 std::string describe_checkpoint(const std::string& path, bool json) {
   const CheckpointHeader h = read_checkpoint_header(path);
@@ -34,8 +28,8 @@ std::string describe_checkpoint(const std::string& path, bool json) {
     facts["tethersim_version"] = h.tethersim_version;
     facts["model"] = h.model_name;
     facts["model_path"] = h.model_path;
-    facts["model_hash"] = hex16(h.model_hash);
-    facts["physics_hash"] = hex16(h.physics_hash);
+    facts["model_hash"] = hash_text(h.model_hash);
+    facts["physics_hash"] = hash_text(h.physics_hash);
     facts["seed"] = h.seed;
     facts["time"] = json_number(h.time);
     facts["particles"] = h.particles;
@@ -48,10 +42,7 @@ std::string describe_checkpoint(const std::string& path, bool json) {
     return json_text(facts);
   }
   std::ostringstream out;
-  char hash[64];
-  std::snprintf(hash, sizeof hash, "%016llx (physics %016llx)",
-                static_cast<unsigned long long>(h.model_hash),
-                static_cast<unsigned long long>(h.physics_hash));
+  const std::string hash = hash_text(h.model_hash) + " (physics " + hash_text(h.physics_hash) + ")";
   out << path << ": tethersim checkpoint (format " << h.format_version << ", written by tethersim "
       << h.tethersim_version << ")\n"
       << "  model        " << h.model_name << " from " << h.model_path << ", hash " << hash << "\n"

@@ -117,11 +117,13 @@ void read_globals(TableReader& root, ReadContext& ctx) {
 namespace {
 
 Boundary parse_boundary(TableReader& domain, const std::string& text) {
-  if (text == "periodic") return Boundary::periodic;
-  if (text == "open") return Boundary::open;
-  if (text == "reflective") return Boundary::reflective;
-  domain.fail("boundary",
-              "must be \"periodic\", \"open\" or \"reflective\", got \"" + text + "\"");
+  std::string choices;
+  for (std::size_t i = 0; i < kBoundaryNames.size(); ++i) {
+    if (text == kBoundaryNames[i].first) return kBoundaryNames[i].second;
+    choices += std::string(i == 0 ? "" : i + 1 < kBoundaryNames.size() ? ", " : " or ") + "\"" +
+               kBoundaryNames[i].first + "\"";
+  }
+  domain.fail("boundary", "must be " + choices + ", got \"" + text + "\"");
 }
 
 }  // namespace

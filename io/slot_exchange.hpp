@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tethersim/io/slot_map.hpp"
+#include "tethersim/mpi/collectives.hpp"
 
 namespace tethersim::io_detail {
 
@@ -45,37 +46,18 @@ std::vector<Record> exchange_by_slot(std::vector<Record> local, std::uint64_t to
   }
   // Alone, there is nothing to exchange.
   if (ranks == 1) return local;
-  const std::vector<Record>* source = &local;
-  std::vector<int> send_counts(static_cast<std::size_t>(ranks), 0);
-  for (const Record& r : *source) send_counts[static_cast<std::size_t>(owner(r.slot))] += static_cast<int>(sizeof(Record));
-  std::vector<int> send_offsets(static_cast<std::size_t>(ranks), 0);
-  for (int k = 1; k < ranks; ++k) {
-    send_offsets[static_cast<std::size_t>(k)] = send_offsets[static_cast<std::size_t>(k - 1)] + send_counts[static_cast<std::size_t>(k - 1)];
-  }
-  std::vector<Record> send(source->size());
-  std::vector<int> fill = send_offsets;
-  for (const Record& r : *source) {
-    const auto k = static_cast<std::size_t>(owner(r.slot));
-    send[static_cast<std::size_t>(fill[k]) / sizeof(Record)] = r;
-    fill[k] += static_cast<int>(sizeof(Record));
-  }
+  std::vector<std::size_t> send_counts(static_cast<std::size_t>(ranks), 0);
+  for (const Record& r : local) ++send_counts[static_cast<std::size_t>(owner(r.slot))];
+  std::vector<std::size_t> fill(static_cast<std::size_t>(ranks), 0);
+  for (std::size_t k = 1; k < fill.size(); ++k) fill[k] = fill[k - 1] + send_counts[k - 1];
+  std::vector<Record> send(local.size());
+  for (const Record& r : local) send[fill[static_cast<std::size_t>(owner(r.slot))]++] = r;
   // Copied into `send`: freed before `received` is allocated, so a
   // checkpoint of a large block holds two copies of its rows, not three.
   std::vector<Record>().swap(local);
-  std::vector<int> receive_counts(static_cast<std::size_t>(ranks), 0);
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm);
-  std::vector<int> receive_offsets(static_cast<std::size_t>(ranks), 0);
-  for (int k = 1; k < ranks; ++k) {
-    receive_offsets[static_cast<std::size_t>(k)] = receive_offsets[static_cast<std::size_t>(k - 1)] + receive_counts[static_cast<std::size_t>(k - 1)];
-  }
-  const int received_bytes = receive_offsets.back() + receive_counts.back();
-  std::vector<Record> received(static_cast<std::size_t>(received_bytes) / sizeof(Record));
-  MPI_Alltoallv(send.data(), send_counts.data(), send_offsets.data(), MPI_BYTE, received.data(),
-                receive_counts.data(), receive_offsets.data(), MPI_BYTE, comm);
-  // Merge the runs pairwise (stable: equal slots keep rank order).
   std::vector<std::size_t> bounds;
-  for (int k = 0; k < ranks; ++k) bounds.push_back(static_cast<std::size_t>(receive_offsets[static_cast<std::size_t>(k)]) / sizeof(Record));
-  bounds.push_back(received.size());
+  std::vector<Record> received = mpi::all_to_all(send, send_counts, comm, &bounds);
+  // Merge the runs pairwise (stable: equal slots keep rank order).
   for (std::size_t width = 1; width < static_cast<std::size_t>(ranks); width *= 2) {
     for (std::size_t k = 0; k + width < static_cast<std::size_t>(ranks); k += 2 * width) {
       const auto first = received.begin() + static_cast<long>(bounds[k]);

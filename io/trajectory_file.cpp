@@ -17,6 +17,7 @@
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/mpi/collectives.hpp"
 #include "tethersim/version.hpp"
+#include "tethersim/model/hash_text.hpp"
 
 namespace tethersim {
 
@@ -49,12 +50,6 @@ struct TetherRecord {
   std::uint64_t slot;  // of the lower-id particle: the row order
   std::uint64_t other;
 };
-
-std::string hex(std::uint64_t x) {
-  char buffer[24];
-  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(x));
-  return buffer;
-}
 
 std::string user_name() {
   // Batch jobs and containers often run without USER or LOGNAME set.
@@ -405,8 +400,8 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
     H5Id parameters = create_group(create_group(file, "parameters"), "tethersim");
     write_attribute(parameters, "layout", kLayout);
     write_attribute(parameters, "model_name", model.name());
-    write_attribute(parameters, "model_hash", hex(model.hash()));
-    write_attribute(parameters, "physics_hash", hex(model.physics_hash()));
+    write_attribute(parameters, "model_hash", hash_text(model.hash()));
+    write_attribute(parameters, "physics_hash", hash_text(model.physics_hash()));
     write_attribute(parameters, "tethersim_version", std::string(kVersion));
     write_attribute(parameters, "seed", static_cast<std::int64_t>(model.seed()));
     write_attribute(parameters, "model_path", model.source_path());
@@ -462,7 +457,7 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
       throw InputError({path, 0}, "", "not a tethersim trajectory (no " + std::string(kParameters) + ")");
     }
     H5Id parameters = open_group(file, kParameters);
-    if (read_string_attribute(parameters, "physics_hash") != hex(model.physics_hash())) {
+    if (read_string_attribute(parameters, "physics_hash") != hash_text(model.physics_hash())) {
       throw InputError({path, 0}, "", "this trajectory belongs to another model (physics hash differs)");
     }
     // The model hash adds the initial state. A restart does not read the
@@ -477,8 +472,8 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
     const std::string file_hash = read_string_attribute(parameters, "model_hash");
     if (model.initial().particles_file.empty() && model.initial().tethers_file.empty() &&
         model.initial().from.empty() &&
-        file_hash != hex(model.hash())) {
-      throw another_run("its model hash is " + file_hash + ", the checkpoint's model has " + hex(model.hash()));
+        file_hash != hash_text(model.hash())) {
+      throw another_run("its model hash is " + file_hash + ", the checkpoint's model has " + hash_text(model.hash()));
     }
     s->write_velocity = exists(file, kVelocity);
     s->write_tethers = exists(file, kTethers);

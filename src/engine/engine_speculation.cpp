@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "speculation_state.hpp"
+#include "tethersim/engine/particle_words.hpp"
 #include "tethersim/physics/counter_rng.hpp"
 
 namespace tethersim::engine {
@@ -301,13 +302,9 @@ void Engine::end_event(double t, EventKind kind) {
 }
 
 std::uint64_t Engine::record_hash(Index i) const {
-  const ParticleState& st = particles_.state[i];
-  const SectorCoords& c = coords_[i];
-  std::uint64_t h = physics::mix_hash(particles_.id[i], st.alive, bits(st.t0), vector_bits(st.u0),
-                                      vector_bits(st.v), particles_.counter[i]);
-  h = physics::mix_hash(h, static_cast<std::uint32_t>(c[0]), static_cast<std::uint32_t>(c[1]),
-                        static_cast<std::uint32_t>(c[2]), st.species);
-  if (has_random_impulses_) h = physics::mix_hash(h, ri_index_[i], bits(ri_time_[i]));
+  // Every particle field (the field list), then the reaction times and the
+  // links, which a record holds besides.
+  std::uint64_t h = particle_record_hash(particle_snapshot(i), has_random_impulses_);
   for (const auto& phi : phi_) h = physics::mix_hash(h, bits(phi[i]));
   // Links in any order: sums of one term each.
   std::uint64_t links = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <map>
 #include <utility>
 #include <vector>
@@ -51,6 +52,13 @@ std::string describe_stall(Engine& engine, double end, std::uint64_t samples) {
   }
   if (ranked.size() > kParticlesNamed) text += " and " + std::to_string(ranked.size() - kParticlesNamed) + " more";
   return text;
+}
+
+std::string stall_message(const StallWatch& watch, Engine& engine, double end) {
+  char head[160];
+  std::snprintf(head, sizeof head, "%llu events without simulated time advancing at t = %.17g: ",
+                static_cast<unsigned long long>(watch.events_since()), watch.stuck_at());
+  return head + describe_stall(engine, end);
 }
 
 }  // namespace tethersim::engine

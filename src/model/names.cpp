@@ -11,10 +11,8 @@ const char* to_string(RestitutionSchedule schedule) {
 }
 
 const char* to_string(Boundary boundary) {
-  switch (boundary) {
-    case Boundary::periodic: return "periodic";
-    case Boundary::open: return "open";
-    case Boundary::reflective: return "reflective";
+  for (const auto& [name, value] : kBoundaryNames) {
+    if (value == boundary) return name;
   }
   return "unknown";
 }

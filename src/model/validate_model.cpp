@@ -207,7 +207,13 @@ void validate_periodic_impulses(const ModelData& d, ProblemList& p) {
                        "-D model does not have");
       }
     }
-    if (e.kind == PeriodicImpulseKind::drag) p.non_negative(key + ".viscosity", e.viscosity);
+    for_each_periodic_number(e.kind, [&](const PeriodicImpulseNumber& n) {
+      if (n.non_negative) {
+        p.non_negative(key + "." + n.key, e.*n.value);
+      } else {
+        p.check_number(key + "." + n.key, e.*n.value);
+      }
+    });
     // What the kind itself needs of each species it moves.
     for (std::size_t s = 0; s < e.applies_to.size() && s < d.species.size(); ++s) {
       if (!e.applies_to[s]) continue;

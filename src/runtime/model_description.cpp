@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tethersim/scenario/memory_budget.hpp"
+#include "tethersim/model/hash_text.hpp"
 
 namespace tethersim::runtime {
 
@@ -104,11 +105,9 @@ std::string describe_model(const Model& model, const ParticleCounts& counts) {
   std::ostringstream out;
   const Domain& dom = model.domain();
   const Dynamics& dyn = model.dynamics();
-  char hash[32];
-  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(model.hash()));
   out << "model '" << model.name() << "'";
   if (!model.description().empty()) out << ": " << model.description();
-  out << "\n  file " << model.source_path() << ", hash " << hash << "\n"
+  out << "\n  file " << model.source_path() << ", hash " << hash_text(model.hash()) << "\n"
       << "  " << dyn.dimensions << "-D, seed " << model.seed() << ", end time " << num(model.end_time())
       << "\n  theta_revolve " << num(dyn.theta_revolve) << " rad (pi/" << num(M_PI / dyn.theta_revolve)
       << "), restitution delay " << num(dyn.restitution_delay) << " (" << to_string(dyn.schedule)

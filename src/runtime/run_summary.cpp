@@ -12,16 +12,11 @@
 #include "tethersim/engine/event_kind.hpp"
 #include "tethersim/io/json_output.hpp"
 #include "tethersim/version.hpp"
+#include "tethersim/model/hash_text.hpp"
 
 namespace tethersim::runtime {
 
 namespace {
-
-std::string hex(std::uint64_t x) {
-  char buffer[24];
-  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(x));
-  return buffer;
-}
 
 double per_second(double count, double seconds) { return seconds > 0 ? count / seconds : 0.0; }
 
@@ -106,8 +101,8 @@ std::string summary_json(const Model& model, const engine::EngineStatistics& st,
   json["tethersim_version"] = kVersion;
   json["model"] = model.name();
   json["model_file"] = model.source_path();
-  json["model_hash"] = hex(model.hash());
-  json["physics_hash"] = hex(model.physics_hash());
+  json["model_hash"] = hash_text(model.hash());
+  json["physics_hash"] = hash_text(model.physics_hash());
   json["seed"] = static_cast<std::uint64_t>(model.seed());
   // The model's unit names ([model.units]); an unset one is left out.
   Json units = Json::object();
@@ -123,7 +118,7 @@ std::string summary_json(const Model& model, const engine::EngineStatistics& st,
   json["start_time"] = json_number(t.start_time);
   json["end_time"] = json_number(t.end_time);
   json["frames"] = t.frames;
-  json["state_hash"] = hex(t.state_hash);
+  json["state_hash"] = hash_text(t.state_hash);
   json["wall_seconds"] = json_number(t.wall_seconds);
   json["events"] = st.total_events();
   json["events_this_run"] = st.total_events() - t.events_before;

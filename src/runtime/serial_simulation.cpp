@@ -3,7 +3,6 @@
 #include "system_observables.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "tethersim/engine/stall_report.hpp"
 
@@ -34,10 +33,7 @@ bool SerialSimulation::advance(double end, std::uint64_t max_events) {
     max_events -= step;
     pacer_.polled(step);
     if (watch_.stalled(engine_.time(), engine_.statistics().total_events())) {
-      char head[160];
-      std::snprintf(head, sizeof head, "%llu events without simulated time advancing at t = %.17g: ",
-                    static_cast<unsigned long long>(watch_.events_since()), watch_.stuck_at());
-      stall_description_ = head + engine::describe_stall(engine_, end);
+      stall_description_ = engine::stall_message(watch_, engine_, end);
       stalled_ = true;
     }
     time_ = std::max(time_, engine_.time());

@@ -15,6 +15,7 @@
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/io/model_file.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
+#include "tethersim/model/hash_text.hpp"
 
 namespace tethersim {
 namespace {
@@ -355,6 +356,31 @@ TEST(ModelOverrides, BadValueNamesTheOverride) {
   EXPECT_NE(through.message().find("no key 'x'"), std::string::npos) << through.what();
 }
 
+TEST(ModelOverrides, EveryBoundaryByItsName) {
+  for (const auto& [name, boundary] : kBoundaryNames) {
+    const Model model = load_model_text(kOneSpecies, "one.toml",
+                                        with_overrides({"domain.boundary=\"" + std::string(name) + "\""}));
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(model.domain().boundary[static_cast<std::size_t>(k)], boundary) << name;
+    EXPECT_STREQ(to_string(boundary), name);
+  }
+  const InputError e = load_error(kOneSpecies, "one.toml", with_overrides({"domain.boundary=\"wobbly\""}));
+  EXPECT_EQ(e.key(), "domain.boundary");
+  EXPECT_EQ(e.message(), "must be \"periodic\", \"open\" or \"reflective\", got \"wobbly\"");
+}
+
+TEST(ModelErrors, AKindsOwnNumbersAreCheckedByTheKind) {
+  const std::string drag = kOneSpecies + "\n[[external]]\nkind = \"drag\"\ninterval = 0.1\nviscosity = -1.0\n";
+  const InputError negative = load_error(drag);
+  EXPECT_EQ(negative.key(), "external.0.viscosity");
+  EXPECT_EQ(negative.message(), "must not be negative, got -1") << negative.what();
+  const InputError not_a_number = load_error(replaced(drag, "viscosity = -1.0", "viscosity = nan"));
+  EXPECT_EQ(not_a_number.key(), "external.0.viscosity");
+  EXPECT_EQ(not_a_number.message(), "must be a number, got nan") << not_a_number.what();
+  // Gravity has no viscosity to check.
+  EXPECT_NO_THROW(load_model_text(kOneSpecies + "\n[[external]]\nkind = \"gravity\"\ninterval = 0.1\ng = [0.0, 0.0, -1.0]\n",
+                                  "model.toml"));
+}
+
 // --- Error locations ---------------------------------------------------------
 
 TEST(ModelErrors, SyntaxErrorsHaveTheirLine) {
@@ -539,6 +565,11 @@ particle = [
   { species = "V", position = [5, 5, 5] },
 ]
 )";
+
+TEST(ModelHash, WrittenAsSixteenLowercaseHexDigits) {
+  EXPECT_EQ(hash_text(0xabcULL), "0000000000000abc");
+  EXPECT_EQ(hash_text(~std::uint64_t{0}), "ffffffffffffffff");
+}
 
 TEST(ModelHash, EqualForTheSameModelWrittenDifferently) {
   const Model a = load_model_text(kTwoSpecies, "a.toml");

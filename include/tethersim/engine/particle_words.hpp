@@ -67,14 +67,17 @@ class ChainedHash {
   bool mixed_ = false;
 };
 
-// The engine's hash of one particle's state (Engine::state_hash): the
-// fields in it, in list order, a vector as the mix of its components,
-// chained; the random-impulse fields only when the model has them.
-inline std::uint64_t particle_state_hash(const ParticleSnapshot& p, bool random_impulses) {
+namespace particle_words_detail {
+
+// The fields in list order, a vector as the mix of its components,
+// chained; the random-impulse fields only when the model has them; those
+// left out of the state hash only when `every_field`.
+template <bool every_field>
+std::uint64_t particle_hash(const ParticleSnapshot& p, bool random_impulses) {
   ChainedHash h;
   for_each_particle_field([&](const auto& field) {
     using Field = std::remove_cvref_t<decltype(field)>;
-    if (!field.in_state_hash) return;
+    if (!every_field && !field.in_state_hash) return;
     if (field.presence == FieldPresence::random_impulses && !random_impulses) return;
     if constexpr (Field::width == 1) {
       h.add(field_word(Field::get(p, 0)));
@@ -86,6 +89,21 @@ inline std::uint64_t particle_state_hash(const ParticleSnapshot& p, bool random_
     }
   });
   return h.value();
+}
+
+}  // namespace particle_words_detail
+
+// The engine's hash of one particle's state (Engine::state_hash): the
+// fields marked in_state_hash.
+inline std::uint64_t particle_state_hash(const ParticleSnapshot& p, bool random_impulses) {
+  return particle_words_detail::particle_hash<false>(p, random_impulses);
+}
+
+// The hash of every field of a particle, its species and sector included:
+// what a speculative window's history compares between ranks
+// (Engine::record_hash).
+inline std::uint64_t particle_record_hash(const ParticleSnapshot& p, bool random_impulses) {
+  return particle_words_detail::particle_hash<true>(p, random_impulses);
 }
 
 }  // namespace tethersim::engine

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/stall_watch.hpp"
 
 namespace tethersim::engine {
 
@@ -14,5 +15,10 @@ namespace tethersim::engine {
 // 80 (V), 105 (V), 2003 (S)". The events run are part of the stall: call
 // it only on a run that is about to stop (or whose window is undone).
 std::string describe_stall(Engine& engine, double end, std::uint64_t samples = 4096);
+
+// The whole stall message of a run whose `watch` saw the stall: how many
+// events went by without simulated time advancing, at which time, then
+// describe_stall's words.
+std::string stall_message(const StallWatch& watch, Engine& engine, double end);
 
 }  // namespace tethersim::engine

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <optional>
+#include <utility>
 
 #include "tethersim/physics/vector.hpp"
 
@@ -13,6 +14,14 @@ enum class Boundary {
   open,        // particles that leave are removed and recorded (escapes)
   reflective,  // elastic specular wall at the face (centre-based)
 };
+
+// Every boundary by its name in model files (to_string and the model
+// reader both read this table).
+inline constexpr std::array<std::pair<const char*, Boundary>, 3> kBoundaryNames{{
+    {"periodic", Boundary::periodic},
+    {"open", Boundary::open},
+    {"reflective", Boundary::reflective},
+}};
 
 const char* to_string(Boundary boundary);
 

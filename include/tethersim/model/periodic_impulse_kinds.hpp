@@ -6,11 +6,13 @@
 // of them knows gravity or drag itself.
 //
 // Adding a kind: an enumerator in PeriodicImpulseKind, its parameters in
-// PeriodicImpulse, a struct below with the same members as GravityImpulse, a case
+// PeriodicImpulse (its numbers listed in `numbers` for validation), a
+// struct below with the same members as GravityImpulse, a case
 // in visit_periodic_kind and a name in kPeriodicImpulseNames; then its keys
 // in the model reader (io/read_interactions.cpp) and docs/model-format.md.
 // Dispatch is static (a switch over the kinds, then inlined calls).
 
+#include <array>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -29,10 +31,19 @@ struct PeriodicImpulseProblem {
   std::string message;
 };
 
+// A number among a kind's own parameters and what validation requires of
+// it (the common ones, interval and start, are checked for every kind).
+struct PeriodicImpulseNumber {
+  const char* key;
+  double PeriodicImpulse::*value;
+  bool non_negative;  // else only a finite number
+};
+
 // Gravity: m g dt every dt (docs/physics.md, "Periodic impulses").
 struct GravityImpulse {
   static constexpr PeriodicImpulseKind kind = PeriodicImpulseKind::gravity;
   static constexpr const char* name = "gravity";
+  static constexpr std::array<PeriodicImpulseNumber, 0> numbers{};
 
   static Vec3 impulse(const PeriodicImpulse& p, const Species& s, const Vec3& /*velocity*/) {
     return physics::gravity_impulse(s.mass, p.acceleration, p.interval);
@@ -53,6 +64,7 @@ struct GravityImpulse {
 struct DragImpulse {
   static constexpr PeriodicImpulseKind kind = PeriodicImpulseKind::drag;
   static constexpr const char* name = "drag";
+  static constexpr std::array numbers{PeriodicImpulseNumber{"viscosity", &PeriodicImpulse::viscosity, true}};
 
   static Vec3 impulse(const PeriodicImpulse& p, const Species& s, const Vec3& velocity) {
     return physics::stokes_drag_impulse(p.viscosity, s.radius, p.fluid_velocity, velocity, p.interval);
@@ -93,6 +105,14 @@ inline constexpr std::pair<const char*, PeriodicImpulseKind> kPeriodicImpulseNam
 // The impulse on a particle of species `s` moving at `velocity`.
 inline Vec3 periodic_impulse_on(const PeriodicImpulse& p, const Species& s, const Vec3& velocity) {
   return visit_periodic_kind(p.kind, [&](auto k) { return decltype(k)::impulse(p, s, velocity); });
+}
+
+// Calls f(number) for each of the kind's own numbers.
+template <class F>
+void for_each_periodic_number(PeriodicImpulseKind kind, F&& f) {
+  visit_periodic_kind(kind, [&](auto k) {
+    for (const PeriodicImpulseNumber& n : decltype(k)::numbers) f(n);
+  });
 }
 
 // What makes `p` unusable on species `s` (an empty message: nothing).

@@ -1,6 +1,7 @@
 #pragma once
-// Gathers and agreements that several layers need (checkpoint records,
-// trajectory rows, observables, rebuilds, stall reports), written once:
+// Gathers, all-to-all exchanges and agreements that several layers need
+// (checkpoint records, trajectory rows, observables, rebuilds, stall
+// reports), written once:
 // each rank's block of trivially copyable values travels as bytes, blocks
 // arrive in rank order, and a block too large for MPI's int counts is
 // refused with a message instead of overflowing. Header only, on MPI alone,
@@ -101,6 +102,32 @@ std::vector<T> all_gather(const std::vector<T>& values, MPI_Comm comm) {
   std::vector<T> all((static_cast<std::size_t>(offsets.back()) + static_cast<std::size_t>(sizes.back())) / sizeof(T));
   MPI_Allgatherv(values.data(), bytes, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE, comm);
   return all;
+}
+
+// Sends send_counts[k] values of `send` (blocks in rank order) to rank k
+// and returns the blocks every rank sent here, in rank order. `from`, when
+// given, receives where each rank's block starts in the result, then its
+// size. Collective.
+template <typename T>
+std::vector<T> all_to_all(const std::vector<T>& send, const std::vector<std::size_t>& send_counts, MPI_Comm comm,
+                          std::vector<std::size_t>* from = nullptr) {
+  static_assert(std::is_trivially_copyable_v<T>, "values travel as bytes");
+  std::vector<int> send_bytes(send_counts.size());
+  for (std::size_t k = 0; k < send_counts.size(); ++k) send_bytes[k] = message_bytes(send_counts[k] * sizeof(T));
+  const std::vector<int> send_offsets = byte_offsets(send_bytes);
+  std::vector<int> receive_bytes(send_counts.size());
+  MPI_Alltoall(send_bytes.data(), 1, MPI_INT, receive_bytes.data(), 1, MPI_INT, comm);
+  const std::vector<int> receive_offsets = byte_offsets(receive_bytes);
+  std::vector<T> received((static_cast<std::size_t>(receive_offsets.back()) +
+                           static_cast<std::size_t>(receive_bytes.back())) / sizeof(T));
+  MPI_Alltoallv(send.data(), send_bytes.data(), send_offsets.data(), MPI_BYTE, received.data(), receive_bytes.data(),
+                receive_offsets.data(), MPI_BYTE, comm);
+  if (from != nullptr) {
+    from->clear();
+    for (int offset : receive_offsets) from->push_back(static_cast<std::size_t>(offset) / sizeof(T));
+    from->push_back(received.size());
+  }
+  return received;
 }
 
 }  // namespace tethersim::mpi
