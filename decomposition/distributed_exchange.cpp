@@ -135,29 +135,39 @@ std::vector<engine::ParticleRecord> DistributedEngine::receive_records(std::vect
   return records;
 }
 
+void DistributedEngine::pack_for_holders(std::vector<Bytes>& out, const engine::ParticleRecord& r,
+                                         std::vector<int>& ranks) const {
+  if (model_.is_hub_species(r.particle.species)) {
+    // Every rank holds the hubs; their tethers come with their partners.
+    engine::ParticleRecord hub = r;
+    hub.tethers.clear();
+    hub.loaded_edges.clear();
+    for (Bytes& b : out) append_record(b, hub);
+    return;
+  }
+  if (!r.particle.alive) {
+    append_record(out[static_cast<std::size_t>(layout_.owner(r.particle.sector))], r);
+    return;
+  }
+  layout_.window_ranks(r.particle.sector, ranks);
+  for (int q : ranks) append_record(out[static_cast<std::size_t>(q)], r);
+}
+
 void DistributedEngine::redistribute(std::vector<engine::ParticleRecord> records,
                                      const Globals& globals, const engine::EngineStatistics& statistics,
                                      const std::vector<engine::EscapeSnapshot>& escapes,
                                      const std::vector<engine::ReleaseSnapshot>& releases) {
   std::vector<Bytes> out(static_cast<std::size_t>(ranks_));
   std::vector<int> ranks;
-  for (const engine::ParticleRecord& r : records) {
-    if (model_.is_hub_species(r.particle.species)) {
-      // Every rank holds the hubs; their tethers come with their partners.
-      engine::ParticleRecord hub = r;
-      hub.tethers.clear();
-      hub.loaded_edges.clear();
-      for (Bytes& b : out) append_record(b, hub);
-      continue;
-    }
-    if (!r.particle.alive) {
-      append_record(out[static_cast<std::size_t>(layout_.owner(r.particle.sector))], r);
-      continue;
-    }
-    layout_.window_ranks(r.particle.sector, ranks);
-    for (int q : ranks) append_record(out[static_cast<std::size_t>(q)], r);
-  }
+  for (const engine::ParticleRecord& r : records) pack_for_holders(out, r, ranks);
   std::vector<engine::ParticleRecord>().swap(records);
+  deliver_and_build(std::move(out), globals, statistics, escapes, releases);
+}
+
+void DistributedEngine::deliver_and_build(std::vector<Bytes> out, const Globals& globals,
+                                          const engine::EngineStatistics& statistics,
+                                          const std::vector<engine::EscapeSnapshot>& escapes,
+                                          const std::vector<engine::ReleaseSnapshot>& releases) {
   for (const Bytes& b : out) counters_.bytes_sent += b.size();
   std::vector<engine::ParticleRecord> mine = receive_records(std::move(out));
   // Hubs arrive from every rank that sent them once: keep one.

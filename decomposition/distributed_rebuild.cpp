@@ -58,7 +58,17 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
   engine::EngineStatistics statistics = engine_->statistics();
   std::vector<engine::EscapeSnapshot> escapes = escape_snapshots(*engine_);
   std::vector<engine::ReleaseSnapshot> releases = release_snapshots(*engine_);
-  std::vector<engine::ParticleRecord> after;
+  // Every rank's engine is built again from what rank 0 sends back: freed
+  // now, rank 0 does not hold its part beside the whole system.
+  engine_.reset();
+  // Rank 0 packs the state after the window straight from its engine for
+  // the ranks that hold each particle, rather than making a vector of
+  // records of the whole system first and holding it beside their bytes.
+  std::vector<Bytes> after(static_cast<std::size_t>(ranks_));
+  auto pack_every_particle = [&](const engine::Engine& e) {
+    std::vector<int> ranks;
+    for (engine::Index i : e.particles().indices_in_id_order()) pack_for_holders(after, e.record(i), ranks);
+  };
   double run_seconds = 0.0, run_events = 0.0;
   Halt halt = Halt::none;
   if (rank_ == 0) {
@@ -84,15 +94,14 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
     run_seconds = seconds_now() - run_started;
     if (halt != Halt::none) {
       // Nothing of the window stays: every rank keeps the state it had.
-      engine::Engine unchanged(model_, s);
-      after = unchanged.records();
+      pack_every_particle(engine::Engine(model_, s));
       until = time_;
     } else {
       counters_.events_executed += serial.statistics().total_events();
       add_statistics(statistics, serial.statistics());
       for (const engine::EscapeRecord& r : serial.escapes()) escapes.push_back({r.id, r.species, r.time, r.position, r.velocity});
       for (const engine::ReleaseRecord& r : serial.releases()) releases.push_back({r.id, r.time});
-      after = serial.records();
+      pack_every_particle(serial);
       globals = {serial.periodic_ticks(), serial.active_window()};
     }
     run_events = static_cast<double>(serial.statistics().total_events());
@@ -114,7 +123,7 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
   counters_.delta_min = std::min(counters_.delta_min, until - time_);
   counters_.delta_max = std::max(counters_.delta_max, until - time_);
   time_ = until;
-  redistribute(std::move(after), globals, statistics, escapes, releases);
+  deliver_and_build(std::move(after), globals, statistics, escapes, releases);
   counters_.seconds_rebuild += seconds_now() - started;
   fallback_overhead_ = std::max(0.0, seconds_now() - started - run_seconds);
 }
@@ -180,14 +189,15 @@ void DistributedEngine::maybe_rebalance() {
   const double started = seconds_now();
   ++counters_.rebalances;
   if (trace_) std::fprintf(stderr, "[rank %d] rebalance at t = %.17g\n", rank_, time_);
-  const std::vector<engine::ParticleRecord> records = accounted_records(*engine_);
+  std::vector<engine::ParticleRecord> records = accounted_records(*engine_);
   const Globals globals = current_globals();
   const engine::EngineStatistics statistics = engine_->statistics();
   const std::vector<engine::EscapeSnapshot> escapes = escape_snapshots(*engine_);
   const std::vector<engine::ReleaseSnapshot> releases = release_snapshots(*engine_);
+  engine_.reset();  // built again from the records: not held beside them
   layout_.set_cuts(cuts);
   neighbours_ = std::make_unique<NeighbourExchange>(comm_, layout_.neighbours(rank_));
-  redistribute(records, globals, statistics, escapes, releases);
+  redistribute(std::move(records), globals, statistics, escapes, releases);
   counters_.seconds_rebuild += seconds_now() - started;
 }
 

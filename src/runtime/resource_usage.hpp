@@ -28,5 +28,9 @@ std::size_t current_resident_bytes();
 // run's or the benchmark's large allocations. Runs on several ranks leave
 // glibc's defaults (docs/engine.md, "Freed memory").
 void keep_freed_memory();
+// Returns the free pages inside the heap to the system when there are at
+// least 32 MB of them (glibc only): before a run on several ranks writes a
+// frame or a checkpoint (docs/engine.md, "Freed memory").
+void return_free_heap_pages();
 
 }  // namespace tethersim::runtime

@@ -485,6 +485,7 @@ class RunLoop {
   }
 
   void write_frame(double t) {
+    if (sim_.ranks() > 1) return_free_heap_pages();
     std::vector<FrameParticle> particles;
     std::vector<FrameTether> tethers;
     sim_.local_frame(t, particles, tethers);
@@ -495,6 +496,7 @@ class RunLoop {
     // Everything the trajectory holds before t is on disk before the
     // checkpoint is (a killed run restarts from it and keeps those rows).
     trajectory_->flush();
+    if (sim_.ranks() > 1) return_free_heap_pages();
     const double started = clock_.seconds();
     const std::string path = write_checkpoint(run_.directory.string(), sim_.io_comm(), model_,
                                               run_.slots, sim_.local_snapshot(t));

@@ -229,13 +229,23 @@ class DistributedEngine {
   // Sends `out` (one buffer of records per rank, consumed) to every rank
   // and decodes what comes in.
   std::vector<engine::ParticleRecord> receive_records(std::vector<Bytes> out) const;
-  // Sends records to every rank whose window holds them (dead ones to the
-  // owner of their sector only, hubs to all) and rebuilds every engine.
-  // Consumes `records` (freed once encoded: a restart holds few copies).
+  // Encodes a record into the buffer of every rank whose window holds it
+  // (a dead one for the owner of its sector only, a hub for all);
+  // `ranks` is scratch space, reused from record to record.
+  void pack_for_holders(std::vector<Bytes>& out, const engine::ParticleRecord& record,
+                        std::vector<int>& ranks) const;
+  // Sends records to every rank whose window holds them and rebuilds every
+  // engine. Consumes `records` (freed once encoded: a restart holds few
+  // copies).
   void redistribute(std::vector<engine::ParticleRecord> records, const Globals& globals,
                     const engine::EngineStatistics& statistics,
                     const std::vector<engine::EscapeSnapshot>& escapes,
                     const std::vector<engine::ReleaseSnapshot>& releases);
+  // The same from records already packed (pack_for_holders), consumed.
+  void deliver_and_build(std::vector<Bytes> out, const Globals& globals,
+                         const engine::EngineStatistics& statistics,
+                         const std::vector<engine::EscapeSnapshot>& escapes,
+                         const std::vector<engine::ReleaseSnapshot>& releases);
   Globals current_globals() const;
 
   // One window ending at most at `end`: speculative, or certified when
