@@ -14,10 +14,10 @@
 #include "record_columns.hpp"
 #include "slot_exchange.hpp"
 #include "tethersim/io/input_error.hpp"
+#include "tethersim/model/hash_text.hpp"
 #include "tethersim/mpi/collectives.hpp"
 #include "tethersim/physics/counter_rng.hpp"
 #include "tethersim/version.hpp"
-#include "tethersim/model/hash_text.hpp"
 
 namespace tethersim {
 

@@ -15,9 +15,9 @@
 #include "observable_layout.hpp"
 #include "slot_exchange.hpp"
 #include "tethersim/io/input_error.hpp"
+#include "tethersim/model/hash_text.hpp"
 #include "tethersim/mpi/collectives.hpp"
 #include "tethersim/version.hpp"
-#include "tethersim/model/hash_text.hpp"
 
 namespace tethersim {
 

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
-#include "tethersim/scenario/memory_budget.hpp"
 #include "tethersim/model/hash_text.hpp"
+#include "tethersim/scenario/memory_budget.hpp"
 
 namespace tethersim::runtime {
 

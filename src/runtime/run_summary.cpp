@@ -11,8 +11,8 @@
 #include "progress.hpp"
 #include "tethersim/engine/event_kind.hpp"
 #include "tethersim/io/json_output.hpp"
-#include "tethersim/version.hpp"
 #include "tethersim/model/hash_text.hpp"
+#include "tethersim/version.hpp"
 
 namespace tethersim::runtime {
 

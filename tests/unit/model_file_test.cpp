@@ -14,8 +14,8 @@
 
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/io/model_file.hpp"
-#include "tethersim/scenario/initial_particles.hpp"
 #include "tethersim/model/hash_text.hpp"
+#include "tethersim/scenario/initial_particles.hpp"
 
 namespace tethersim {
 namespace {
