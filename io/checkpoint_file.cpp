@@ -15,6 +15,7 @@
 #include "slot_exchange.hpp"
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/model/hash_text.hpp"
+#include "tethersim/model/number_format.hpp"
 #include "tethersim/mpi/collectives.hpp"
 #include "tethersim/physics/counter_rng.hpp"
 #include "tethersim/version.hpp"
@@ -154,12 +155,6 @@ int sync_to_disk(const std::string& path) {
   return error == EINVAL || error == EROFS ? 0 : error;  // a filesystem without fsync
 }
 
-std::string time_text(double t) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.10g", t);
-  return buffer;
-}
-
 }  // namespace
 
 std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const Model& model,
@@ -255,7 +250,7 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
                              56 * edge_place.total + 68 * escape_count + 16 * release_count +
                              8 * (local.periodic_ticks.size() + counter_totals.size()) +
                              model.source_text().size() + overrides.size() + (std::uint64_t{1} << 17);
-  const std::string what = "the checkpoint at t = " + time_text(local.time);
+  const std::string what = "the checkpoint at t = " + format_number(local.time);
 
   // Write the temporary file. On any failure it is removed, and the
   // checkpoints already there are not touched.

@@ -10,19 +10,13 @@
 #include "hdf5_support.hpp"
 #include "observable_layout.hpp"
 #include "tethersim/io/json_output.hpp"
+#include "tethersim/model/number_format.hpp"
 
 namespace tethersim {
 
 using io_detail::OutputError;
 
 namespace {
-
-// "%.10g", as the other output messages name times.
-std::string time_text(double t) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.10g", t);
-  return buffer;
-}
 
 // The time of one line, or NaN when the line is not a sample (a line cut
 // short by a killed run, or not tethersim's).
@@ -118,7 +112,7 @@ void ObservablesLog::write(double time, std::int64_t step, const FrameObservable
   for (std::uint64_t count : o.tethered) sample[count_names_.at(name++)] = count;
   const std::string line = json_text(sample);
   if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0) {
-    throw OutputError(path_ + ": cannot write the observables at t = " + time_text(time) + ": " +
+    throw OutputError(path_ + ": cannot write the observables at t = " + format_number(time) + ": " +
                       std::strerror(errno) + " (disk full?)");
   }
 }

@@ -16,6 +16,7 @@
 #include "slot_exchange.hpp"
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/model/hash_text.hpp"
+#include "tethersim/model/number_format.hpp"
 #include "tethersim/mpi/collectives.hpp"
 #include "tethersim/version.hpp"
 
@@ -75,12 +76,6 @@ void write_unit(hid_t object, const std::string& unit) {
   H5Id attribute(checked(H5Acreate2(object, "unit", type, space, H5P_DEFAULT, H5P_DEFAULT), "unit attribute"));
   const char* text = unit.c_str();
   checked(H5Awrite(attribute, type, &text), "writing a unit");
-}
-
-std::string time_text(double t) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.10g", t);
-  return buffer;
 }
 
 // The rows of a trajectory: every slot, or only the particles of the
@@ -624,7 +619,7 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
   const hsize_t frame = s.frame_times.size();
   const hsize_t n = s.slots.size();
   const auto d = static_cast<std::size_t>(s.dimensions);
-  const std::string what = "the frame at t = " + time_text(time);
+  const std::string what = "the frame at t = " + format_number(time);
 
   // Particles without a row (not of output.frame_species) are not written.
   std::vector<ParticleRecord> records;
@@ -750,7 +745,7 @@ std::int64_t TrajectoryFile::write_observables(double time, const FrameObservabl
   const hid_t file = s.file;
   const hsize_t row = s.observable_samples;
   const std::string base = std::string(kObservables) + "/";
-  const std::string what = "the observables at t = " + time_text(time);
+  const std::string what = "the observables at t = " + format_number(time);
   std::int64_t step = 0;
   try {
     // Open every dataset and secure the room for the chunks this sample
