@@ -46,6 +46,15 @@ constexpr double kLargestFallbackBudget = 256.0;
 // longest fallback.
 constexpr double kTryFallbackRatio = 2.0;
 constexpr double kTryFallbackShare = 0.1;
+// An optional fallback makes rank 0 hold the whole system: the gathered
+// records, a snapshot and a serial engine, about three times the engine
+// alone. It is taken only for systems whose serial engine would need at
+// most this much (a gas of about 200 000 particles): the small, tightly
+// bound systems it is meant for need far less, and a large system on many
+// ranks must not meet one rank's memory limit because windows were slow
+// for a while (a gas of 256 000 on 2 ranks: rank 0 went from 90 to 220 MiB
+// for a fallback that gained nothing).
+constexpr double kLeanFallbackMostEngineBytes = 32.0 * 1024 * 1024;
 // Failed halvings before testing whether an empty window certifies.
 constexpr int kStructuralCheck = 3;
 // Rounds of phase 2 (bounds sent again after they rose) before a window
@@ -504,9 +513,17 @@ bool DistributedEngine::fallback_pays(double cap) {
   const double per_event = measured ? serial_seconds_per_event_
                                     : counters_.seconds_execute /
                                           static_cast<double>(std::max<std::uint64_t>(counters_.events_executed, 1));
-  std::vector<double> maxima{weighed_.wall, overhead, per_event};
+  const engine::Engine& e = *engine_;
+  const double bytes_per_particle =
+      static_cast<double>(e.memory_bytes()) / static_cast<double>(std::max<std::size_t>(e.particles().size(), 1));
+  std::vector<double> maxima{weighed_.wall, overhead, per_event, bytes_per_particle};
   std::vector<double> sums;
   agree(maxima, sums);
+  const double owned = static_cast<double>(std::max<std::uint64_t>(global_owned_, 1));
+  if (owned * maxima[3] > kLeanFallbackMostEngineBytes) {
+    ++counters_.fallbacks_declined;
+    return false;
+  }
   const double span = weighed_.span;
   if (!(span > 0.0) || !(weighed_.events > 0.0)) {
     chosen_budget_ = next_fallback_budget();
@@ -517,7 +534,6 @@ bool DistributedEngine::fallback_pays(double cap) {
   // It covers up to `cap` (the next scheduled stop) or its event budget at
   // the windows' event rate.
   const double rate = weighed_.events / span;
-  const double owned = static_cast<double>(std::max<std::uint64_t>(global_owned_, 1));
   const double windows_cost = maxima[0] / span;
   const double serial_cost = rate * maxima[2];
   const double room = cap - time_;
@@ -719,11 +735,7 @@ void DistributedEngine::certified_round(double end) {
   }
   if (!execute(until)) return;
   exchange_changes();
-  ++counters_.windows;
-  counters_.delta_sum += until - time_;
-  counters_.delta_min = std::min(counters_.delta_min, until - time_);
-  counters_.delta_max = std::max(counters_.delta_max, until - time_);
-  time_ = until;
+  move_clock_to(until);
   maybe_rebalance();
 }
 

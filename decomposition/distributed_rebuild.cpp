@@ -118,11 +118,7 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
   MPI_Bcast(&window, 1, MPI_INT, 0, comm_);
   globals.active_window = window;
   MPI_Bcast(globals.periodic_ticks.data(), static_cast<int>(globals.periodic_ticks.size()), MPI_UINT64_T, 0, comm_);
-  ++counters_.windows;
-  counters_.delta_sum += until - time_;
-  counters_.delta_min = std::min(counters_.delta_min, until - time_);
-  counters_.delta_max = std::max(counters_.delta_max, until - time_);
-  time_ = until;
+  move_clock_to(until);
   deliver_and_build(std::move(after), globals, statistics, escapes, releases);
   counters_.seconds_rebuild += seconds_now() - started;
   fallback_overhead_ = std::max(0.0, seconds_now() - started - run_seconds);

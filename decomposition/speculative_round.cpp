@@ -238,13 +238,9 @@ void DistributedEngine::commit_window(double until, std::uint64_t executed, std:
   engine_->keep_speculation();
   counters_.seconds_exchange += seconds_now() - commit_started;
   ++counters_.commits;
-  ++counters_.windows;
   counters_.events_executed += executed;
   counters_.events_duplicated += duplicated;
-  counters_.delta_sum += until - time_;
-  counters_.delta_min = std::min(counters_.delta_min, until - time_);
-  counters_.delta_max = std::max(counters_.delta_max, until - time_);
-  time_ = until;
+  move_clock_to(until);
 }
 
 double DistributedEngine::check_histories(double until) {

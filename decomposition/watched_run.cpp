@@ -18,8 +18,14 @@ constexpr std::uint64_t kWindowBytesPerEvent = 512;
 
 DistributedEngine::Halt DistributedEngine::run_watched(engine::Engine& e, double until, std::uint64_t budget,
                                                        bool* reached, std::size_t memory_limit) {
-  engine::StallWatch watch(stall_limit_);
   if (reached) *reached = false;
+  // A stall the committed windows showed (below) stops the run here, in a
+  // window that is then undone: describing it runs events.
+  if (stalled_across_windows_) {
+    stall_description_ = "rank " + std::to_string(rank_) + ": " + engine::stall_message(committed_watch_, e, until);
+    return Halt::stall;
+  }
+  engine::StallWatch watch(stall_limit_);
   // Stop requests and stalls are polled about every 50 ms of wall time (a
   // clock read and a flag). The window's memory is checked every so many
   // events from its start (the same checks whatever the wall clock does),
@@ -52,9 +58,23 @@ DistributedEngine::Halt DistributedEngine::run_watched(engine::Engine& e, double
   }
 }
 
+void DistributedEngine::move_clock_to(double until) {
+  ++counters_.windows;
+  counters_.delta_sum += until - time_;
+  counters_.delta_min = std::min(counters_.delta_min, until - time_);
+  counters_.delta_max = std::max(counters_.delta_max, until - time_);
+  time_ = until;
+  // A stall can also be spread over many windows that each commit: ones
+  // that end early with their undo log full, or fallbacks that stop after
+  // their budget of events, each a little further along a Zeno creep. The
+  // watch inside a window starts afresh with every window; this one sees
+  // the committed clock and this rank's events across all of them.
+  if (committed_watch_.stalled(time_, counters_.events_executed)) stalled_across_windows_ = true;
+}
+
 std::size_t DistributedEngine::window_memory() const {
   if (settings_.window_memory > 0) return settings_.window_memory;
-  return std::max(kMinWindowMemory, engine_->memory_bytes() / 2);
+  return std::max(kMinWindowMemory, engine_->memory_bytes() / 4);
 }
 
 }  // namespace tethersim::decomposition

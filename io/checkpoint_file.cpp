@@ -13,6 +13,8 @@
 #include "hdf5_support.hpp"
 #include "record_columns.hpp"
 #include "slot_exchange.hpp"
+#include "tethersim/engine/free_storage.hpp"
+#include "tethersim/engine/heap_pages.hpp"
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/model/hash_text.hpp"
 #include "tethersim/model/number_format.hpp"
@@ -179,19 +181,21 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
       phi.push_back({particle_slots.back(), reaction, local.reaction_times[reaction][k]});
     }
   }
-  std::vector<engine::ParticleSnapshot> particles;
+  // The particles stay rows in their bytes until they are written: a
+  // decoded copy of the block beside them would be the checkpoint's
+  // largest allocation.
+  std::vector<ParticleRow> rows = particle_rows(local.particles, particle_slots);
+  engine::free_storage(local.particles);
+  engine::free_storage(particle_slots);
+  // On several ranks the snapshot's pages go back to the system before the
+  // rows arriving from other ranks are allocated: they would not fit its
+  // hole in the heap (a row is larger than a decoded particle) and would
+  // take new pages beside it. One process keeps freed memory for reuse
+  // and exchanges nothing.
+  if (ranks > 1) engine::return_free_heap_pages(0);
+  rows = exchange_by_slot(std::move(rows), n, comm);
   std::uint64_t particles_hash = 0;
-  {  // the rows are freed before the other records are exchanged
-    std::vector<ParticleRow> rows = particle_rows(local.particles, particle_slots);
-    std::vector<engine::ParticleSnapshot>().swap(local.particles);
-    std::vector<std::uint64_t>().swap(particle_slots);
-    rows = exchange_by_slot(std::move(rows), n, comm);
-    particles.reserve(rows.size());
-    for (const ParticleRow& row : rows) {
-      particles.push_back(particle_of(row));
-      particles_hash += particle_hash(row.slot, particles.back());
-    }
-  }
+  for (const ParticleRow& row : rows) particles_hash += particle_hash(row.slot, particle_of(row));
   phi = exchange_by_slot(std::move(phi), n, comm);
   std::vector<TetherRecord> tethers;
   for (const auto& t : local.tethers) tethers.push_back({slots.slot(t.a), t.a, t.b});
@@ -285,7 +289,8 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
     write_text(top, "model_overrides", overrides, root, transfer);
 
     H5Id group = create_group(top, "particles");
-    write_particle_columns(group, particles, mine.begin, n, transfer);
+    write_particle_columns(group, rows, mine.begin, n, transfer);
+    std::vector<ParticleRow>().swap(rows);
     const std::size_t reactions = local.reaction_times.size();
     if (reactions > 0) {
       // [reactions, N]: one row per reaction.
@@ -308,7 +313,7 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
     write_column<std::uint64_t>(edge_group, "sequence", edges, edge_place.offset, edge_place.total, 1, [](const EdgeRecord& r, std::uint64_t* o) { *o = r.sequence; }, transfer);
 
     // Global and gathered data: rank 0 writes.
-    auto root_rows = [&](const auto& rows) { return root ? rows : std::decay_t<decltype(rows)>{}; };
+    auto root_rows = [&](const auto& all) { return root ? all : std::decay_t<decltype(all)>{}; };
     H5Id escape_group = create_group(top, "escapes");
     write_column<std::uint64_t>(escape_group, "id", escapes, 0, escape_count, 1, [](const EscapeRecord& r, std::uint64_t* o) { *o = r.id; }, transfer);
     write_column<std::int32_t>(escape_group, "species", escapes, 0, escape_count, 1, [](const EscapeRecord& r, std::int32_t* o) { *o = r.species; }, transfer);

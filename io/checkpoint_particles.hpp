@@ -36,10 +36,10 @@ inline constexpr std::uint64_t kParticleColumnBytes = [] {
   return bytes;
 }();
 
-// Collective: writes the rows [first, first + particles.size()) of every
-// particle column (of `total` rows) in `group`.
-void write_particle_columns(hid_t group, const std::vector<engine::ParticleSnapshot>& particles,
-                            hsize_t first, hsize_t total, hid_t transfer);
+// Collective: writes the rows [first, first + rows.size()) of every
+// particle column (of `total` rows) in `group`, in slot order.
+void write_particle_columns(hid_t group, const std::vector<ParticleRow>& rows, hsize_t first, hsize_t total,
+                            hid_t transfer);
 // Reads the rows [first, first + particles.size()) of every particle
 // column into `particles`.
 void read_particle_columns(hid_t group, std::vector<engine::ParticleSnapshot>& particles, hsize_t first);

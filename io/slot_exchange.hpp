@@ -46,17 +46,15 @@ std::vector<Record> exchange_by_slot(std::vector<Record> local, std::uint64_t to
   }
   // Alone, there is nothing to exchange.
   if (ranks == 1) return local;
+  // Sorted by slot, the records are grouped by the rank that writes them
+  // (slot ranges ascend with the rank): they go out as they are, with no
+  // copy, so that a checkpoint of a large block holds its rows twice at
+  // most (what goes out and what comes in), not three times.
   std::vector<std::size_t> send_counts(static_cast<std::size_t>(ranks), 0);
   for (const Record& r : local) ++send_counts[static_cast<std::size_t>(owner(r.slot))];
-  std::vector<std::size_t> fill(static_cast<std::size_t>(ranks), 0);
-  for (std::size_t k = 1; k < fill.size(); ++k) fill[k] = fill[k - 1] + send_counts[k - 1];
-  std::vector<Record> send(local.size());
-  for (const Record& r : local) send[fill[static_cast<std::size_t>(owner(r.slot))]++] = r;
-  // Copied into `send`: freed before `received` is allocated, so a
-  // checkpoint of a large block holds two copies of its rows, not three.
-  std::vector<Record>().swap(local);
   std::vector<std::size_t> bounds;
-  std::vector<Record> received = mpi::all_to_all(send, send_counts, comm, &bounds);
+  std::vector<Record> received = mpi::all_to_all(local, send_counts, comm, &bounds);
+  std::vector<Record>().swap(local);
   // Merge the runs pairwise (stable: equal slots keep rank order).
   for (std::size_t width = 1; width < static_cast<std::size_t>(ranks); width *= 2) {
     for (std::size_t k = 0; k + width < static_cast<std::size_t>(ranks); k += 2 * width) {

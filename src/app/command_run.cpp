@@ -73,11 +73,12 @@ int run_main(const Arguments& args) {
       "fails (speculative), or prove it from speed bounds first (certified)")(
       "window-memory", po::value<double>()->value_name("MIB"),
       "the most memory each rank's undo log may hold in a speculative window; a window that needs "
-      "more ends early (default: half the rank's particle storage, at least 16 MiB)")(
+      "more ends early (default: a quarter of the rank's particle storage, at least 8 MiB)")(
       "lean-fallback", po::value<std::string>()->value_name("on|off|random")->default_value("on"),
       "let one rank run everything for a while when that is expected to take less time than "
-      "synchronized windows (off: only when a window cannot be certified; random: a seeded coin "
-      "decides, for testing)");
+      "synchronized windows, in systems small enough for one rank (a serial engine of at most "
+      "32 MiB) (off: only when a window cannot be certified; random: a seeded coin decides, for "
+      "testing)");
   add_model_override_option(options);
   po::positional_options_description positional;
   positional.add("model", 1);

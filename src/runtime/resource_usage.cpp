@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "tethersim/engine/heap_pages.hpp"
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -32,14 +34,11 @@ void keep_freed_memory() {
 }
 
 void return_free_heap_pages() {
-#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 33)
   // Only when much is free: the pages returned fault in again when the
   // heap grows back (a trim before every frame of the presynaptic
   // terminal, whose heap is a few MB, slowed its 2-rank loop from 1.3-1.65
   // s to 1.8-1.9 s, its fallbacks paying the faults).
-  constexpr std::size_t kLeastFreeBytes = std::size_t{32} << 20;
-  if (mallinfo2().fordblks >= kLeastFreeBytes) malloc_trim(0);
-#endif
+  engine::return_free_heap_pages(std::size_t{32} << 20);
 }
 
 std::size_t peak_resident_bytes() {

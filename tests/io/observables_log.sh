@@ -33,9 +33,12 @@ printf '{"time": 8' >> "$work/split/observables.jsonl"
 check "$work/split"
 same_log "$work/straight" "$work/split" "a run continued from its previous checkpoint"
 
-# Stopped by the wall-time limit at whatever instant it comes (50 ms of a
-# run of about 0.4 s), then continued to the end.
-"$exe" run "$src/examples/presynaptic.toml" "${small[@]}" -o "$work/stopped" --end-time 80 --max-walltime 1.4e-5 -q
+# Stopped by the wall-time limit at whatever instant it comes, then
+# continued to the end. 20 ms from the start stops the run about a third of
+# the way on a fast host (its loop takes about 40 ms); a slow one stops
+# sooner, at t = 0 at worst, which is still a stopped run. (50 ms let a fast
+# host finish first.)
+"$exe" run "$src/examples/presynaptic.toml" "${small[@]}" -o "$work/stopped" --end-time 80 --max-walltime 5.5e-6 -q
 [ "$(json_field "$work/stopped/summary.json" interrupted)" = "True" ] || fail "--max-walltime did not stop the run"
 check "$work/stopped"
 "$exe" run --restart "$work/stopped" -q

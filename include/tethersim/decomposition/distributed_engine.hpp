@@ -63,11 +63,12 @@ struct DistributionSettings {
   WindowMode windows = WindowMode::speculative;
   // The most a rank's undo log and history may hold in one speculative
   // window, in bytes; a window that needs more ends early at the time
-  // reached (0: half the engine's own memory, at least kMinWindowMemory).
+  // reached (0: a quarter of the engine's own memory, at least
+  // kMinWindowMemory).
   std::size_t window_memory = 0;
 };
 
-inline constexpr std::size_t kMinWindowMemory = std::size_t{16} << 20;
+inline constexpr std::size_t kMinWindowMemory = std::size_t{8} << 20;
 
 // Why a model cannot run on several ranks (empty: it can).
 std::string distribution_problem(const Model& model);
@@ -113,7 +114,7 @@ struct DistributionCounters {
   std::uint64_t failures_energy = 0;
   std::uint64_t bound_exchanges = 0;  // extra rounds of phase 2 (bounds that rose, sent again)
   std::uint64_t fallbacks = 0;
-  std::uint64_t fallbacks_declined = 0;  // windows kept because a fallback would cost more
+  std::uint64_t fallbacks_declined = 0;  // windows kept: a fallback would cost more time or memory
   std::uint64_t rebalances = 0;
   // Speculative windows this rank ended early because its undo log and
   // history reached the window memory, and the most they held.
@@ -197,7 +198,10 @@ class DistributedEngine {
   // that never ends, must still notice.
   void set_stop_poll(std::function<bool()> poll) { stop_poll_ = std::move(poll); }
   // Events without progress of the clock that make a stall (0: never).
-  void set_stall_limit(std::uint64_t events) { stall_limit_ = events; }
+  void set_stall_limit(std::uint64_t events) {
+    stall_limit_ = events;
+    committed_watch_ = engine::StallWatch(events);
+  }
   // This rank's description of the stall it saw (empty: none).
   const std::string& stall_description() const { return stall_description_; }
 
@@ -274,6 +278,10 @@ class DistributedEngine {
   double check_histories(double until);
   // Sends what changed, keeps the window's events and moves time to `until`.
   void commit_window(double until, std::uint64_t executed, std::uint64_t duplicated);
+  // The run's clock moves to `until`, the end of a window every rank keeps
+  // (committed, certified or run by a fallback): counted, and watched for a
+  // stall spread over windows.
+  void move_clock_to(double until);
   // After a window was undone whole: runs it again up to `until` and keeps it.
   void run_again_and_commit(double until);
   // After a window every rank kept: the owners' records replace the ghosts
@@ -409,6 +417,10 @@ class DistributedEngine {
   // memory; it learns the event rate across windows.
   engine::PollPacer poll_pacer_;
   std::uint64_t stall_limit_ = engine::kDefaultStallEvents;
+  // The clock as windows commit, against this rank's events: a stall
+  // spread over many committed windows (move_clock_to).
+  engine::StallWatch committed_watch_;
+  bool stalled_across_windows_ = false;
   Halt halt_ = Halt::none;
   std::string stall_description_;
 };
