@@ -147,8 +147,8 @@ void Engine::finish_placement() {
   if (has_loaded_edges_) loaded_.resize_particles(n);
   touched_mark_.assign(n, 0);
   visit_mark_.assign(n, 0);
-  role_.assign(n, kActive | kOwned);
-  changed_mark_.assign(n, 0);
+  roles_.assign(n);
+  changes_.assign(n);
   // Hubs a species can block with: tested directly, not through sectors.
   hubs_for_.assign(model_.species().size(), {});
   for (Index h : hubs_) {
@@ -271,7 +271,7 @@ Index Engine::attributed_particle(Index a, Index b) const {
 }
 
 bool Engine::counted_here(Index a, Index b) const {
-  if (uniform_roles_ && counts_global_events_) return true;
+  if (roles_.uniform() && counts_global_events_) return true;
   const Index attributed = attributed_particle(a, b);
   // Between hubs alone (which no process owns): the global-events process.
   return is_hub(attributed) ? counts_global_events_ : is_owned(attributed);

@@ -7,15 +7,8 @@
 
 namespace tethersim::engine {
 
-void Engine::set_owned(Index i, bool owned) {
-  if (!owned) uniform_roles_ = false;
-  role_[i] = static_cast<std::uint8_t>(owned ? (role_[i] | kOwned) : (role_[i] & ~kOwned));
-}
-
 void Engine::set_active(Index i, bool active) {
-  if (!active) uniform_roles_ = false;
-  if (is_active(i) == active) return;
-  role_[i] ^= kActive;
+  if (!roles_.set_active(i, active)) return;
   if (!particles_.state[i].alive) return;
   if (active) {
     if (particles_.state[i].mobile) repredict(i);
@@ -33,11 +26,6 @@ void Engine::set_active(Index i, bool active) {
       }
     });
   }
-}
-
-void Engine::clear_changes() {
-  for (const Change& c : changes_) changed_mark_[c.particle] = 0;
-  changes_.clear();
 }
 
 ParticleSnapshot Engine::particle_snapshot(Index i) const {
@@ -100,9 +88,8 @@ Index Engine::append_slot() {
   for (auto& phi : phi_) append_gently(phi, kInfinity);
   append_gently(touched_mark_, 0);
   append_gently(visit_mark_, 0);
-  append_gently(role_, 0);  // frozen, not owned
-  uniform_roles_ = false;
-  append_gently(changed_mark_, 0);
+  roles_.append();  // frozen, not owned
+  changes_.append();
   if (has_tethers_) tethers_.resize_particles(n);
   if (has_loaded_edges_) loaded_.resize_particles(n);
   calendar_.resize(n);
@@ -137,7 +124,7 @@ Index Engine::place_record(const ParticleRecord& record) {
   for (std::size_t r = 0; r < phi_.size(); ++r) {
     phi_[r][i] = r < record.reaction_times.size() ? record.reaction_times[r] : kInfinity;
   }
-  role_[i] = static_cast<std::uint8_t>(role_[i] & ~kRemoved);
+  roles_.mark_held(i);
   if (in_grid(i)) grid_.insert(particles_.state, i, sector_of(i));
   sync_tethers(i, s.alive ? record.tethers : std::vector<ParticleId>{});
   sync_loaded_edges(i, s.alive ? record.loaded_edges : std::vector<LoadedEdgeSnapshot>{});
@@ -218,8 +205,7 @@ void Engine::remove(Index i) {
   ++particles_.counter[i];  // predictions made with it are stale
   ++particles_.stamp[i];
   if (has_random_impulses_) ri_time_[i] = kInfinity;
-  role_[i] = kRemoved;
-  uniform_roles_ = false;
+  roles_.mark_removed(i);
   particles_.remove_id(particles_.id[i]);
 }
 

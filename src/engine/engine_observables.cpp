@@ -149,8 +149,8 @@ std::size_t Engine::memory_bytes() const {
                       calendar_.memory_bytes() + global_.size() * sizeof(GlobalEvent) +
                       ri_index_.capacity() * sizeof(std::uint64_t) +
                       ri_time_.capacity() * sizeof(double) +
-                      touched_mark_.capacity() + visit_mark_.capacity() + role_.capacity() +
-                      changed_mark_.capacity();
+                      touched_mark_.capacity() + visit_mark_.capacity() + roles_.memory_bytes() +
+                      changes_.memory_bytes();
   for (const auto& phi : phi_) bytes += phi.capacity() * sizeof(double);
   return bytes;
 }

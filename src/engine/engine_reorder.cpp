@@ -3,31 +3,9 @@
 
 #include "tethersim/engine/engine.hpp"
 #include "tethersim/engine/free_storage.hpp"
+#include "tethersim/engine/permute.hpp"
 
 namespace tethersim::engine {
-
-namespace {
-
-// values[new_index[old]] <- values[old], in place by following the
-// permutation's cycles: no second copy of large arrays.
-template <typename Vector>
-void permute(Vector& values, const std::vector<Index>& new_index, std::vector<bool>& done) {
-  if (values.empty()) return;
-  done.assign(values.size(), false);
-  for (std::size_t start = 0; start < values.size(); ++start) {
-    if (done[start]) continue;
-    auto carried = std::move(values[start]);
-    std::size_t at = start;
-    while (!done[at]) {
-      done[at] = true;
-      const std::size_t to = new_index[at];
-      std::swap(carried, values[to]);
-      at = to;
-    }
-  }
-}
-
-}  // namespace
 
 void Engine::reorder() {
   const std::size_t n = particles_.size();
@@ -79,8 +57,8 @@ void Engine::reorder() {
   permute(ri_index_, new_index, done);
   permute(ri_time_, new_index, done);
   for (auto& phi : phi_) permute(phi, new_index, done);
-  permute(role_, new_index, done);
-  permute(changed_mark_, new_index, done);
+  roles_.renumber(new_index, kept, done);
+  changes_.renumber(new_index, kept, done);
   if (kept < n) {
     particles_.state.resize(kept);
     particles_.id.resize(kept);
@@ -92,8 +70,6 @@ void Engine::reorder() {
       ri_time_.resize(kept);
     }
     for (auto& phi : phi_) phi.resize(kept);
-    role_.resize(kept);
-    changed_mark_.resize(kept);
     touched_mark_.resize(kept);
     visit_mark_.resize(kept);
   }
@@ -113,7 +89,6 @@ void Engine::reorder() {
     if (has_loaded_edges_) loaded_.resize_particles(kept);
     calendar_.resize(kept);
   }
-  for (Change& c : changes_) c.particle = new_index[c.particle];
   for (Index& h : hubs_) h = new_index[h];
   for (auto& hubs : hubs_for_) {
     for (Index& h : hubs) h = new_index[h];

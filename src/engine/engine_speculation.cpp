@@ -30,7 +30,7 @@ Engine::~Engine() = default;
 
 void Engine::begin_speculation(const SectorMask& logged_sectors) {
   if (speculation_) throw std::logic_error("a speculative window is already open");
-  if (!track_changes_) throw std::logic_error("speculative windows need change tracking");
+  if (!changes_.tracking()) throw std::logic_error("speculative windows need change tracking");
   if (!changes_.empty()) throw std::logic_error("a speculative window must start with no change pending");
   // Renumbering moves particles between slots, which the logs name: it
   // happens between windows only.
@@ -81,7 +81,7 @@ void Engine::note_speculative_change(Index i) {
   SpeculationState& s = *speculation_;
   note_participant(i);
   const auto marks = static_cast<std::uint32_t>(s.marks.size());
-  if (changed_mark_[i]) {
+  if (changes_.marked(i)) {
     // A later change: the journal keeps the record once per mark.
     if (s.journal_dropped || s.journal_mark[i] == marks) return;
     s.journal_mark[i] = marks;
@@ -215,8 +215,9 @@ bool Engine::undo_speculation_from(double t) {
   // Records first, predictions once every one is back (as in
   // undo_speculation).
   for (const ParticleRecord* r : records) place_record(*r);
-  for (std::size_t k = m.undo; k < s.undo.size(); ++k) changed_mark_[s.undo_index[k]] = 0;
-  changes_.resize(m.undo);
+  // The change list runs parallel to the undo log (a particle's first
+  // change adds to both).
+  changes_.keep_first(m.undo);
   s.undo.resize(m.undo);
   s.undo_index.resize(m.undo);
   s.journal.resize(m.journal);
@@ -317,12 +318,12 @@ std::uint64_t Engine::record_hash(Index i) const {
 }
 
 ParticleRecord Engine::record_at_start(Index i) const {
-  if (speculation_ && i < changed_mark_.size() && changed_mark_[i]) return speculation_->undo[speculation_->undo_slot[i]];
+  if (speculation_ && changes_.changed(i)) return speculation_->undo[speculation_->undo_slot[i]];
   return record(i);
 }
 
 SectorCoords Engine::sector_at_start(Index i) const {
-  if (speculation_ && i < changed_mark_.size() && changed_mark_[i]) {
+  if (speculation_ && changes_.changed(i)) {
     return speculation_->undo[speculation_->undo_slot[i]].particle.sector;
   }
   return coords_[i];

@@ -36,10 +36,10 @@ struct Engine::SpeculationState {
   SpeculationLog log;
   const SectorMask* logged_sectors = nullptr;
   // The undo log: records at the window's start, by particle, in the order
-  // of first change (changed_mark_ tells which have one).
+  // of first change (the change set tells which have one).
   std::vector<ParticleRecord> undo;
   std::vector<Index> undo_index;
-  // Particle -> its place in undo; read only where changed_mark_ is set,
+  // Particle -> its place in undo; read only where the change set marks it,
   // so it is never cleared (a window touches a small part of it).
   std::unique_ptr<std::uint32_t[]> undo_slot;
   // The journal: a particle's record before each later change, once per
@@ -49,7 +49,7 @@ struct Engine::SpeculationState {
   std::vector<ParticleRecord> journal;
   std::vector<Index> journal_index;
   // Particle -> number of marks when it was last saved (read only where
-  // changed_mark_ is set, like undo_slot).
+  // the change set marks it, like undo_slot).
   std::unique_ptr<std::uint32_t[]> journal_mark;
   // Set when the journal outgrew the undo log (and the engine's journal
   // floor): events that each change many particles (a loaded group of

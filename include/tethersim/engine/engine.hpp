@@ -20,10 +20,12 @@
 #include <memory>
 #include <vector>
 
+#include "tethersim/engine/change_set.hpp"
 #include "tethersim/engine/global_calendar.hpp"
 #include "tethersim/engine/index_bits.hpp"
 #include "tethersim/engine/loaded_edges.hpp"
 #include "tethersim/engine/particle_calendar.hpp"
+#include "tethersim/engine/particle_roles.hpp"
 #include "tethersim/engine/particle_store.hpp"
 #include "tethersim/engine/sector_grid.hpp"
 #include "tethersim/engine/sector_mask.hpp"
@@ -162,20 +164,17 @@ class Engine {
   void check_invariants() const;
 
   // --- a partial view of the system, for distributed runs
-  // (engine_membership.cpp). A serial engine holds every particle, all of
-  // them active and owned; the distributed engine (decomposition/) holds a
-  // rank's own particles and its halo, and says which of them have events
-  // in the current window (active: the others are frozen, with no events,
-  // no restitutions and no periodic impulses) and whose events are counted
-  // here (owned: an event is counted by the owner of its lowest-id
-  // participant in the sector grid, so totals over ranks equal a serial
-  // run's).
+  // (engine_membership.cpp): the particles' roles (particle_roles.hpp:
+  // active, owned, removed), records in and out, and the changes made.
+  const ParticleRoles& roles() const { return roles_; }
+  // Freezing a particle drops its events and restitutions; activating it
+  // predicts them again.
   void set_active(Index i, bool active);
-  void set_owned(Index i, bool owned);
-  bool is_active(Index i) const { return uniform_roles_ || (role_[i] & kActive) != 0; }
-  bool is_owned(Index i) const { return uniform_roles_ || (role_[i] & kOwned) != 0; }
+  void set_owned(Index i, bool owned) { roles_.set_owned(i, owned); }
+  bool is_active(Index i) const { return roles_.active(i); }
+  bool is_owned(Index i) const { return roles_.owned(i); }
   bool is_hub(Index i) const { return hub_species_[particles_.state[i].species] != 0; }
-  bool is_removed(Index i) const { return (role_[i] & kRemoved) != 0; }
+  bool is_removed(Index i) const { return roles_.removed(i); }
   // Periodic impulses and action-potential transitions happen on every
   // process; exactly one counts them.
   void set_counts_global_events(bool counts) { counts_global_events_ = counts; }
@@ -183,16 +182,13 @@ class Engine {
   // work of components that straddle ranks).
   std::uint64_t uncounted_events() const { return uncounted_events_; }
 
-  // Particles changed since clear_changes() (trajectory, sector, tethers,
-  // loaded edges, random-impulse state), each once, with the sector it was
-  // in before its first change. Off unless track_changes(true).
-  struct Change {
-    Index particle;
-    SectorCoords sector_before;
-  };
-  void track_changes(bool on) { track_changes_ = on; }
-  const std::vector<Change>& changes() const { return changes_; }
-  void clear_changes();
+  // Particles changed since clear_changes() (change_set.hpp), each once,
+  // with the sector it was in before its first change. Off unless
+  // track_changes(true).
+  using Change = ChangeSet::Change;
+  void track_changes(bool on) { changes_.set_tracking(on); }
+  const std::vector<Change>& changes() const { return changes_.list(); }
+  void clear_changes() { changes_.clear(); }
 
   // Everything about one particle, with its tethers and loaded edges.
   ParticleRecord record(Index i) const;
@@ -311,10 +307,7 @@ class Engine {
   // of its fields does (a speculative window keeps its record then).
   void note_change(Index i) {
     if (speculation_) note_speculative_change(i);
-    if (track_changes_ && !changed_mark_[i]) {
-      changed_mark_[i] = 1;
-      changes_.push_back({i, coords_[i]});
-    }
+    changes_.note(i, coords_[i]);
   }
   // A new slot at the end of every per-particle array.
   Index append_slot();
@@ -442,24 +435,14 @@ class Engine {
   int active_window_ = -1;
   std::vector<std::vector<double>> phi_;
 
-  // Roles (bit flags, engine_membership.cpp).
-  static constexpr std::uint8_t kActive = 1;
-  static constexpr std::uint8_t kOwned = 2;
-  static constexpr std::uint8_t kRemoved = 4;
-  BigVector<std::uint8_t> role_;
+  ParticleRoles roles_;
   bool counts_global_events_ = true;
   bool counting_ = true;  // the event being processed is counted here
-  // Every particle is active and owned, as in a serial run, until a role
-  // changes: the per-event role checks then skip the role table (a cache
-  // miss per partner at a million particles).
-  bool uniform_roles_ = true;
   std::uint64_t uncounted_events_ = 0;
   EventTrace last_event_;
-  bool track_changes_ = false;
-  BigVector<std::uint8_t> changed_mark_;
+  ChangeSet changes_;
   IndexBits moving_;
   double speed2_ceiling_ = 0.0;
-  std::vector<Change> changes_;
   std::unique_ptr<SpeculationState> speculation_;
   std::size_t journal_floor_ = kDefaultJournalFloor;
 

@@ -1,0 +1,69 @@
+#pragma once
+// The particles an engine changed since it was last asked (trajectory,
+// sector, tethers, loaded edges, random-impulse state), each once, with the
+// sector it was in before its first change: what a distributed run sends
+// its neighbours, and what a speculative window keeps an undo record of.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "tethersim/engine/big_vector.hpp"
+#include "tethersim/engine/particle_store.hpp"
+#include "tethersim/engine/permute.hpp"
+#include "tethersim/engine/sector_grid.hpp"
+
+namespace tethersim::engine {
+
+class ChangeSet {
+ public:
+  struct Change {
+    Index particle;
+    SectorCoords sector_before;
+  };
+
+  // Off (the default), note() records nothing.
+  void set_tracking(bool on) { tracking_ = on; }
+  bool tracking() const { return tracking_; }
+
+  void assign(std::size_t n) { marked_.assign(n, 0); }
+  void append() { append_gently(marked_, 0); }
+
+  // Particle i is about to change; `sector` is where it is now.
+  void note(Index i, const SectorCoords& sector) {
+    if (tracking_ && !marked_[i]) {
+      marked_[i] = 1;
+      changes_.push_back({i, sector});
+    }
+  }
+  // Whether particle i changed (`i` in range; changed() also takes slots
+  // added since, which have not).
+  bool marked(Index i) const { return marked_[i] != 0; }
+  bool changed(Index i) const { return i < marked_.size() && marked_[i] != 0; }
+  const std::vector<Change>& list() const { return changes_; }
+  bool empty() const { return changes_.empty(); }
+  std::size_t size() const { return changes_.size(); }
+
+  void clear() { keep_first(0); }
+  // Forgets every change after the first `count` (an undone part of a
+  // window: its particles are as they were before those changes).
+  void keep_first(std::size_t count) {
+    for (std::size_t k = count; k < changes_.size(); ++k) marked_[changes_[k].particle] = 0;
+    changes_.resize(count);
+  }
+
+  // Particle i becomes new_index[i]; slots from `kept` on are dropped.
+  void renumber(const std::vector<Index>& new_index, std::size_t kept, std::vector<bool>& done) {
+    permute(marked_, new_index, done);
+    if (kept < marked_.size()) marked_.resize(kept);
+    for (Change& c : changes_) c.particle = new_index[c.particle];
+  }
+  std::size_t memory_bytes() const { return marked_.capacity() + changes_.capacity() * sizeof(Change); }
+
+ private:
+  bool tracking_ = false;
+  BigVector<std::uint8_t> marked_;
+  std::vector<Change> changes_;
+};
+
+}  // namespace tethersim::engine
