@@ -73,7 +73,7 @@ int run_main(const Arguments& args) {
       "fails (speculative), or prove it from speed bounds first (certified)")(
       "window-memory", po::value<double>()->value_name("MIB"),
       "the most memory each rank's undo log may hold in a speculative window; a window that needs "
-      "more ends early (default: a quarter of the rank's particle storage, at least 8 MiB)")(
+      "more ends early (default: a quarter of the rank's particle storage, at least 8 MiB; with periodic impulses, half of it, at least 16 MiB)")(
       "lean-fallback", po::value<std::string>()->value_name("on|off|random")->default_value("on"),
       "let one rank run everything for a while when that is expected to take less time than "
       "synchronized windows, in systems small enough for one rank (a serial engine of at most "

@@ -64,11 +64,13 @@ struct DistributionSettings {
   // The most a rank's undo log and history may hold in one speculative
   // window, in bytes; a window that needs more ends early at the time
   // reached (0: a quarter of the engine's own memory, at least
-  // kMinWindowMemory).
+  // kMinWindowMemory; with periodic impulses, which change every particle,
+  // half of it, at least kMinWindowMemoryWithTicks).
   std::size_t window_memory = 0;
 };
 
 inline constexpr std::size_t kMinWindowMemory = std::size_t{8} << 20;
+inline constexpr std::size_t kMinWindowMemoryWithTicks = std::size_t{16} << 20;
 
 // Why a model cannot run on several ranks (empty: it can).
 std::string distribution_problem(const Model& model);
