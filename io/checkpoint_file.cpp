@@ -290,7 +290,7 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
 
     H5Id group = create_group(top, "particles");
     write_particle_columns(group, rows, mine.begin, n, transfer);
-    std::vector<ParticleRow>().swap(rows);
+    engine::free_storage(rows);
     const std::size_t reactions = local.reaction_times.size();
     if (reactions > 0) {
       // [reactions, N]: one row per reaction.
