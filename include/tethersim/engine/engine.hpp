@@ -166,7 +166,6 @@ class Engine {
   // --- a partial view of the system, for distributed runs
   // (engine_membership.cpp): the particles' roles (particle_roles.hpp:
   // active, owned, removed), records in and out, and the changes made.
-  const ParticleRoles& roles() const { return roles_; }
   // Freezing a particle drops its events and restitutions; activating it
   // predicts them again.
   void set_active(Index i, bool active);
