@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "tethersim/decomposition/distributed_engine.hpp"
+#include "tethersim/engine/free_storage.hpp"
 #include "tethersim/engine/particle_words.hpp"
 #include "wall_clock.hpp"
 
@@ -160,7 +161,7 @@ void DistributedEngine::redistribute(std::vector<engine::ParticleRecord> records
   std::vector<Bytes> out(static_cast<std::size_t>(ranks_));
   std::vector<int> ranks;
   for (const engine::ParticleRecord& r : records) pack_for_holders(out, r, ranks);
-  std::vector<engine::ParticleRecord>().swap(records);
+  engine::free_storage(records);
   deliver_and_build(std::move(out), globals, statistics, escapes, releases);
 }
 

@@ -19,12 +19,13 @@ constexpr std::uint64_t kWindowBytesPerEvent = 512;
 DistributedEngine::Halt DistributedEngine::run_watched(engine::Engine& e, double until, std::uint64_t budget,
                                                        bool* reached, std::size_t memory_limit) {
   if (reached) *reached = false;
+  auto stalled = [&](const engine::StallWatch& w) {
+    stall_description_ = "rank " + std::to_string(rank_) + ": " + engine::stall_message(w, e, until);
+    return Halt::stall;
+  };
   // A stall the committed windows showed (below) stops the run here, in a
   // window that is then undone: describing it runs events.
-  if (stalled_across_windows_) {
-    stall_description_ = "rank " + std::to_string(rank_) + ": " + engine::stall_message(committed_watch_, e, until);
-    return Halt::stall;
-  }
+  if (stalled_across_windows_) return stalled(committed_watch_);
   engine::StallWatch watch(stall_limit_);
   // Stop requests and stalls are polled about every 50 ms of wall time (a
   // clock read and a flag). The window's memory is checked every so many
@@ -50,10 +51,7 @@ DistributedEngine::Halt DistributedEngine::run_watched(engine::Engine& e, double
       counters_.window_peak_bytes = std::max<std::uint64_t>(counters_.window_peak_bytes, held);
       if (held > memory_limit) return Halt::none;
     }
-    if (watch.stalled(e.time(), e.statistics().total_events() + e.uncounted_events())) {
-      stall_description_ = "rank " + std::to_string(rank_) + ": " + engine::stall_message(watch, e, until);
-      return Halt::stall;
-    }
+    if (watch.stalled(e.time(), e.statistics().total_events() + e.uncounted_events())) return stalled(watch);
     if (stop_poll_ && stop_poll_()) return Halt::stop;
   }
 }

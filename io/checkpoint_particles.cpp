@@ -1,6 +1,5 @@
 #include "checkpoint_particles.hpp"
 
-#include <cstring>
 #include <string>
 
 #include "record_columns.hpp"
@@ -88,25 +87,20 @@ ParticleSnapshot particle_of(const ParticleRow& row) {
 
 void write_particle_columns(hid_t group, const std::vector<ParticleRow>& rows, hsize_t first, hsize_t total,
                             hid_t transfer) {
-  // Each field straight from the rows' bytes (where it starts in a row: the
-  // widths of the fields before it), so that no particle is decoded whole
-  // and no second copy of the block is held while its columns are written.
-  std::size_t offset = 0;
-  engine::for_each_particle_field([&](const auto& field) {
+  // Each field straight from the rows' bytes, so that no particle is
+  // decoded whole and no second copy of the block is held while its
+  // columns are written.
+  engine::for_each_particle_field_at([&](const auto& field, std::size_t offset) {
     using Field = std::remove_cvref_t<decltype(field)>;
-    using Scalar = typename Field::Scalar;
     using Column = typename Field::ColumnScalar;
     write_column<Column>(
         group, std::string(field.name), rows, first, total, Field::width,
         [offset](const ParticleRow& row, Column* out) {
           for (std::size_t k = 0; k < Field::width; ++k) {
-            Scalar x;
-            std::memcpy(&x, row.bytes.data() + offset + k * sizeof(Scalar), sizeof x);
-            out[k] = static_cast<Column>(x);
+            out[k] = static_cast<Column>(engine::particle_field_scalar<Field>(row.bytes.data(), offset, k));
           }
         },
         transfer);
-    offset += Field::width * sizeof(Scalar);
   });
 }
 

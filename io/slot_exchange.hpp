@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tethersim/engine/free_storage.hpp"
 #include "tethersim/io/slot_map.hpp"
 #include "tethersim/mpi/collectives.hpp"
 
@@ -54,7 +55,7 @@ std::vector<Record> exchange_by_slot(std::vector<Record> local, std::uint64_t to
   for (const Record& r : local) ++send_counts[static_cast<std::size_t>(owner(r.slot))];
   std::vector<std::size_t> bounds;
   std::vector<Record> received = mpi::all_to_all(local, send_counts, comm, &bounds);
-  std::vector<Record>().swap(local);
+  engine::free_storage(local);
   // Merge the runs pairwise (stable: equal slots keep rank order).
   for (std::size_t width = 1; width < static_cast<std::size_t>(ranks); width *= 2) {
     for (std::size_t k = 0; k + width < static_cast<std::size_t>(ranks); k += 2 * width) {

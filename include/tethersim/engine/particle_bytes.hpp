@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <type_traits>
 
 #include "tethersim/engine/particle_fields.hpp"
 
@@ -20,6 +21,27 @@ inline constexpr std::size_t kParticleBytes = [] {
   });
   return bytes;
 }();
+
+// Calls f(field, offset) for each field, with where its scalars start in a
+// particle's bytes (the widths of the fields before it).
+template <typename F>
+void for_each_particle_field_at(F&& f) {
+  std::size_t offset = 0;
+  for_each_particle_field([&](const auto& field) {
+    using Field = std::remove_cvref_t<decltype(field)>;
+    f(field, offset);
+    offset += Field::width * sizeof(typename Field::Scalar);
+  });
+}
+
+// Scalar k of a field whose scalars start `offset` bytes into `particle`
+// (for_each_particle_field_at), without decoding the rest.
+template <typename Field>
+typename Field::Scalar particle_field_scalar(const char* particle, std::size_t offset, std::size_t k) {
+  typename Field::Scalar x;
+  std::memcpy(&x, particle + offset + k * sizeof x, sizeof x);
+  return x;
+}
 
 // Writes kParticleBytes at `out`; returns the end.
 inline char* write_particle_bytes(const ParticleSnapshot& p, char* out) {
