@@ -399,14 +399,27 @@ double DistributedEngine::check_histories(double until) {
 
 void DistributedEngine::commit_exchange() {
   engine::Engine& e = *engine_;
-  const std::vector<engine::Engine::Change> changes = e.changes();
+  // One pass over the changed particles (each visit of a particle's role,
+  // sector and state is a cache miss at half a million particles), before
+  // anything changes: owned ones send their records and may have left the
+  // block; the ghosts this rank ran differently from their owners go back
+  // to the start below, unless their owners' records replace them.
+  // Infinite-mass particles' links travel with their partners' records,
+  // and they never move.
   std::vector<Bytes> out(neighbours_->neighbours().size());
   std::vector<int> before, after;
-  for (const engine::Engine::Change& c : changes) {
+  std::vector<engine::ParticleRecord> reset;
+  std::vector<engine::Index> left;
+  for (const engine::Engine::Change& c : e.changes()) {
     const engine::Index i = c.particle;
-    // Infinite-mass particles' links travel with their partners' records.
-    if (e.is_hub(i) || !e.particles().state[i].mobile || !e.is_owned(i)) continue;
+    if (!c.mobile_in_grid) continue;
+    if (!e.is_owned(i)) {
+      reset.push_back(e.record_at_start(i));
+      continue;
+    }
     send_changed_record(c, out, before, after);
+    // Particles that left the simulation stay where they were owned.
+    if (layout_.owner(e.sector(i)) != rank_ && e.particles().state[i].alive) left.push_back(i);
   }
   const std::uint64_t sent_before = neighbours_->bytes_sent();
   const double wait_started = seconds_now();
@@ -416,22 +429,10 @@ void DistributedEngine::commit_exchange() {
   counters_.bytes_sent += neighbours_->bytes_sent() - sent_before;
   counters_.messages_sent += messages;
 
-  // The ghosts this rank ran differently from their owners go back to the
-  // start, unless their owners' records replace them below.
-  std::vector<engine::ParticleRecord> reset;
-  for (const engine::Engine::Change& c : changes) {
-    const engine::Index i = c.particle;
-    if (e.is_owned(i) || e.is_hub(i) || !e.particles().state[i].mobile) continue;
-    reset.push_back(e.record_at_start(i));
-  }
   // Particles that left this rank's block: ghosts now, or gone from view.
-  for (const engine::Engine::Change& c : changes) {
-    const engine::Index i = c.particle;
-    if (e.is_hub(i) || !e.is_owned(i) || !e.particles().state[i].alive) continue;
-    const SectorIndex3& sector = e.sector(i);
-    if (layout_.owner(sector) == rank_) continue;
+  for (const engine::Index i : left) {
     ++counters_.migrations;
-    if (layout_.in_window(rank_, sector)) {
+    if (layout_.in_window(rank_, e.sector(i))) {
       e.set_owned(i, false);
     } else {
       e.remove(i);

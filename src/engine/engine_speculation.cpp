@@ -3,6 +3,7 @@
 // processes (docs/distribution.md, "Speculative windows").
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <type_traits>
@@ -43,10 +44,10 @@ void Engine::begin_speculation(const SectorMask& logged_sectors) {
   s->log.start = clock_;
   s->logged_sectors = &logged_sectors;
   const std::size_t n = particles_.size();
-  s->logged_mark.assign(n, 0);
-  s->participant_mark.assign(n, 0);
-  s->undo_slot.reset(new std::uint32_t[n]);
-  s->journal_mark.reset(new std::uint32_t[n]);
+  void* zeroed = std::calloc(std::max<std::size_t>(n, 1), sizeof(SpeculationState::PerParticle));
+  if (zeroed == nullptr) throw std::bad_alloc();
+  s->per_particle.reset(static_cast<SpeculationState::PerParticle*>(zeroed));
+  s->particles_held = n;
   s->stats = stats_;
   s->stats_at_last_mark = stats_;
   s->uncounted = uncounted_events_;
@@ -74,29 +75,31 @@ std::size_t Engine::speculation_bytes() const {
          (s.undo_index.capacity() + s.journal_index.capacity()) * sizeof(Index) +
          s.marks.capacity() * sizeof(SpeculationState::Mark) + s.stats_changes.capacity() +
          s.log.entries.capacity() * sizeof(HistoryEntry) + s.log.contacts.capacity() * sizeof(OwnedContact) +
-         s.logged_mark.size() + s.participant_mark.size() + 2 * sizeof(std::uint32_t) * s.logged_mark.size();
+         s.particles_held * sizeof(SpeculationState::PerParticle);
 }
 
-void Engine::note_speculative_change(Index i) {
+bool Engine::note_speculative_change(Index i) {
   SpeculationState& s = *speculation_;
   note_participant(i);
+  SpeculationState::PerParticle& p = s.per_particle[i];
   const auto marks = static_cast<std::uint32_t>(s.marks.size());
-  if (changes_.marked(i)) {
+  if (p.undo_slot != 0) {
     // A later change: the journal keeps the record once per mark.
-    if (s.journal_dropped || s.journal_mark[i] == marks) return;
-    s.journal_mark[i] = marks;
+    if (s.journal_dropped || p.journal_mark == marks) return false;
+    p.journal_mark = marks;
     s.journal.push_back(record(i));
     s.journal_index.push_back(i);
     if (s.journal.size() > std::max(s.undo.size(), journal_floor_)) drop_journal();
-    return;
+    return false;
   }
   // First change in the window: keep the record as it is now. Whether its
   // events are logged is decided by where it starts, too.
-  s.journal_mark[i] = marks;
-  s.undo_slot[i] = static_cast<std::uint32_t>(s.undo.size());
+  p.journal_mark = marks;
   s.undo.push_back(record(i));
+  p.undo_slot = static_cast<std::uint32_t>(s.undo.size());
   s.undo_index.push_back(i);
-  if (!is_owned(i) || s.logged_sectors->contains(coords_[i])) s.logged_mark[i] = 1;
+  if (!is_owned(i) || s.logged_sectors->contains(coords_[i])) p.logged = 1;
+  return true;
 }
 
 namespace {
@@ -218,6 +221,7 @@ bool Engine::undo_speculation_from(double t) {
   // The change list runs parallel to the undo log (a particle's first
   // change adds to both).
   changes_.keep_first(m.undo);
+  for (std::size_t k = m.undo; k < s.undo.size(); ++k) s.per_particle[s.undo_index[k]].undo_slot = 0;
   s.undo.resize(m.undo);
   s.undo_index.resize(m.undo);
   s.journal.resize(m.journal);
@@ -262,8 +266,9 @@ void Engine::save_reaction_times() {
 
 void Engine::note_participant(Index i) const {
   SpeculationState& s = *speculation_;
-  if (s.participant_mark[i]) return;
-  s.participant_mark[i] = 1;
+  std::uint8_t& mark = s.per_particle[i].participant;
+  if (mark != 0) return;
+  mark = 1;
   s.participants.push_back(i);
 }
 
@@ -276,26 +281,33 @@ void Engine::begin_event(Index a, Index b) const {
 void Engine::end_event(double t, EventKind kind) {
   if (!speculation_) return;
   SpeculationState& s = *speculation_;
-  // The event's identity: its kind, time and participants (in any order).
-  std::uint64_t ids = 0;
   bool owned = false, other = false;
   for (Index x : s.participants) {
-    ids += physics::mix_hash(3, particles_.id[x]);
     if (is_hub(x)) continue;
     (is_owned(x) ? owned : other) = true;
   }
-  const std::uint64_t event =
-      physics::mix_hash(bits(t), static_cast<std::uint64_t>(kind), ids, s.participants.size());
   // Every event that read an owned particle and another: the other's state
   // mattered to the owned particle from this time on.
   const bool contact = owned && other;
+  // The event's identity: its kind, time and participants (in any order),
+  // computed only when some participant's history needs it (most events
+  // are deep inside a block, where none does).
+  std::uint64_t event = 0;
+  bool identified = false;
   for (Index x : s.participants) {
-    s.participant_mark[x] = 0;
+    SpeculationState::PerParticle& p = s.per_particle[x];
+    p.participant = 0;
     if (is_hub(x)) continue;
     if (contact && !is_owned(x)) s.log.contacts.push_back({x, t, s.participants.size() > 2});
-    if (!s.logged_mark[x]) {
+    if (p.logged == 0) {
       if (is_owned(x) && !s.logged_sectors->contains(coords_[x])) continue;
-      s.logged_mark[x] = 1;
+      p.logged = 1;
+    }
+    if (!identified) {
+      std::uint64_t ids = 0;
+      for (Index y : s.participants) ids += physics::mix_hash(3, particles_.id[y]);
+      event = physics::mix_hash(bits(t), static_cast<std::uint64_t>(kind), ids, s.participants.size());
+      identified = true;
     }
     s.log.entries.push_back({t, physics::mix_hash(event, record_hash(x)), x, coords_[x]});
   }
@@ -318,13 +330,13 @@ std::uint64_t Engine::record_hash(Index i) const {
 }
 
 ParticleRecord Engine::record_at_start(Index i) const {
-  if (speculation_ && changes_.changed(i)) return speculation_->undo[speculation_->undo_slot[i]];
+  if (speculation_ && changes_.changed(i)) return speculation_->undo[speculation_->per_particle[i].undo_slot - 1];
   return record(i);
 }
 
 SectorCoords Engine::sector_at_start(Index i) const {
   if (speculation_ && changes_.changed(i)) {
-    return speculation_->undo[speculation_->undo_slot[i]].particle.sector;
+    return speculation_->undo[speculation_->per_particle[i].undo_slot - 1].particle.sector;
   }
   return coords_[i];
 }

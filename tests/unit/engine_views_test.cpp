@@ -73,16 +73,18 @@ TEST(ParticleRoles, RenumberingMovesRolesAndDropsTheTail) {
 TEST(ChangeSet, NotesAParticleOnceWithItsFirstSector) {
   ChangeSet changes;
   changes.assign(4);
-  changes.note(1, {0, 0, 0});  // not tracking: nothing
+  changes.note(1, {0, 0, 0}, true);  // not tracking: nothing
   EXPECT_TRUE(changes.empty());
   changes.set_tracking(true);
-  changes.note(2, {1, 2, 3});
-  changes.note(0, {4, 5, 6});
-  changes.note(2, {7, 8, 9});
+  changes.note(2, {1, 2, 3}, true);
+  changes.note(0, {4, 5, 6}, false);  // an infinite mass or a hub
+  changes.note(2, {7, 8, 9}, false);
   ASSERT_EQ(changes.size(), 2u);
   EXPECT_EQ(changes.list()[0].particle, 2u);
   EXPECT_EQ(changes.list()[0].sector_before, (SectorCoords{1, 2, 3}));
+  EXPECT_TRUE(changes.list()[0].mobile_in_grid);
   EXPECT_EQ(changes.list()[1].particle, 0u);
+  EXPECT_FALSE(changes.list()[1].mobile_in_grid);
   EXPECT_TRUE(changes.marked(2));
   EXPECT_FALSE(changes.marked(1));
   EXPECT_FALSE(changes.changed(17));  // beyond the slots held: unchanged
@@ -92,14 +94,14 @@ TEST(ChangeSet, KeepingTheFirstChangesForgetsTheRest) {
   ChangeSet changes;
   changes.assign(5);
   changes.set_tracking(true);
-  for (Index i : {4u, 1u, 3u}) changes.note(i, {0, 0, static_cast<std::int32_t>(i)});
+  for (Index i : {4u, 1u, 3u}) changes.note(i, {0, 0, static_cast<std::int32_t>(i)}, true);
   changes.keep_first(1);
   ASSERT_EQ(changes.size(), 1u);
   EXPECT_TRUE(changes.marked(4));
   EXPECT_FALSE(changes.marked(1));
   EXPECT_FALSE(changes.marked(3));
   // Forgotten changes are noted again, with the sector given now.
-  changes.note(3, {9, 9, 9});
+  changes.note(3, {9, 9, 9}, true);
   ASSERT_EQ(changes.size(), 2u);
   EXPECT_EQ(changes.list()[1].sector_before, (SectorCoords{9, 9, 9}));
   changes.clear();
@@ -111,7 +113,7 @@ TEST(ChangeSet, RenumberingFollowsTheParticles) {
   ChangeSet changes;
   changes.assign(3);
   changes.set_tracking(true);
-  changes.note(0, {1, 1, 1});
+  changes.note(0, {1, 1, 1}, true);
   std::vector<bool> done;
   changes.renumber({2, 0, 1}, 3, done);
   ASSERT_EQ(changes.size(), 1u);

@@ -20,6 +20,10 @@ class ChangeSet {
   struct Change {
     Index particle;
     SectorCoords sector_before;
+    // A finite-mass particle of the sector grid (not a hub, not infinitely
+    // heavy): known when it changes, while its state is in the cache, so
+    // that readers of the list need not fetch it again.
+    bool mobile_in_grid = false;
   };
 
   // Off (the default), note() records nothing.
@@ -30,11 +34,14 @@ class ChangeSet {
   void append() { append_gently(marked_, 0); }
 
   // Particle i is about to change; `sector` is where it is now.
-  void note(Index i, const SectorCoords& sector) {
-    if (tracking_ && !marked_[i]) {
-      marked_[i] = 1;
-      changes_.push_back({i, sector});
-    }
+  void note(Index i, const SectorCoords& sector, bool mobile_in_grid) {
+    if (tracking_ && !marked_[i]) note_first(i, sector, mobile_in_grid);
+  }
+  // The same, from a caller that knows i is tracked and not marked yet (a
+  // speculative window keeps its own mark): no read of the mark.
+  void note_first(Index i, const SectorCoords& sector, bool mobile_in_grid) {
+    marked_[i] = 1;
+    changes_.push_back({i, sector, mobile_in_grid});
   }
   // Whether particle i changed (`i` in range; changed() also takes slots
   // added since, which have not).

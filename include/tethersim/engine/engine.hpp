@@ -305,8 +305,12 @@ class Engine {
   // Notes that a particle is about to change (track_changes), before any
   // of its fields does (a speculative window keeps its record then).
   void note_change(Index i) {
-    if (speculation_) note_speculative_change(i);
-    changes_.note(i, coords_[i]);
+    const bool mobile_in_grid = particles_.state[i].mobile && !is_hub(i);
+    if (!speculation_) {
+      changes_.note(i, coords_[i], mobile_in_grid);
+    } else if (note_speculative_change(i)) {
+      changes_.note_first(i, coords_[i], mobile_in_grid);
+    }
   }
   // A new slot at the end of every per-particle array.
   Index append_slot();
@@ -343,7 +347,9 @@ class Engine {
 
   // --- speculative windows (engine_speculation.cpp)
   struct SpeculationState;
-  void note_speculative_change(Index i);
+  // True at the particle's first change in the window (the change set
+  // then lists it).
+  bool note_speculative_change(Index i);
   // The event about to run happens at t (run_until calls it before each);
   // journaled says whether its effects are all in particle records (not a
   // periodic impulse or an action-potential transition).
