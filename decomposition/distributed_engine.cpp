@@ -20,6 +20,12 @@ namespace tethersim::decomposition {
 
 namespace {
 
+// Room for particles a rank's engine gains between rebuilds (migrations
+// in, new ghosts), reserved at its construction: the growth an append
+// would choose (engine/big_vector.hpp), without copying every particle
+// array into fresh memory when the first one arrives.
+std::size_t spare_slots(std::size_t particles) { return particles / 8 + 1024; }
+
 // Attempts at certifying one window (each halves it) before a fallback.
 constexpr int kMaxAttempts = 24;
 // Growth of the proposed window after a window certified at once.
@@ -160,7 +166,8 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
   for (const TetherSpec& t : initial.tethers) {
     if (held(t.a) && held(t.b)) mine.tethers.push_back(t);
   }
-  engine_ = std::make_unique<engine::Engine>(model, std::move(mine));
+  const std::size_t spare = spare_slots(mine.particles.size());
+  engine_ = std::make_unique<engine::Engine>(model, std::move(mine), spare);
   assign_roles();
   certifier_ = std::make_unique<Certifier>(model_, layout_, rank_);
   start_build_seconds_ = seconds_now() - started;
@@ -344,7 +351,7 @@ void DistributedEngine::build(std::vector<engine::ParticleRecord> records, const
   s.escapes = std::move(escapes);
   s.releases = std::move(releases);
   engine_.reset();  // release the old one first: peaks matter at scale
-  engine_ = std::make_unique<engine::Engine>(model_, s);
+  engine_ = std::make_unique<engine::Engine>(model_, s, spare_slots(s.particles.size()));
   assign_roles();
 }
 

@@ -33,8 +33,8 @@ bool any_tetherable_pair(const Model& model) {
 
 }  // namespace
 
-Engine::Engine(const Model& model, scenario::InitialParticles initial)
-    : model_(model), seed_(model.seed()),
+Engine::Engine(const Model& model, scenario::InitialParticles initial, std::size_t spare_slots)
+    : model_(model), seed_(model.seed()), spare_slots_(spare_slots),
       grid_(model.domain(), model.sector_size(), initial.particles.size()) {
   for (std::size_t s = 0; s < model.species().size(); ++s) {
     mass_.push_back(model.species()[s].mass);
@@ -100,6 +100,11 @@ void Engine::place_particles(std::size_t count,
   }
   std::sort(keys.begin(), keys.end());
 
+  particles_.state.reserve(count + spare_slots_);
+  particles_.counter.reserve(count + spare_slots_);
+  particles_.stamp.reserve(count + spare_slots_);
+  particles_.id.reserve(count + spare_slots_);
+  coords_.reserve(count + spare_slots_);
   particles_.state.resize(count);
   particles_.id.resize(count);
   particles_.counter.resize(count);
@@ -195,7 +200,7 @@ void Engine::schedule_action_potentials(double from) {
 
 void Engine::predict_all() {
   calendar_.reset(
-      particles_.size(),
+      particles_.size(), spare_slots_,
       [](const void* context, Index a, Index b, double time) {
         const Engine& engine = *static_cast<const Engine*>(context);
         return engine.event_precedes(a, engine.calendar_.event_at(a, time), b,

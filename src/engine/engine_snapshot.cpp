@@ -6,8 +6,8 @@
 
 namespace tethersim::engine {
 
-Engine::Engine(const Model& model, const EngineSnapshot& snapshot)
-    : model_(model), seed_(model.seed()),
+Engine::Engine(const Model& model, const EngineSnapshot& snapshot, std::size_t spare_slots)
+    : model_(model), seed_(model.seed()), spare_slots_(spare_slots),
       grid_(model.domain(), model.sector_size(), snapshot.particles.size()) {
   for (std::size_t s = 0; s < model.species().size(); ++s) {
     mass_.push_back(model.species()[s].mass);

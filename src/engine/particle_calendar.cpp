@@ -8,11 +8,13 @@ namespace {
 constexpr std::size_t kArity = 4;
 }
 
-void ParticleCalendar::reset(std::size_t particles, TieBreak tie_break, const void* context) {
+void ParticleCalendar::reset(std::size_t particles, std::size_t spare, TieBreak tie_break, const void* context) {
+  events_.reserve(particles + spare);
+  position_.reserve(particles + spare);
   events_.assign(particles, Stored{});
   position_.assign(particles, kNoIndex);
   heap_.assign(kPad, Node{});
-  heap_.reserve(particles + kPad);
+  heap_.reserve(particles + spare + kPad);
   tie_break_ = tie_break;
   tie_context_ = context;
 }

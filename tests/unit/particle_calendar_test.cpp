@@ -39,7 +39,7 @@ class CalendarModel {
     labels_.calendar = &calendar_;
     labels_.label.resize(n);
     std::iota(labels_.label.begin(), labels_.label.end(), 0U);
-    calendar_.reset(n, tie_break, &labels_);
+    calendar_.reset(n, 0, tie_break, &labels_);
   }
 
   void set(Index i, double t, std::uint8_t detail) {
@@ -153,7 +153,7 @@ bool by_index(const void*, Index a, Index b, double) { return a < b; }
 // tables at the next renumbering (a distributed run once crashed there).
 TEST(ParticleCalendar, UnscheduledEventsNameNoPartner) {
   ParticleCalendar calendar;
-  calendar.reset(4, &by_index, nullptr);
+  calendar.reset(4, 0, &by_index, nullptr);
   ParticleEvent pair;
   pair.time = 1.0;
   pair.partner = 3;

@@ -40,7 +40,9 @@ class ParticleCalendar {
   // final. A plain function pointer: it sits in the heap's inner loop.
   using TieBreak = bool (*)(const void* context, Index a, Index b, double time);
 
-  void reset(std::size_t particles, TieBreak tie_break, const void* context);
+  // Room for `spare` more particles is reserved (not touched): see
+  // Engine's spare_slots.
+  void reset(std::size_t particles, std::size_t spare, TieBreak tie_break, const void* context);
   // Grows or shrinks the per-particle tables (particles beyond the new size
   // must not be in the heap).
   void resize(std::size_t particles);
