@@ -81,6 +81,35 @@ std::string first_difference(const engine::EngineSnapshot& serial, const engine:
   return "";
 }
 
+// The state of every ghost a rank holds (mobile particles of the grid it
+// does not own), its particle fields only: a partial view holds the links
+// it needs, not all of them.
+Bytes ghost_states(const engine::Engine& local) {
+  Bytes out;
+  for (engine::Index i = 0; i < local.particles().size(); ++i) {
+    if (local.is_removed(i) || local.is_owned(i) || local.is_hub(i)) continue;
+    const engine::ParticleState& s = local.particles().state[i];
+    if (!s.mobile || !s.alive) continue;
+    engine::ParticleRecord r;
+    r.particle = local.record(i).particle;
+    append_record(out, r);
+  }
+  return out;
+}
+
+// The first ghost whose state differs from the serial engine's particle.
+std::string first_stale_ghost(const engine::Engine& serial, const Bytes& ghosts) {
+  for (const engine::ParticleRecord& r : read_records(ghosts.data(), ghosts.size())) {
+    const engine::Index i = serial.particles().index_of(r.particle.id);
+    if (i == engine::kNoIndex) return "a rank holds particle " + std::to_string(r.particle.id) + ", unknown to the serial run";
+    const engine::ParticleSnapshot truth = serial.record(i).particle;
+    if (!engine::same_particle_state(truth, r.particle)) {
+      return "a ghost differs from its particle: serial " + describe(truth) + "; ghost " + describe(r.particle);
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 ShadowCheck::ShadowCheck(const Model& model, MPI_Comm comm, const engine::Engine& local, double time)
@@ -94,10 +123,12 @@ ShadowCheck::~ShadowCheck() = default;
 
 void ShadowCheck::check(const engine::Engine& local, double time) {
   const engine::EngineSnapshot ranks = gathered_snapshot(model_, comm_, local, time);
+  const Bytes ghosts = gather_to_root(comm_, ghost_states(local));
   std::string problem;
   if (rank_ == 0) {
     serial_->run_until(time);
     problem = first_difference(serial_->snapshot(time), ranks);
+    if (problem.empty()) problem = first_stale_ghost(*serial_, ghosts);
   }
   int length = static_cast<int>(problem.size());
   MPI_Bcast(&length, 1, MPI_INT, 0, comm_);

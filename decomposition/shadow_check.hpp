@@ -2,7 +2,8 @@
 // A developer's check of the distributed engine (TETHERSIM_SHADOW_CHECK=1):
 // rank 0 keeps a serial engine of the whole system beside the distributed
 // one and, after every round, compares it with what the ranks hold, bit for
-// bit. It names the first round, particle and field that differ, which the
+// bit, the ghosts every rank holds included (a ghost must be its particle
+// after every round). It names the first round, particle and field that differ, which the
 // end-of-run comparisons of the rank-invariance tests cannot. It costs a
 // gather of every particle per round: for debugging and tests only.
 
@@ -23,7 +24,8 @@ class ShadowCheck {
   ShadowCheck& operator=(const ShadowCheck&) = delete;
 
   // Collective: the serial engine runs to `time` and must equal the union of
-  // the ranks' accounted records; throws SynchronizationError otherwise.
+  // the ranks' accounted records, and every ghost its particle; throws
+  // SynchronizationError otherwise.
   void check(const engine::Engine& local, double time);
 
  private:

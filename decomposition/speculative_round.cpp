@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <span>
 #include <unordered_map>
 #include <unordered_set>
@@ -234,7 +235,7 @@ void DistributedEngine::run_again_and_commit(double until) {
 
 void DistributedEngine::commit_window(double until, std::uint64_t executed, std::uint64_t duplicated) {
   const double commit_started = seconds_now();
-  commit_exchange();
+  commit_exchange(until);
   engine_->keep_speculation();
   counters_.seconds_exchange += seconds_now() - commit_started;
   ++counters_.commits;
@@ -360,34 +361,41 @@ double DistributedEngine::check_histories(double until) {
     }
   };
   std::unordered_map<engine::Index, double> parted;
+  partings_.clear();
   // A particle whose runs parted at t: its true run must stay out of reach
   // of this rank's particles (else this rank missed an event with it), and
   // its run here must not be read by an event with one of them (below).
-  auto judge = [&](engine::Index i, double t, const SectorIndex3& true_start, std::span<const HistoryStep> truth) {
+  // `slot`: the neighbour that reported its true run (-1: none did).
+  auto judge = [&](engine::Index i, double t, const SectorIndex3& true_start, std::span<const HistoryStep> truth,
+                   int slot) {
     ++counters_.parted_particles;
-    if (i != engine::kNoIndex) parted[i] = t;
+    if (i != engine::kNoIndex) {
+      parted[i] = t;
+      partings_.push_back({i, t, slot});
+    }
     violate(first_time_near(true_start, truth, t, until, near), 1, i);
   };
   std::vector<std::uint8_t> reported(e.particles().size(), 0);
-  for (std::span<const char> buffer : in) {
+  for (std::size_t slot = 0; slot < in.size(); ++slot) {
+    const std::span<const char> buffer = in[slot];
     for (const ParticleHistory& h : read_histories(buffer.data(), buffer.size())) {
       const engine::Index i = e.particles().index_of(h.id);
       if (i == engine::kNoIndex) {
         // Not held here when the window started: its run here is missing.
-        judge(i, start, h.start_sector, h.steps);
+        judge(i, start, h.start_sector, h.steps, static_cast<int>(slot));
         continue;
       }
       if (e.is_owned(i)) throw SynchronizationError("two ranks own particle " + std::to_string(h.id));
       reported[i] = 1;
       const double t = parting_time(path_of(i), h.steps);
-      if (t != kInfinity) judge(i, t, h.start_sector, h.steps);
+      if (t != kInfinity) judge(i, t, h.start_sector, h.steps, static_cast<int>(slot));
     }
   }
   // Ghosts that took part in events here while their owners saw none.
   for (const Path& p : paths) {
     const engine::Index i = p.particle;
     if (e.is_owned(i) || reported[i] != 0) continue;
-    judge(i, all_steps[p.begin].time, start_of(i), {});
+    judge(i, all_steps[p.begin].time, start_of(i), {}, -1);
   }
   for (const engine::OwnedContact& c : log.contacts) {
     const auto it = parted.find(c.particle);
@@ -397,37 +405,115 @@ double DistributedEngine::check_histories(double until) {
   return violation;
 }
 
-void DistributedEngine::commit_exchange() {
+void DistributedEngine::send_to_new_windows(const engine::Engine::Change& c, std::vector<Bytes>& out,
+                                            std::vector<int>& before, std::vector<int>& after) {
+  const engine::Engine& e = *engine_;
+  const SectorIndex3& sector = e.sector(c.particle);
+  // Load measure for balancing: where the events happened.
+  for (std::size_t k = 0; k < 3; ++k) work_by_slab_[k][static_cast<std::size_t>(sector[k])] += 1.0;
+  // Most changed particles are deep inside the block, in no other rank's
+  // window (logged_sectors_ marks the sectors that are): nothing to send.
+  if (!logged_sectors_.contains(sector)) return;
+  layout_.window_ranks(sector, after);
+  if (after.size() == 1 && after[0] == rank_) return;
+  layout_.window_ranks(c.sector_before, before);
+  std::optional<engine::ParticleRecord> record;
+  for (int q : after) {
+    if (q == rank_ || std::find(before.begin(), before.end(), q) != before.end()) continue;
+    const int slot = neighbours_->slot(q);
+    if (slot < 0) {
+      throw SynchronizationError("particle " + std::to_string(e.particles().id[c.particle]) +
+                                 " moved beyond the ranks this rank exchanges with");
+    }
+    if (!record) record = e.record(c.particle);
+    append_record(out[static_cast<std::size_t>(slot)], *record);
+  }
+}
+
+void DistributedEngine::commit_exchange(double until) {
   engine::Engine& e = *engine_;
+  const std::size_t slots = neighbours_->neighbours().size();
+  // Every ghost run here as its owner ran it up to `until` is exact: its
+  // history (each event's time, kind, participants and the whole record
+  // after it) is the owner's. The others are put right: those the owner
+  // never changed go back to the window's start here; the rest are asked
+  // of their owners by id. Infinite-mass particles are never sent (their
+  // links travel with their mobile partners' records).
+  std::vector<Bytes> requests(slots);
+  std::vector<engine::ParticleRecord> reset;
+  std::unordered_set<engine::Index> replaced;
+  for (const Parting& p : partings_) {
+    if (!(p.time < until)) continue;
+    const engine::Index i = p.particle;
+    if (e.is_hub(i) || !e.particles().state[i].mobile) continue;
+    replaced.insert(i);
+    if (p.slot < 0) {
+      reset.push_back(e.record_at_start(i));
+    } else {
+      put<std::uint64_t>(requests[static_cast<std::size_t>(p.slot)], e.particles().id[i]);
+    }
+  }
   // One pass over the changed particles (each visit of a particle's role,
   // sector and state is a cache miss at half a million particles), before
-  // anything changes: owned ones send their records and may have left the
-  // block; the ghosts this rank ran differently from their owners go back
-  // to the start below, unless their owners' records replace them.
-  // Infinite-mass particles' links travel with their partners' records,
-  // and they never move.
-  std::vector<Bytes> out(neighbours_->neighbours().size());
+  // anything changes: owned ones that entered other ranks' windows go
+  // there, and some left the block; ghosts kept as run here may have left
+  // the window, died, or come into the block.
+  std::vector<Bytes> records(slots);
   std::vector<int> before, after;
-  std::vector<engine::ParticleRecord> reset;
-  std::vector<engine::Index> left;
+  std::vector<engine::Index> left, kept_ghosts;
   for (const engine::Engine::Change& c : e.changes()) {
     const engine::Index i = c.particle;
     if (!c.mobile_in_grid) continue;
     if (!e.is_owned(i)) {
-      reset.push_back(e.record_at_start(i));
+      if (replaced.count(i) == 0) kept_ghosts.push_back(i);
       continue;
     }
-    send_changed_record(c, out, before, after);
+    send_to_new_windows(c, records, before, after);
     // Particles that left the simulation stay where they were owned.
     if (layout_.owner(e.sector(i)) != rank_ && e.particles().state[i].alive) left.push_back(i);
   }
-  const std::uint64_t sent_before = neighbours_->bytes_sent();
-  const double wait_started = seconds_now();
-  const std::size_t messages = out.size();
-  const ReceivedBytes in = neighbours_->exchange(std::move(out));
+  // First exchange: the ids asked for, then the records of newcomers.
+  std::vector<Bytes> out(slots);
+  for (std::size_t k = 0; k < slots; ++k) {
+    Bytes& o = out[k];
+    const std::uint64_t asked = requests[k].size() / sizeof(std::uint64_t);
+    reserve_for(o, sizeof asked + requests[k].size() + records[k].size());
+    put(o, asked);
+    o.insert(o.end(), requests[k].begin(), requests[k].end());
+    o.insert(o.end(), records[k].begin(), records[k].end());
+  }
+  std::vector<Bytes>().swap(records);
+  std::uint64_t sent_before = neighbours_->bytes_sent();
+  double wait_started = seconds_now();
+  const ReceivedBytes first = neighbours_->exchange(std::move(out));
   counters_.seconds_wait += seconds_now() - wait_started;
   counters_.bytes_sent += neighbours_->bytes_sent() - sent_before;
-  counters_.messages_sent += messages;
+  counters_.messages_sent += slots;
+
+  // Answers: the owned particles' records asked for (taken before any
+  // particle leaves).
+  std::vector<Bytes> answers(slots);
+  std::vector<std::pair<const char*, std::size_t>> newcomers(slots);
+  for (std::size_t k = 0; k < slots; ++k) {
+    ByteReader in(first[k].data(), first[k].size(), "commit request");
+    const auto asked = in.get<std::uint64_t>();
+    for (std::uint64_t n = 0; n < asked; ++n) {
+      const auto id = in.get<std::uint64_t>();
+      const engine::Index i = e.particles().index_of(id);
+      if (i == engine::kNoIndex || !e.is_owned(i)) {
+        throw SynchronizationError("a neighbour asked for particle " + std::to_string(id) + ", which this rank does not own");
+      }
+      append_record(answers[k], e.record(i));
+    }
+    const std::size_t at = sizeof(std::uint64_t) * (1 + asked);
+    newcomers[k] = {first[k].data() + at, first[k].size() - at};
+  }
+  sent_before = neighbours_->bytes_sent();
+  wait_started = seconds_now();
+  const ReceivedBytes second = neighbours_->exchange(std::move(answers));
+  counters_.seconds_wait += seconds_now() - wait_started;
+  counters_.bytes_sent += neighbours_->bytes_sent() - sent_before;
+  counters_.messages_sent += slots;
 
   // Particles that left this rank's block: ghosts now, or gone from view.
   for (const engine::Index i : left) {
@@ -438,29 +524,38 @@ void DistributedEngine::commit_exchange() {
       e.remove(i);
     }
   }
-  std::unordered_set<ParticleId> refreshed;
-  for (std::span<const char> buffer : in) {
-    for (const engine::ParticleRecord& r : read_records(buffer.data(), buffer.size())) {
-      const ParticleId id = r.particle.id;
-      engine::Index i = e.particles().index_of(id);
-      if (i != engine::kNoIndex && e.is_owned(i)) throw SynchronizationError("two ranks own particle " + std::to_string(id));
-      refreshed.insert(id);
-      if (!r.particle.alive || !layout_.in_window(rank_, r.particle.sector)) {
-        if (i != engine::kNoIndex) e.remove(i);
-        continue;
-      }
-      // A ghost run exactly as its owner did keeps its calendar entries.
-      if (i == engine::kNoIndex || !engine::same_record(e.record(i), r)) i = e.upsert(r);
-      // Migrated here.
-      if (layout_.owner(r.particle.sector) == rank_) e.set_owned(i, true);
-      e.set_active(i, true);
+  // A ghost (or a particle that is no longer one) as its owner has it.
+  auto place = [&](const engine::ParticleRecord& r) {
+    const ParticleId id = r.particle.id;
+    engine::Index i = e.particles().index_of(id);
+    if (i != engine::kNoIndex && e.is_owned(i)) throw SynchronizationError("two ranks own particle " + std::to_string(id));
+    if (!r.particle.alive || !layout_.in_window(rank_, r.particle.sector)) {
+      if (i != engine::kNoIndex) e.remove(i);
+      return;
     }
+    // A ghost that parted only after `until` is already as its owner has it.
+    if (i == engine::kNoIndex || !engine::same_record(e.record(i), r)) i = e.upsert(r);
+    // Migrated here.
+    if (layout_.owner(r.particle.sector) == rank_) e.set_owned(i, true);
+    e.set_active(i, true);
+  };
+  for (std::size_t k = 0; k < slots; ++k) {
+    for (const engine::ParticleRecord& r : read_records(newcomers[k].first, newcomers[k].second)) place(r);
+    for (const engine::ParticleRecord& r : read_records(second[k].data(), second[k].size())) place(r);
   }
   for (const engine::ParticleRecord& r : reset) {
-    if (refreshed.count(r.particle.id) != 0) continue;
     const engine::Index i = e.particles().index_of(r.particle.id);
-    if (i == engine::kNoIndex) continue;
-    if (!engine::same_record(e.record(i), r)) e.upsert(r);
+    if (i != engine::kNoIndex && !engine::same_record(e.record(i), r)) e.upsert(r);
+  }
+  // Ghosts kept as run here: where their owners have them.
+  for (const engine::Index i : kept_ghosts) {
+    if (e.is_removed(i) || e.is_owned(i)) continue;
+    const SectorIndex3& sector = e.sector(i);
+    if (!e.particles().state[i].alive || !layout_.in_window(rank_, sector)) {
+      e.remove(i);
+    } else if (layout_.owner(sector) == rank_) {
+      e.set_owned(i, true);
+    }
   }
   e.clear_changes();
   counters_.owned = counters_.ghosts = 0;

@@ -12,7 +12,9 @@
 # MIN_PARTIAL_COMMITS=k at least k must have been kept up to their earliest
 # violation; with MIN_MEMORY_CUTS=k at least k must have ended early with a
 # full undo log (over all ranks); with MIN_JOURNALS_DROPPED=k at least k
-# must have dropped their journal (undone only whole from then on).
+# must have dropped their journal (undone only whole from then on); with
+# MIN_PARTED=k at least k ghosts must have been run otherwise than by their
+# owners (and put right at the commits).
 set -euo pipefail
 exe=$1 np=$2 ref=$3 out=$4
 shift 4
@@ -68,6 +70,11 @@ if [[ -n "${MIN_JOURNALS_DROPPED:-}" ]]; then
   dropped=$(counter journals_dropped total)
   echo "windows that dropped their journal: $dropped"
   (( dropped >= MIN_JOURNALS_DROPPED )) || { echo "expected at least $MIN_JOURNALS_DROPPED windows without a journal"; exit 1; }
+fi
+if [[ -n "${MIN_PARTED:-}" ]]; then
+  parted=$(counter parted_particles total)
+  echo "ghosts run otherwise than by their owners: $parted"
+  (( parted >= MIN_PARTED )) || { echo "expected at least $MIN_PARTED parted ghosts"; exit 1; }
 fi
 if [[ -n "${SPARSE:-}" ]]; then
   examined=$(counter examined_owned mean) certifications=$(counter certifications mean) owned=$(counter owned mean)

@@ -286,9 +286,15 @@ class DistributedEngine {
   void move_clock_to(double until);
   // After a window was undone whole: runs it again up to `until` and keeps it.
   void run_again_and_commit(double until);
-  // After a window every rank kept: the owners' records replace the ghosts
-  // whose runs parted, particles migrate, ghosts leave or arrive.
-  void commit_exchange();
+  // After a window every rank kept up to `until`: the owners' records
+  // replace the ghosts whose runs parted before it (asked for by id; a
+  // ghost run as its owner ran it is already exact), particles migrate,
+  // ghosts leave or arrive.
+  void commit_exchange(double until);
+  // Sends an owned particle's record to the ranks whose windows it entered
+  // in the window (they do not hold it).
+  void send_to_new_windows(const engine::Engine::Change& c, std::vector<Bytes>& out, std::vector<int>& before,
+                           std::vector<int>& after);
   // Sends owned particles' bounds to the ranks holding them as ghosts and
   // returns what the neighbours sent (collective over the neighbourhood).
   std::vector<SpeedBound> exchange_bounds(const std::vector<std::pair<int, SpeedBound>>& bounds);
@@ -413,6 +419,16 @@ class DistributedEngine {
   std::size_t journal_floor_ = engine::Engine::kDefaultJournalFloor;
   // Why the last check failed here (0 none, 1 near, 2 contact).
   int last_failure_ = 0;
+  // The ghosts the last check found run here otherwise than by their
+  // owners, from when, and the neighbour slot of the owner that reported
+  // them (-1: the owner reported no change, so it is as it was at the
+  // window's start).
+  struct Parting {
+    engine::Index particle;
+    double time;
+    int slot;
+  };
+  std::vector<Parting> partings_;
   DistributionCounters counters_;
   std::function<bool()> stop_poll_;
   // How often run_watched looks at the stop flag, the clock and the window's
