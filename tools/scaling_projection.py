@@ -18,7 +18,7 @@ depend on how many cores the ranks shared.
 Cost model of a speculative window (docs/distribution.md, "What a window
 costs"), per rank, for a window of committed length delta:
 
-    t_window = lambda n nu delta t_e (1 + d) (1 + w)        executing
+    t_window = lambda n nu delta t_e x (1 + d) (1 + w)      executing
              + a (t_cpu S / S_m)                            checking, undoing, packing
              + a (m latency + b delta (S / S_m) / bandwidth) exchanging
              + a alpha ceil(log2 P)                         agreeing
@@ -26,6 +26,10 @@ costs"), per rank, for a window of committed length delta:
     n        particles per rank; nu events per particle per time unit and
              t_e serial seconds per event (from SERIAL_RUN, without its
              checkpoint writes)
+    x        a window's seconds per executed event over t_e (the undo log and
+             the histories a speculative window keeps; measured in the cost
+             run, so it also holds what the ranks' sharing of memory
+             bandwidth costs there: pessimistic), at least 1
     d        duplicated events per committed event: the halo's share of the
              block, from a halo thickness h fitted to the measured d (the
              halo is kHaloDepth sectors thick whatever the block)
@@ -36,7 +40,7 @@ costs"), per rank, for a window of committed length delta:
     lambda   measured imbalance (slowest rank over the mean)
     S        cut-face area of one block; t_cpu measured seconds of checking,
              undoing and packing per attempt, scaled with S
-    m        messages per attempt (two neighbour exchanges, one message per
+    m        messages per attempt (three neighbour exchanges, one message per
              neighbour rank each); b bytes per unit of delta, scaled with S
     delta    a window stands until the earliest violation on any rank, and
              violations start on cut faces: its length falls with the total
@@ -62,7 +66,9 @@ import math
 import os
 import sys
 
-MESSAGES_PER_ATTEMPT_PER_NEIGHBOUR = 2  # histories, then the commit's records
+# Histories; the commit's requests (with the records of particles entering
+# a window); the owners' answers.
+MESSAGES_PER_ATTEMPT_PER_NEIGHBOUR = 3
 
 
 def fail(message):
@@ -175,6 +181,10 @@ def measured(serial, multi, geometry):
     committed = max(per["events_unique"]["total"], 1)
     attempts = per["speculative_windows"]["max"]
     cpu = per["seconds_verify"]["mean"] + per["seconds_exchange"]["mean"]
+    t_e = loop_seconds(serial) / max(serial["events_this_run"], 1)
+    executed = per.get("events_executed", {}).get("mean", 0)
+    seconds_execute = per.get("seconds_execute", {}).get("mean", 0.0)
+    overhead = seconds_execute / executed / t_e if executed > 0 and seconds_execute > 0 else 1.0
     return {
         "ranks": ranks,
         "grid": grid,
@@ -182,7 +192,8 @@ def measured(serial, multi, geometry):
         "per_rank": particles / ranks,
         "area": cut_area(grid, particles, geometry),
         "nu": multi["events_this_run"] / (particles * span),
-        "t_e": loop_seconds(serial) / max(serial["events_this_run"], 1),
+        "t_e": t_e,
+        "execute_overhead": max(overhead, 1.0),
         "delta": span / commits,
         "attempts": attempts / commits,
         "duplicated": per["events_duplicated"]["total"] / committed,
@@ -214,7 +225,8 @@ def project(m, k, p, n, geometry, alpha, latency, bandwidth, delta_floor=0.0):
     scale = area / m["area"]
     delta = max(m["delta"] * ((area * p) / (m["area"] * m["ranks"])) ** (-1.0 / k), delta_floor)
     a = m["attempts"]
-    t_exec = m["imbalance"] * n * m["nu"] * delta * m["t_e"] * (1.0 + d) * (1.0 + m["wasted"])
+    t_exec = (m["imbalance"] * n * m["nu"] * delta * m["t_e"] * m["execute_overhead"] * (1.0 + d)
+              * (1.0 + m["wasted"]))
     t_check = a * m["cpu_per_attempt"] * scale
     t_net = a * (MESSAGES_PER_ATTEMPT_PER_NEIGHBOUR * neighbours(grid) * latency
                  + m["bytes_per_time"] * delta * scale / bandwidth)
@@ -275,7 +287,8 @@ def main():
         base = chosen[0]
     else:
         base = max(runs, key=lambda m: m["ranks"])
-    print(f"measured: t_e = {base['t_e'] * 1e9:.0f} ns/event, nu = {base['nu']:.3g} events per particle per time unit")
+    print(f"measured: t_e = {base['t_e'] * 1e9:.0f} ns/event, nu = {base['nu']:.3g} events per particle per time unit, "
+          f"a window's execution {base['execute_overhead']:.3f} t_e per event ({base['ranks']} ranks)")
     for m in runs:
         print(f"  {m['ranks']} ranks ({'x'.join(map(str, m['grid']))}): delta {m['delta']:.4g}, "
               f"attempts/commit {m['attempts']:.3f}, duplicated {m['duplicated']:.3f}, "

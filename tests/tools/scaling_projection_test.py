@@ -91,6 +91,21 @@ for p in (64, 512):
     r = sp.project(m, 2.0, p, m["per_rank"], "box", 0.0, 0.0, 1e9)
     check(close(r["efficiency"], 0.8, 1e-12), f"a quarter rolled back: efficiency 0.8 at {p} ranks")
 
+# A window's bookkeeping: its executed events cost 1.25 t_e each, so every
+# projection pays a fifth more for execution (efficiency 0.8 without other
+# overheads); a run that reports faster events than t_e counts as t_e.
+serial, multi = summaries()
+per = multi["distribution"]["per_rank"]
+per["events_executed"] = {"mean": 4e6 / 2}
+per["seconds_execute"] = {"mean": 4e6 / 2 * 1.25e-6}
+m = sp.measured(serial, multi, "box")
+check(close(m["execute_overhead"], 1.25, 1e-12), f"execution overhead measured: {m['execute_overhead']}")
+for p in (2, 512):
+    r = sp.project(m, 2.0, p, m["per_rank"], "box", 0.0, 0.0, 1e9)
+    check(close(r["efficiency"], 0.8, 1e-12), f"execution overhead 1.25: efficiency 0.8 at {p} ranks")
+per["seconds_execute"] = {"mean": 4e6 / 2 * 0.5e-6}
+check(sp.measured(serial, multi, "box")["execute_overhead"] == 1.0, "execution faster than t_e counts as t_e")
+
 # Duplicated work: the measured share on the slab gives the halo thickness,
 # which then sets the share on any grid (same block: same share).
 serial, multi = summaries(duplicated=0.1)
