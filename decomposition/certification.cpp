@@ -61,7 +61,7 @@ Certifier::Certifier(const Model& model, const BlockLayout& layout, int rank, bo
   straight_lines_ = !domain.escape && model.periodic_impulses().empty() &&
                     model.action_potentials().windows.empty();
   for (int k = 0; k < model.dimensions(); ++k) {
-    straight_lines_ = straight_lines_ && domain.boundary[static_cast<std::size_t>(k)] == Boundary::periodic;
+    straight_lines_ = straight_lines_ && wraps(domain.boundary[static_cast<std::size_t>(k)]);
   }
   for (const Species& species : model.species()) straight_lines_ = straight_lines_ && !species.infinite_mass();
   // Still particles are left out where nothing but a moving partner's
@@ -190,7 +190,7 @@ bool Certifier::could_escape(NodeIndex i) const {
   const double reach = bound_[i] * slack_factor_ + slack_absolute_;
   const Domain& domain = model_.domain();
   for (int k = 0; k < model_.dimensions(); ++k) {
-    if (domain.boundary[static_cast<std::size_t>(k)] != Boundary::open) continue;
+    if (!removes(domain.boundary[static_cast<std::size_t>(k)])) continue;
     if (node.position[k] - domain.lo[k] <= reach || domain.hi[k] - node.position[k] <= reach) return true;
   }
   if (domain.escape) {

@@ -118,10 +118,10 @@ namespace {
 
 Boundary parse_boundary(TableReader& domain, const std::string& text) {
   std::string choices;
-  for (std::size_t i = 0; i < kBoundaryNames.size(); ++i) {
-    if (text == kBoundaryNames[i].first) return kBoundaryNames[i].second;
-    choices += std::string(i == 0 ? "" : i + 1 < kBoundaryNames.size() ? ", " : " or ") + "\"" +
-               kBoundaryNames[i].first + "\"";
+  for (std::size_t i = 0; i < kBoundaryKinds.size(); ++i) {
+    if (text == kBoundaryKinds[i].name) return kBoundaryKinds[i].boundary;
+    choices += std::string(i == 0 ? "" : i + 1 < kBoundaryKinds.size() ? ", " : " or ") + "\"" +
+               kBoundaryKinds[i].name + "\"";
   }
   domain.fail("boundary", "must be " + choices + ", got \"" + text + "\"");
 }

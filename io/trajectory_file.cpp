@@ -255,7 +255,7 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
     write_attribute(box, "dimension", static_cast<std::int64_t>(s->dimensions));
     std::vector<std::string> boundary;
     for (int k = 0; k < s->dimensions; ++k) {
-      boundary.push_back(model.domain().boundary[k] == Boundary::periodic ? "periodic" : "none");
+      boundary.push_back(boundary_kind(model.domain().boundary[k]).h5md_name);
     }
     write_attribute(box, "boundary", boundary);
     // H5MD knows only periodic and none; the exact kinds (open, reflective).

@@ -97,7 +97,7 @@ void Engine::crossing_times(Index i, ParticleEvent& best) const {
     e.detail = static_cast<std::uint8_t>(k | (upward ? 4 : 0));
     const bool box_face = upward ? c == grid_.shape()[k] - 1 : c == 0;
     if (box_face && !grid_.periodic(k)) {
-      e.kind = model_.domain().boundary[k] == Boundary::open ? EventKind::escape : EventKind::wall;
+      e.kind = removes(model_.domain().boundary[k]) ? EventKind::escape : EventKind::wall;
     }
     if (t < best.time || (t == best.time && event_precedes(i, e, i, best))) best = e;
   }

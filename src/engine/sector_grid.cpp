@@ -21,7 +21,7 @@ SectorGrid::SectorGrid(const Domain& domain, double sector_size)
     edge_[k] = length_[k] / shape_[k];
     // A periodic axis needs at least 3 sectors to keep its 27 neighbours
     // distinct; narrower periodic axes carry no motion (unused dimensions).
-    periodic_[k] = domain.boundary[k] == Boundary::periodic && shape_[k] >= 3;
+    periodic_[k] = wraps(domain.boundary[k]) && shape_[k] >= 3;
     count *= static_cast<std::uint64_t>(shape_[k]);
   }
   count_ = count;

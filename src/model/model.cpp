@@ -215,7 +215,7 @@ Model::Model(ModelData data) : data_(std::move(data)) {
   static const char* axis_names[3] = {"x", "y", "z"};
   for (int k = 0; k < data_.dynamics.dimensions; ++k) {
     const double sectors = std::floor(length[k] / sector_size_);
-    if (data_.domain.boundary[k] == Boundary::periodic && sectors < 3.0) {
+    if (wraps(data_.domain.boundary[k]) && sectors < 3.0) {
       throw ModelError({"domain.boundary",
                         std::string("periodic axis ") + axis_names[k] + " is " +
                             number_text(length[k]) + " long, which holds only " +

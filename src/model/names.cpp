@@ -10,12 +10,7 @@ const char* to_string(RestitutionSchedule schedule) {
   return schedule == RestitutionSchedule::max ? "max" : "min";
 }
 
-const char* to_string(Boundary boundary) {
-  for (const auto& [name, value] : kBoundaryNames) {
-    if (value == boundary) return name;
-  }
-  return "unknown";
-}
+const char* to_string(Boundary boundary) { return boundary_kind(boundary).name; }
 
 const char* to_string(PeriodicImpulseKind kind) {
   return visit_periodic_kind(kind, [](auto k) { return decltype(k)::name; });

@@ -103,7 +103,7 @@ void check_tethers(const Model& model, const std::vector<ParticleSpec>& sorted,
     // A tether may start slack (even overlapping), never stretched.
     Vec3 d = b->position - a->position;
     for (int k = 0; k < 3; ++k) {
-      if (model.domain().boundary[k] == Boundary::periodic) {
+      if (wraps(model.domain().boundary[k])) {
         d[k] -= model.domain().length()[k] * std::nearbyint(d[k] / model.domain().length()[k]);
       }
     }

@@ -57,7 +57,7 @@ GeneratedState RandomGas::generate(const ParameterSet& p, const Model& model) co
   std::array<bool, 3> periodic{false, false, false};
   Vec3 cell = Vec3::Constant(requested_cell);
   for (int k = 0; k < dims; ++k) {
-    periodic[k] = model.domain().boundary[k] == Boundary::periodic;
+    periodic[k] = wraps(model.domain().boundary[k]);
     cells[k] = std::max<std::int64_t>(1, static_cast<std::int64_t>(extent[k] / requested_cell));
     cell[k] = extent[k] / static_cast<double>(cells[k]);
   }

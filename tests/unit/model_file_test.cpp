@@ -357,11 +357,14 @@ TEST(ModelOverrides, BadValueNamesTheOverride) {
 }
 
 TEST(ModelOverrides, EveryBoundaryByItsName) {
-  for (const auto& [name, boundary] : kBoundaryNames) {
+  for (const BoundaryKind& kind : kBoundaryKinds) {
     const Model model = load_model_text(kOneSpecies, "one.toml",
-                                        with_overrides({"domain.boundary=\"" + std::string(name) + "\""}));
-    for (int k = 0; k < 3; ++k) EXPECT_EQ(model.domain().boundary[static_cast<std::size_t>(k)], boundary) << name;
-    EXPECT_STREQ(to_string(boundary), name);
+                                        with_overrides({"domain.boundary=\"" + std::string(kind.name) + "\""}));
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(model.domain().boundary[static_cast<std::size_t>(k)], kind.boundary) << kind.name;
+    EXPECT_STREQ(to_string(kind.boundary), kind.name);
+    // A face wraps, removes or reflects: never two of them.
+    EXPECT_FALSE(kind.wraps && kind.removes) << kind.name;
+    EXPECT_STREQ(kind.h5md_name, kind.wraps ? "periodic" : "none") << kind.name;
   }
   const InputError e = load_error(kOneSpecies, "one.toml", with_overrides({"domain.boundary=\"wobbly\""}));
   EXPECT_EQ(e.key(), "domain.boundary");

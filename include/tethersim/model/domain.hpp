@@ -3,7 +3,6 @@
 
 #include <array>
 #include <optional>
-#include <utility>
 
 #include "tethersim/physics/vector.hpp"
 
@@ -15,13 +14,40 @@ enum class Boundary {
   reflective,  // elastic specular wall at the face (centre-based)
 };
 
-// Every boundary by its name in model files (to_string and the model
-// reader both read this table).
-inline constexpr std::array<std::pair<const char*, Boundary>, 3> kBoundaryNames{{
-    {"periodic", Boundary::periodic},
-    {"open", Boundary::open},
-    {"reflective", Boundary::reflective},
+// What each kind of boundary is, in one row: its name in model files
+// (to_string and the model reader), its name in H5MD files (which know
+// only "periodic" and "none"), and what a particle meets at the face. The
+// engine (which event a box face is), the certifier, the initial-state
+// generators, the sector grid and the trajectory writer all ask this
+// table; a new kind is a row here plus, if its face event is a new one,
+// that event's execution in the engine.
+struct BoundaryKind {
+  Boundary boundary;
+  const char* name;
+  const char* h5md_name;
+  bool wraps;    // leaving one face is entering the opposite one (no event but a sector crossing)
+  bool removes;  // a particle reaching the face leaves the simulation (an escape event)
+  // Neither: the face reflects (a wall event).
+};
+
+inline constexpr std::array<BoundaryKind, 3> kBoundaryKinds{{
+    {Boundary::periodic, "periodic", "periodic", true, false},
+    {Boundary::open, "open", "none", false, true},
+    {Boundary::reflective, "reflective", "none", false, false},
 }};
+
+constexpr const BoundaryKind& boundary_kind(Boundary boundary) {
+  for (const BoundaryKind& kind : kBoundaryKinds) {
+    if (kind.boundary == boundary) return kind;
+  }
+  return kBoundaryKinds[0];  // unreachable: every enumerator has a row (checked below)
+}
+constexpr bool wraps(Boundary boundary) { return boundary_kind(boundary).wraps; }
+constexpr bool removes(Boundary boundary) { return boundary_kind(boundary).removes; }
+
+static_assert(boundary_kind(Boundary::open).boundary == Boundary::open &&
+                  boundary_kind(Boundary::reflective).boundary == Boundary::reflective,
+              "every boundary has its row in kBoundaryKinds");
 
 const char* to_string(Boundary boundary);
 
