@@ -3,12 +3,17 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace tethersim::decomposition {
 
 BlockLayout::BlockLayout(const GridShape& sectors, const GridShape& ranks,
-                         const std::array<bool, 3>& periodic)
-    : sectors_(sectors), ranks_(ranks), periodic_(periodic) {
+                         const std::array<bool, 3>& periodic, int halo_depth)
+    : sectors_(sectors), ranks_(ranks), periodic_(periodic), halo_depth_(halo_depth) {
+  if (halo_depth < kMinHaloDepth || halo_depth > kMaxHaloDepth) {
+    throw std::invalid_argument("halo depth " + std::to_string(halo_depth) + " is outside " +
+                                std::to_string(kMinHaloDepth) + " to " + std::to_string(kMaxHaloDepth));
+  }
   std::array<std::vector<int>, 3> cuts;
   for (int k = 0; k < 3; ++k) {
     cuts[k].push_back(0);
@@ -69,8 +74,8 @@ double BlockLayout::clearance(int rank, const SectorIndex3& sector, const std::a
   const std::array<int, 3> block = block_of_rank(rank);
   double best = std::numeric_limits<double>::infinity();
   for (std::size_t k = 0; k < 3; ++k) {
-    const int lo = cuts_[k][static_cast<std::size_t>(block[k])] - kHaloDepth;  // first sector of the window
-    const int hi = cuts_[k][static_cast<std::size_t>(block[k]) + 1] + kHaloDepth;  // one past its last
+    const int lo = cuts_[k][static_cast<std::size_t>(block[k])] - halo_depth_;  // first sector of the window
+    const int hi = cuts_[k][static_cast<std::size_t>(block[k]) + 1] + halo_depth_;  // one past its last
     const int n = sectors_[k];
     if (periodic_[k] && hi - lo >= n) continue;  // the window wraps all the way round
     // The sector's coordinate in the window's unwrapped frame [lo, hi).
@@ -91,13 +96,13 @@ double BlockLayout::clearance(int rank, const SectorIndex3& sector, const std::a
 
 void BlockLayout::window_ranks(const SectorIndex3& sector, std::vector<int>& out) const {
   out.clear();
-  // Blocks are at least one sector wide, so at most 2 kHaloDepth + 1 of
+  // Blocks are at least one sector wide, so at most 2 halo_depth_ + 1 of
   // them along an axis lie within the halo of one sector.
-  std::array<std::array<int, 2 * kHaloDepth + 1>, 3> near{};
+  std::array<std::array<int, 2 * kMaxHaloDepth + 1>, 3> near{};
   std::array<int, 3> count{};
   for (int k = 0; k < 3; ++k) {
     for (int b = 0; b < ranks_[k]; ++b) {
-      if (axis_depth(k, b, sector[k]) <= kHaloDepth) near[k][static_cast<std::size_t>(count[k]++)] = b;
+      if (axis_depth(k, b, sector[k]) <= halo_depth_) near[k][static_cast<std::size_t>(count[k]++)] = b;
     }
   }
   for (int x = 0; x < count[0]; ++x) {
@@ -115,7 +120,7 @@ std::array<std::vector<std::uint8_t>, 3> BlockLayout::layers_in_other_windows(in
     layers.assign(static_cast<std::size_t>(sectors_[k]), 0);
     for (int c = 0; c < sectors_[k]; ++c) {
       for (int b = 0; b < ranks_[k]; ++b) {
-        if (b != mine[static_cast<std::size_t>(k)] && axis_depth(k, b, c) <= kHaloDepth) {
+        if (b != mine[static_cast<std::size_t>(k)] && axis_depth(k, b, c) <= halo_depth_) {
           layers[static_cast<std::size_t>(c)] = 1;
         }
       }

@@ -176,10 +176,10 @@ int Certifier::reach_layers(NodeIndex i) const {
 
 bool Certifier::closed(NodeIndex i, int layers) const {
   const Node& node = nodes_[i];
-  if (node.depth + layers <= kHaloDepth) return true;
+  if (node.depth + layers <= layout_.halo_depth()) return true;
   // The engine predicts a member's events from the 27 sectors around it:
   // they must all be held.
-  if (node.depth >= kHaloDepth) return false;
+  if (node.depth >= layout_.halo_depth()) return false;
   // In the halo's second-last layer a reach of two layers may still stop
   // short of the window's edge: what matters is the distance.
   return reach(i) < node.clearance;

@@ -23,7 +23,7 @@ Certifier::Node Certifier::make_node(engine::Index i) const {
   node.sector = engine.sector(i);
   node.depth = layout_.depth(rank_, node.sector);
   node.clearance = 0.0;
-  if (node.depth == kHaloDepth - 1) {
+  if (node.depth == layout_.halo_depth() - 1) {
     // Only the second-last halo layer needs it (see closed()).
     const engine::SectorCoords& c = node.sector;
     std::array<double, 3> below{}, above{}, edge{};

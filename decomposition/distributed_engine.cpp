@@ -307,7 +307,7 @@ void DistributedEngine::start_layout(const DistributionSettings& settings, Secto
   std::optional<GridShape> occupied;
   if (span.hi[0] >= span.lo[0]) occupied = GridShape{span.hi[0] - span.lo[0] + 1, span.hi[1] - span.lo[1] + 1, span.hi[2] - span.lo[2] + 1};
   const GridShape shape = rank_grid_for(model_, ranks_, settings, occupied);
-  layout_ = BlockLayout(sectors, shape, {grid.periodic(0), grid.periodic(1), grid.periodic(2)});
+  layout_ = BlockLayout(sectors, shape, {grid.periodic(0), grid.periodic(1), grid.periodic(2)}, settings.halo_depth);
   neighbours_ = std::make_unique<NeighbourExchange>(comm_, layout_.neighbours(rank_));
   MPI_Op_create(&max_then_sum, 1, &max_sum_op_);
   for (int k = 0; k < 3; ++k) work_by_slab_[static_cast<std::size_t>(k)].assign(static_cast<std::size_t>(sectors[k]), 0.0);

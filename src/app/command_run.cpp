@@ -7,6 +7,7 @@
 #include "command_options.hpp"
 #include "exit_codes.hpp"
 #include "run_session.hpp"
+#include "tethersim/decomposition/block_layout.hpp"
 #include "tethersim/decomposition/mpi_session.hpp"
 #include "tethersim/io/input_error.hpp"
 
@@ -74,6 +75,9 @@ int run_main(const Arguments& args) {
       "window-memory", po::value<double>()->value_name("MIB"),
       "the most memory each rank's undo log may hold in a speculative window; a window that needs "
       "more ends early (default: a quarter of the rank's particle storage, at least 8 MiB; with periodic impulses, half of it, at least 16 MiB)")(
+      "halo-depth", po::value<int>()->value_name("LAYERS")->default_value(decomposition::kHaloDepth),
+      "sector layers of each rank's halo, 2 to 8: deeper halos let speculative windows run longer "
+      "before a violation and duplicate more events; certified windows need 3 or more")(
       "lean-fallback", po::value<std::string>()->value_name("on|off|random")->default_value("on"),
       "let one rank run everything for a while when that is expected to take less time than "
       "synchronized windows, in systems small enough for one rank (a serial engine of at most "
@@ -166,6 +170,13 @@ int run_main(const Arguments& args) {
     }
     request.distribution.window_memory = static_cast<std::size_t>(mib * 1048576.0);
   }
+  const int halo = values["halo-depth"].as<int>();
+  if (halo < decomposition::kMinHaloDepth || halo > decomposition::kMaxHaloDepth) {
+    throw UsageError{"run", "--halo-depth is a number of sector layers from " +
+                                std::to_string(decomposition::kMinHaloDepth) + " to " +
+                                std::to_string(decomposition::kMaxHaloDepth) + ", got " + std::to_string(halo)};
+  }
+  request.distribution.halo_depth = halo;
   const std::string lean = values["lean-fallback"].as<std::string>();
   if (lean == "on") {
     request.distribution.lean_fallback = decomposition::LeanFallback::on;

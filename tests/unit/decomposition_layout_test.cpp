@@ -139,6 +139,31 @@ TEST(BlockLayout, WindowRanksAreExactlyTheRanksWithinTheHalo) {
   }
 }
 
+TEST(BlockLayout, AnyHaloDepthSetsTheWindowsAndTheirRanks) {
+  // 40 sectors along x in 4 blocks of 10: a sector 3 layers below block 1
+  // is in its window from a depth of 3 on, and the ranks that list it are
+  // exactly those whose windows hold it, at every depth allowed.
+  for (int h = kMinHaloDepth; h <= kMaxHaloDepth; ++h) {
+    const BlockLayout layout({40, 4, 4}, {4, 1, 1}, {false, false, false}, h);
+    EXPECT_EQ(layout.halo_depth(), h);
+    EXPECT_EQ(layout.in_window(1, {7, 0, 0}), h >= 3) << "depth " << h;
+    EXPECT_EQ(layout.in_window(1, {20 + h - 1, 0, 0}), true) << "depth " << h;
+    EXPECT_EQ(layout.in_window(1, {20 + h, 0, 0}), false) << "depth " << h;
+    std::vector<int> ranks;
+    for (int x = 0; x < 40; ++x) {
+      layout.window_ranks({x, 0, 0}, ranks);
+      for (int r = 0; r < 4; ++r) {
+        EXPECT_EQ(std::count(ranks.begin(), ranks.end(), r), layout.in_window(r, {x, 0, 0}) ? 1 : 0)
+            << "depth " << h << ", sector " << x << ", rank " << r;
+      }
+    }
+    // Neighbours: the blocks within the halo and two more layers.
+    EXPECT_EQ(layout.neighbours(0), (std::vector<int>{1}));
+  }
+  EXPECT_THROW(BlockLayout({40, 4, 4}, {4, 1, 1}, {false, false, false}, kMinHaloDepth - 1), std::invalid_argument);
+  EXPECT_THROW(BlockLayout({40, 4, 4}, {4, 1, 1}, {false, false, false}, kMaxHaloDepth + 1), std::invalid_argument);
+}
+
 TEST(BlockLayout, LayersInOtherWindowsMarkExactlyTheSectorsOtherRanksReach) {
   // Uneven cuts, periodic and open axes, one axis of a single block: every
   // sector is reached by another rank's window exactly when one of its

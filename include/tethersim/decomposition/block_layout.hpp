@@ -3,9 +3,10 @@
 // (docs/distribution.md, "Ownership and windows"). The sector grid is cut
 // by planes along each axis into a
 // Cartesian grid of blocks, one per rank; the planes can move to balance
-// the load. A rank's window is its block and a halo of kHaloDepth sector
-// layers around it (wrapping across periodic faces): it holds every
-// particle whose sector lies in its window.
+// the load. A rank's window is its block and a halo of sector layers
+// around it (kHaloDepth unless the run asks for another depth; wrapping
+// across periodic faces): it holds every particle whose sector lies in its
+// window.
 
 #include <array>
 #include <cstdint>
@@ -23,13 +24,23 @@ using SectorIndex3 = std::array<std::int32_t, 3>;
 // fourth layer over three doubles the certified windows on a dense gas for
 // 3% more particles per rank at 10^6 per rank (docs/distribution.md).
 inline constexpr int kHaloDepth = 4;
+// The depths a run may ask for (--halo-depth). Certified windows need 3 or
+// more (a cross component must stay an interaction reach inside the
+// window); with 2, speculative windows that keep failing fall back to one
+// rank.
+inline constexpr int kMinHaloDepth = 2;
+inline constexpr int kMaxHaloDepth = 8;
 
 class BlockLayout {
  public:
   BlockLayout() = default;
   // Near-equal blocks of `sectors` over a `ranks` grid (x slowest, as
   // MPI_Cart_create numbers ranks).
-  BlockLayout(const GridShape& sectors, const GridShape& ranks, const std::array<bool, 3>& periodic);
+  BlockLayout(const GridShape& sectors, const GridShape& ranks, const std::array<bool, 3>& periodic,
+              int halo_depth = kHaloDepth);
+
+  // Sector layers of every rank's halo.
+  int halo_depth() const { return halo_depth_; }
 
   const GridShape& sectors() const { return sectors_; }
   const GridShape& ranks() const { return ranks_; }
@@ -49,7 +60,7 @@ class BlockLayout {
   // largest over the axes, periodic wrap included.
   int depth(int rank, const SectorIndex3& sector) const;
   bool in_window(int rank, const SectorIndex3& sector) const {
-    return depth(rank, sector) <= kHaloDepth;
+    return depth(rank, sector) <= halo_depth_;
   }
   // A lower bound on the distance from a point in `sector` (at `below[k]`
   // above its lower face and `above[k]` below its upper face along axis k,
@@ -68,10 +79,11 @@ class BlockLayout {
   // window holds a sector exactly when one of its three layers is marked.
   std::array<std::vector<std::uint8_t>, 3> layers_in_other_windows(int rank) const;
   // The ranks (other than `rank`) whose blocks lie within `layers` sector
-  // layers of `rank`'s block. With kHaloDepth + 2 (a particle moves at most
-  // two layers in a certified window): every rank that can need a particle
-  // this rank owned at the window start.
-  std::vector<int> neighbours(int rank, int layers = kHaloDepth + 2) const;
+  // layers of `rank`'s block. Without `layers`, the halo depth + 2 (a
+  // particle moves at most two layers in a certified window): every rank
+  // that can need a particle this rank owned at the window start.
+  std::vector<int> neighbours(int rank, int layers) const;
+  std::vector<int> neighbours(int rank) const { return neighbours(rank, halo_depth_ + 2); }
 
  private:
   // Sector layers between coordinate c and block b along one axis.
@@ -81,6 +93,7 @@ class BlockLayout {
   GridShape sectors_{1, 1, 1};
   GridShape ranks_{1, 1, 1};
   std::array<bool, 3> periodic_{false, false, false};
+  int halo_depth_ = kHaloDepth;
   std::array<std::vector<int>, 3> cuts_;
   // Block index of every sector coordinate, per axis.
   std::array<std::vector<int>, 3> block_of_;

@@ -67,6 +67,10 @@ struct DistributionSettings {
   // kMinWindowMemory; with periodic impulses, which change every particle,
   // half of it, at least kMinWindowMemoryWithTicks).
   std::size_t window_memory = 0;
+  // Sector layers of each rank's halo (kMinHaloDepth to kMaxHaloDepth):
+  // deeper halos let speculative windows run longer before a violation
+  // and duplicate more events.
+  int halo_depth = kHaloDepth;
 };
 
 inline constexpr std::size_t kMinWindowMemory = std::size_t{8} << 20;
