@@ -371,7 +371,7 @@ double DistributedEngine::check_histories(double until) {
     ++counters_.parted_particles;
     if (i != engine::kNoIndex) {
       parted[i] = t;
-      partings_.push_back({i, t, slot});
+      partings_.push_back({e.particles().id[i], t, slot});
     }
     violate(first_time_near(true_start, truth, t, until, near), 1, i);
   };
@@ -444,13 +444,14 @@ void DistributedEngine::commit_exchange(double until) {
   std::unordered_set<engine::Index> replaced;
   for (const Parting& p : partings_) {
     if (!(p.time < until)) continue;
-    const engine::Index i = p.particle;
+    const engine::Index i = e.particles().index_of(p.particle);
+    if (i == engine::kNoIndex) throw SynchronizationError("a parted ghost left this rank before its commit");
     if (e.is_hub(i) || !e.particles().state[i].mobile) continue;
     replaced.insert(i);
     if (p.slot < 0) {
       reset.push_back(e.record_at_start(i));
     } else {
-      put<std::uint64_t>(requests[static_cast<std::size_t>(p.slot)], e.particles().id[i]);
+      put<std::uint64_t>(requests[static_cast<std::size_t>(p.slot)], p.particle);
     }
   }
   // One pass over the changed particles (each visit of a particle's role,

@@ -426,9 +426,10 @@ class DistributedEngine {
   // The ghosts the last check found run here otherwise than by their
   // owners, from when, and the neighbour slot of the owner that reported
   // them (-1: the owner reported no change, so it is as it was at the
-  // window's start).
+  // window's start). By id: a window run again before its commit starts a
+  // new undo log, and nothing may depend on it not renumbering.
   struct Parting {
-    engine::Index particle;
+    ParticleId particle;
     double time;
     int slot;
   };
