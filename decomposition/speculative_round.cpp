@@ -462,7 +462,12 @@ void DistributedEngine::commit_exchange(double until) {
   std::vector<Bytes> records(slots);
   std::vector<int> before, after;
   std::vector<engine::Index> left, kept_ghosts;
-  for (const engine::Engine::Change& c : e.changes()) {
+  const std::vector<engine::Engine::Change>& changes = e.changes();
+  // Far enough ahead for the memory to answer while this loop runs.
+  constexpr std::size_t kPrefetchAhead = 16;
+  for (std::size_t k = 0; k < changes.size(); ++k) {
+    if (k + kPrefetchAhead < changes.size()) e.prefetch_sector_and_roles(changes[k + kPrefetchAhead].particle);
+    const engine::Engine::Change& c = changes[k];
     const engine::Index i = c.particle;
     if (!c.mobile_in_grid) continue;
     if (!e.is_owned(i)) {

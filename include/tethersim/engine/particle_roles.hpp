@@ -33,6 +33,9 @@ class ParticleRoles {
   bool active(Index i) const { return uniform_ || (role_[i] & kActive) != 0; }
   bool owned(Index i) const { return uniform_ || (role_[i] & kOwned) != 0; }
   bool removed(Index i) const { return (role_[i] & kRemoved) != 0; }
+  void prefetch(Index i) const {
+    if (!uniform_) __builtin_prefetch(&role_[i]);
+  }
 
   void set_owned(Index i, bool owned) {
     if (!owned) uniform_ = false;
