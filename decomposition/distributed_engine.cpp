@@ -170,12 +170,7 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
   engine_ = std::make_unique<engine::Engine>(model, std::move(mine), spare);
   assign_roles();
   certifier_ = std::make_unique<Certifier>(model_, layout_, rank_);
-  start_build_seconds_ = seconds_now() - started;
-  // The start-up's distribution of every particle is counted with the
-  // start, not with the exchange that windows, rebalancing and fallbacks
-  // cost (bytes per committed event).
-  counters_.bytes_sent = 0;
-  start_shadow_check();
+  finish_start(started);
 }
 
 DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
@@ -250,12 +245,7 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
   Globals globals{slice.periodic_ticks, slice.active_window};
   certifier_ = std::make_unique<Certifier>(model_, layout_, rank_);
   redistribute(std::move(homed), globals, slice.statistics, slice.escapes, slice.releases);
-  start_build_seconds_ = seconds_now() - started;
-  // The start-up's distribution of every particle is counted with the
-  // start, not with the exchange that windows, rebalancing and fallbacks
-  // cost (bytes per committed event).
-  counters_.bytes_sent = 0;
-  start_shadow_check();
+  finish_start(started);
 }
 
 void DistributedEngine::fail_if_asked() const {
@@ -264,7 +254,12 @@ void DistributedEngine::fail_if_asked() const {
   }
 }
 
-void DistributedEngine::start_shadow_check() {
+void DistributedEngine::finish_start(double started) {
+  start_build_seconds_ = seconds_now() - started;
+  // The start-up's distribution of every particle is counted with the
+  // start, not with the exchange that windows, rebalancing and fallbacks
+  // cost (bytes per committed event).
+  counters_.bytes_sent = 0;
   if (std::getenv("TETHERSIM_SHADOW_CHECK") != nullptr) {
     shadow_ = std::make_unique<ShadowCheck>(model_, comm_, *engine_, time_);
   }

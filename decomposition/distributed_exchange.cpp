@@ -1,6 +1,7 @@
 // Moving particle states between ranks: after every window (halos and
 // migration), and wholesale (restarts, rebalancing, fallbacks).
 #include <algorithm>
+#include <optional>
 
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/engine/free_storage.hpp"
@@ -9,8 +10,9 @@
 
 namespace tethersim::decomposition {
 
-void DistributedEngine::send_changed_record(const engine::Engine::Change& c, std::vector<Bytes>& out,
-                                            std::vector<int>& ranks, std::vector<int>& more) {
+void DistributedEngine::send_changed_record(const engine::Engine::Change& c, Recipients who,
+                                            std::vector<Bytes>& out, std::vector<int>& before,
+                                            std::vector<int>& after) {
   const engine::Engine& e = *engine_;
   const SectorIndex3& sector = e.sector(c.particle);
   // Load measure for balancing: where the events happened.
@@ -18,21 +20,27 @@ void DistributedEngine::send_changed_record(const engine::Engine::Change& c, std
   // Most changed particles are deep inside the block, in no other rank's
   // window (logged_sectors_ marks the sectors that are, for the current
   // cuts): no record to build.
-  if (!logged_sectors_.contains(c.sector_before) && !logged_sectors_.contains(sector)) return;
-  layout_.window_ranks(c.sector_before, ranks);
-  layout_.window_ranks(sector, more);
-  ranks.insert(ranks.end(), more.begin(), more.end());
-  std::sort(ranks.begin(), ranks.end());
-  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-  const engine::ParticleRecord record = e.record(c.particle);
-  for (int q : ranks) {
+  const bool in_others_now = logged_sectors_.contains(sector);
+  if (!in_others_now && (who == Recipients::new_windows || !logged_sectors_.contains(c.sector_before))) return;
+  layout_.window_ranks(sector, after);
+  layout_.window_ranks(c.sector_before, before);
+  if (who == Recipients::every_window) {
+    after.insert(after.end(), before.begin(), before.end());
+    std::sort(after.begin(), after.end());
+    after.erase(std::unique(after.begin(), after.end()), after.end());
+  } else {
+    std::erase_if(after, [&](int q) { return std::find(before.begin(), before.end(), q) != before.end(); });
+  }
+  std::optional<engine::ParticleRecord> record;
+  for (int q : after) {
     if (q == rank_) continue;
     const int slot = neighbours_->slot(q);
     if (slot < 0) {
-      throw SynchronizationError("particle " + std::to_string(record.particle.id) +
+      throw SynchronizationError("particle " + std::to_string(e.particles().id[c.particle]) +
                                  " moved beyond the ranks this rank exchanges with");
     }
-    append_record(out[static_cast<std::size_t>(slot)], record);
+    if (!record) record = e.record(c.particle);
+    append_record(out[static_cast<std::size_t>(slot)], *record);
   }
 }
 
@@ -51,12 +59,12 @@ void DistributedEngine::exchange_changes() {
     // links, and those travel with its mobile partners' records (the rank
     // that runs a link's events, which may not own the particle, is the
     // partner's owner). Its own record is never sent after it is placed.
-    if (e.is_hub(i) || !e.particles().state[i].mobile) continue;
+    if (!c.mobile) continue;
     if (!e.is_owned(i)) {
       if (e.is_active(i)) expected.push_back(e.particles().id[i]);
       continue;
     }
-    send_changed_record(c, out, before, after);
+    send_changed_record(c, Recipients::every_window, out, before, after);
   }
   const std::uint64_t sent_before = neighbours_->bytes_sent();
   const double wait_started = seconds_now();

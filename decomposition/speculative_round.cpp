@@ -6,13 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <optional>
 #include <span>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/decomposition/particle_history.hpp"
+#include "tethersim/engine/free_storage.hpp"
 #include "tethersim/engine/same_state.hpp"
 #include "wall_clock.hpp"
 
@@ -405,31 +405,6 @@ double DistributedEngine::check_histories(double until) {
   return violation;
 }
 
-void DistributedEngine::send_to_new_windows(const engine::Engine::Change& c, std::vector<Bytes>& out,
-                                            std::vector<int>& before, std::vector<int>& after) {
-  const engine::Engine& e = *engine_;
-  const SectorIndex3& sector = e.sector(c.particle);
-  // Load measure for balancing: where the events happened.
-  for (std::size_t k = 0; k < 3; ++k) work_by_slab_[k][static_cast<std::size_t>(sector[k])] += 1.0;
-  // Most changed particles are deep inside the block, in no other rank's
-  // window (logged_sectors_ marks the sectors that are): nothing to send.
-  if (!logged_sectors_.contains(sector)) return;
-  layout_.window_ranks(sector, after);
-  if (after.size() == 1 && after[0] == rank_) return;
-  layout_.window_ranks(c.sector_before, before);
-  std::optional<engine::ParticleRecord> record;
-  for (int q : after) {
-    if (q == rank_ || std::find(before.begin(), before.end(), q) != before.end()) continue;
-    const int slot = neighbours_->slot(q);
-    if (slot < 0) {
-      throw SynchronizationError("particle " + std::to_string(e.particles().id[c.particle]) +
-                                 " moved beyond the ranks this rank exchanges with");
-    }
-    if (!record) record = e.record(c.particle);
-    append_record(out[static_cast<std::size_t>(slot)], *record);
-  }
-}
-
 void DistributedEngine::commit_exchange(double until) {
   engine::Engine& e = *engine_;
   const std::size_t slots = neighbours_->neighbours().size();
@@ -446,7 +421,7 @@ void DistributedEngine::commit_exchange(double until) {
     if (!(p.time < until)) continue;
     const engine::Index i = e.particles().index_of(p.particle);
     if (i == engine::kNoIndex) throw SynchronizationError("a parted ghost left this rank before its commit");
-    if (e.is_hub(i) || !e.particles().state[i].mobile) continue;
+    if (!e.particles().state[i].mobile) continue;
     replaced.insert(i);
     if (p.slot < 0) {
       reset.push_back(e.record_at_start(i));
@@ -469,12 +444,12 @@ void DistributedEngine::commit_exchange(double until) {
     if (k + kPrefetchAhead < changes.size()) e.prefetch_sector_and_roles(changes[k + kPrefetchAhead].particle);
     const engine::Engine::Change& c = changes[k];
     const engine::Index i = c.particle;
-    if (!c.mobile_in_grid) continue;
+    if (!c.mobile) continue;
     if (!e.is_owned(i)) {
       if (replaced.count(i) == 0) kept_ghosts.push_back(i);
       continue;
     }
-    send_to_new_windows(c, records, before, after);
+    send_changed_record(c, Recipients::new_windows, records, before, after);
     // Particles that left the simulation stay where they were owned.
     if (layout_.owner(e.sector(i)) != rank_ && e.particles().state[i].alive) left.push_back(i);
   }
@@ -488,7 +463,7 @@ void DistributedEngine::commit_exchange(double until) {
     o.insert(o.end(), requests[k].begin(), requests[k].end());
     o.insert(o.end(), records[k].begin(), records[k].end());
   }
-  std::vector<Bytes>().swap(records);
+  engine::free_storage(records);
   std::uint64_t sent_before = neighbours_->bytes_sent();
   double wait_started = seconds_now();
   const ReceivedBytes first = neighbours_->exchange(std::move(out));

@@ -114,6 +114,8 @@ void Engine::place_particles(std::size_t count,
   has_tethers_ = any_tetherable_pair(model_);
   has_loaded_edges_ = model_.dynamics().restitution_delay > 0.0;
   if (has_random_impulses_) {
+    ri_index_.reserve(count + spare_slots_);
+    ri_time_.reserve(count + spare_slots_);
     ri_index_.assign(count, 0);
     ri_time_.assign(count, kInfinity);
   }

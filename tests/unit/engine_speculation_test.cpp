@@ -85,11 +85,13 @@ void expect_undo_exact(const std::string& model, const std::vector<std::string>&
   EXPECT_GT(sim->statistics().total_events(), start.statistics.total_events()) << "the window ran no event";
   EXPECT_FALSE(sim->speculation_log().entries.empty());
   // The change list says, from the moment of the change, which particles
-  // move in the sector grid (a distributed commit reads no state for it;
-  // the presynaptic terminal's window changes its membrane, a hub).
+  // can move (a distributed commit reads no state for it; the presynaptic
+  // terminal's window changes its membrane, a hub, which cannot).
   for (const engine::Engine::Change& c : sim->changes()) {
-    const bool moves = sim->particles().state[c.particle].mobile && !sim->is_hub(c.particle);
-    EXPECT_EQ(c.mobile_in_grid, moves) << "particle " << sim->particles().id[c.particle];
+    EXPECT_EQ(c.mobile, sim->particles().state[c.particle].mobile) << "particle " << sim->particles().id[c.particle];
+    if (sim->is_hub(c.particle)) {
+      EXPECT_FALSE(c.mobile) << "hub " << sim->particles().id[c.particle];
+    }
   }
   sim->undo_speculation();
   EXPECT_FALSE(sim->speculating());

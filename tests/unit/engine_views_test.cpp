@@ -82,9 +82,9 @@ TEST(ChangeSet, NotesAParticleOnceWithItsFirstSector) {
   ASSERT_EQ(changes.size(), 2u);
   EXPECT_EQ(changes.list()[0].particle, 2u);
   EXPECT_EQ(changes.list()[0].sector_before, (SectorCoords{1, 2, 3}));
-  EXPECT_TRUE(changes.list()[0].mobile_in_grid);
+  EXPECT_TRUE(changes.list()[0].mobile);
   EXPECT_EQ(changes.list()[1].particle, 0u);
-  EXPECT_FALSE(changes.list()[1].mobile_in_grid);
+  EXPECT_FALSE(changes.list()[1].mobile);
   EXPECT_TRUE(changes.marked(2));
   EXPECT_FALSE(changes.marked(1));
   EXPECT_FALSE(changes.changed(17));  // beyond the slots held: unchanged

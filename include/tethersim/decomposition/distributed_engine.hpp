@@ -225,8 +225,10 @@ class DistributedEngine {
   };
 
   void start_layout(const DistributionSettings& settings, SectorSpan span);
-  // The developer's shadow check, when asked for (collective).
-  void start_shadow_check();
+  // The end of either constructor, started at `started`: the start-up's
+  // time, the bytes sent counted from here, and the developer's shadow
+  // check when asked for (collective).
+  void finish_start(double started);
   // Throws on the rank TETHERSIM_FAIL_ON_RANK names once it is due.
   void fail_if_asked() const;
   // Action-potential reactions each particle carries a time for.
@@ -295,10 +297,6 @@ class DistributedEngine {
   // ghost run as its owner ran it is already exact), particles migrate,
   // ghosts leave or arrive.
   void commit_exchange(double until);
-  // Sends an owned particle's record to the ranks whose windows it entered
-  // in the window (they do not hold it).
-  void send_to_new_windows(const engine::Engine::Change& c, std::vector<Bytes>& out, std::vector<int>& before,
-                           std::vector<int>& after);
   // Sends owned particles' bounds to the ranks holding them as ghosts and
   // returns what the neighbours sent (collective over the neighbourhood).
   std::vector<SpeedBound> exchange_bounds(const std::vector<std::pair<int, SpeedBound>>& bounds);
@@ -320,12 +318,17 @@ class DistributedEngine {
   // The window memory of this rank (settings or automatic).
   std::size_t window_memory() const;
   void exchange_changes();
+  // Which ranks a changed owned particle's record goes to after a window:
+  // every other rank whose window held it before (c.sector_before) or holds
+  // it now (a certified round: they refresh their copies), or only those
+  // whose windows it entered in the window (a speculative commit: the
+  // others ran it exactly or ask for it).
+  enum class Recipients { every_window, new_windows };
   // After a window: appends a changed owned particle's record to `out` (one
-  // buffer per neighbour) for every other rank whose window held it before
-  // (c.sector_before) or holds it now, and counts the work where it
-  // happened. `ranks` and `more` are scratch.
-  void send_changed_record(const engine::Engine::Change& c, std::vector<Bytes>& out, std::vector<int>& ranks,
-                           std::vector<int>& more);
+  // buffer per neighbour) for the `who` ranks, and counts the work where it
+  // happened. `before` and `after` are scratch.
+  void send_changed_record(const engine::Engine::Change& c, Recipients who, std::vector<Bytes>& out,
+                           std::vector<int>& before, std::vector<int>& after);
   // Runs [time_, until) on rank 0 for everything (a cluster no halo holds).
   // Runs everything on rank 0 until `until` or until `events_per_particle`
   // events per particle have happened, whichever comes first.

@@ -20,10 +20,11 @@ class ChangeSet {
   struct Change {
     Index particle;
     SectorCoords sector_before;
-    // A finite-mass particle of the sector grid (not a hub, not infinitely
-    // heavy): known when it changes, while its state is in the cache, so
-    // that readers of the list need not fetch it again.
-    bool mobile_in_grid = false;
+    // A finite-mass particle (not a hub or a clamped particle, which are
+    // infinitely heavy and never move): known when it changes, while its
+    // state is in the cache, so that readers of the list need not fetch it
+    // again.
+    bool mobile = false;
   };
 
   // Off (the default), note() records nothing.
@@ -34,14 +35,14 @@ class ChangeSet {
   void append() { append_gently(marked_, 0); }
 
   // Particle i is about to change; `sector` is where it is now.
-  void note(Index i, const SectorCoords& sector, bool mobile_in_grid) {
-    if (tracking_ && !marked_[i]) note_first(i, sector, mobile_in_grid);
+  void note(Index i, const SectorCoords& sector, bool mobile) {
+    if (tracking_ && !marked_[i]) note_first(i, sector, mobile);
   }
   // The same, from a caller that knows i is tracked and not marked yet (a
   // speculative window keeps its own mark): no read of the mark.
-  void note_first(Index i, const SectorCoords& sector, bool mobile_in_grid) {
+  void note_first(Index i, const SectorCoords& sector, bool mobile) {
     marked_[i] = 1;
-    changes_.push_back({i, sector, mobile_in_grid});
+    changes_.push_back({i, sector, mobile});
   }
   // Whether particle i changed (`i` in range; changed() also takes slots
   // added since, which have not).
