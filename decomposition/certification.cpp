@@ -3,9 +3,19 @@
 #include <algorithm>
 #include <cmath>
 
-#include "tethersim/model/periodic_impulse_kinds.hpp"
+#include "tethersim/engine/event_sources.hpp"
 
 namespace tethersim::decomposition {
+
+// The speed bounds below account for the energy that restitutions,
+// periodic impulses and random impulses can add; every other source keeps
+// it. A source that adds energy must bring its bound here first.
+static_assert((engine::energy_adding_kinds(engine::ParticleSources{}) |
+               engine::energy_adding_kinds(engine::GlobalSources{})) ==
+                  ((1 << static_cast<int>(engine::EventKind::restitution)) |
+                   (1 << static_cast<int>(engine::EventKind::periodic_impulse)) |
+                   (1 << static_cast<int>(engine::EventKind::random_impulse))),
+              "an event source adds energy that the certifier does not bound");
 
 const char* to_string(CertificationFailure failure) {
   switch (failure) {
@@ -135,8 +145,8 @@ void Certifier::compute_bounds(const std::vector<NodeIndex>& members) {
     }
   }
   // Per component: each periodic impulse's ticks add to E or to sqrt(E)
-  // what its kind says (periodic_impulse_kinds.hpp), then every random
-  // impulse J on mass m at most raises sqrt(E) by |J| / sqrt(2 m). The
+  // what its kind says, then every random impulse raises sqrt(E) by at
+  // most its source's kick (collected by prepare). The
   // root's kick slot is reused to mark the component done (-1) and its
   // energy slot then holds the bound's E.
   for (NodeIndex m : members) {
@@ -147,8 +157,7 @@ void Certifier::compute_bounds(const std::vector<NodeIndex>& members) {
     for (std::size_t p = 0; p < np; ++p) {
       const double mass = root_applies_[r * np + p];
       if (mass == 0.0 || ticks[p] == 0.0) continue;
-      visit_periodic_kind(periodic[p].kind,
-                          [&](auto k) { decltype(k)::add_tick_bound(periodic[p], mass, ticks[p], e, root); });
+      engine::Engine::PeriodicImpulseSource::add_tick_bound(periodic[p], mass, ticks[p], e, root);
     }
     const double sq = std::sqrt(e) + root;
     root_energy_[r] = sq * sq;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "tethersim/decomposition/certification.hpp"
+#include "tethersim/engine/event_sources.hpp"
 #include "tethersim/physics/random_impulse.hpp"
 
 namespace tethersim::decomposition {
@@ -216,7 +217,7 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
       const ParticleId id = store.id[i];
       while (t < start + max_length) {
         const double j = physics::draw_random_impulse(seed, id, k, species.random_impulse, model_.dimensions()).dp.norm();
-        impulses_.push_back({t, j / std::sqrt(2.0 * species.mass)});
+        impulses_.push_back({t, engine::Engine::RandomImpulseSource::root_energy_kick(j, species.mass)});
         t += physics::draw_random_gap(seed, id, k + 1, species.random_impulse);
         ++k;
       }
@@ -224,14 +225,13 @@ void Certifier::prepare(const engine::Engine& engine, double start, double max_l
     plain_[n] = straight_lines_ && node.inv_mass > 0.0 && !node.tethered && impulses_.size() == first_impulse;
   }
   impulse_begin_.push_back(impulses_.size());
-  // The energy a pending restitution can return, |p|^2 (1/m_a + 1/m_b) / 2
-  // (particle masses bound the branch masses from below), on one end.
+  // The energy a pending restitution can return, on one end.
   engine.loaded_edges().for_each_open([&](engine::EdgeIndex, const engine::LoadedEdge& e) {
     const NodeIndex a = node_of_[e.a], b = node_of_[e.b];
     if (a == kNoNode && b == kNoNode) return;
     const double inv_a = a != kNoNode ? nodes_[a].inv_mass : 0.0;
     const double inv_b = b != kNoNode ? nodes_[b].inv_mass : 0.0;
-    nodes_[a != kNoNode ? a : b].energy += 0.5 * e.impulse.squaredNorm() * (inv_a + inv_b);
+    nodes_[a != kNoNode ? a : b].energy += engine::Engine::RestitutionSource::energy_bound(e.impulse, inv_a, inv_b);
     if (a != kNoNode) plain_[a] = 0;
     if (b != kNoNode) plain_[b] = 0;
   });

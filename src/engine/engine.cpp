@@ -1,6 +1,7 @@
 // Engine construction, the event loop and event dispatch.
 #include "tethersim/engine/engine.hpp"
 #include "speculation_state.hpp"
+#include "tethersim/engine/event_sources.hpp"
 #include "tethersim/engine/free_storage.hpp"
 
 #include <algorithm>
@@ -214,6 +215,18 @@ void Engine::predict_all() {
   }
 }
 
+bool Engine::particle_event_holds(const ParticleEvent& e) const {
+  bool holds = true;
+  visit_source(ParticleSources{}, e.kind, [&](auto source) { holds = decltype(source)::holds(*this, e); });
+  return holds;
+}
+
+bool Engine::global_event_holds(const GlobalEvent& g) const {
+  bool holds = true;
+  visit_source(GlobalSources{}, g.kind, [&](auto source) { holds = decltype(source)::holds(*this, g); });
+  return holds;
+}
+
 bool Engine::run_until(double end, std::uint64_t max_events) {
   std::uint64_t processed = 0;
   while (processed < max_events) {
@@ -224,14 +237,9 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
       reorder();
       events_at_reorder_ = done;
     }
-    // Drop restitutions of edges that were removed or rescheduled.
-    while (!global_.empty()) {
-      const GlobalEvent& g = global_.top();
-      if (g.kind != EventKind::restitution) break;
-      const LoadedEdge& edge = loaded_[g.payload];
-      if (edge.alive && edge.version == g.version) break;
-      global_.pop();
-    }
+    // Drop global events that no longer hold (restitutions of edges that
+    // were removed or rescheduled).
+    while (!global_.empty() && !global_event_holds(global_.top())) global_.pop();
     const bool have_particle = !calendar_.empty();
     const bool have_global = !global_.empty();
     if (!have_particle && !have_global) return true;
@@ -244,8 +252,7 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
       const ParticleEvent e = calendar_.event(i);
       if (e.time >= end) return true;
       if (speculation_) note_speculation_time(e.time);
-      if (e.partner != kNoIndex && (!particles_.state[e.partner].alive ||
-                                    particles_.stamp[e.partner] != e.partner_stamp)) {
+      if (!particle_event_holds(e)) {
         ++stats_.stale_events;
         repredict(i);
         continue;
@@ -300,19 +307,9 @@ void Engine::execute_particle_event(Index i, const ParticleEvent& e) {
     ++uncounted_events_;
   }
   last_event_ = {e.kind, i, e.partner};
-  const int axis = e.detail & 3;
-  const bool upward = (e.detail & 4) != 0;
   mark_for_prediction(i);
   begin_event(i, e.partner);
-  switch (e.kind) {
-    case EventKind::random_impulse: random_impulse(i, e.time); break;
-    case EventKind::blocking:
-    case EventKind::tethering: collide(i, e.partner, e.kind, e.time); break;
-    case EventKind::wall: reflect(i, axis, e.time); break;
-    case EventKind::escape: escape(i, e.time); break;
-    case EventKind::sector_crossing: cross_sector(i, axis, upward, e.time); break;
-    default: break;
-  }
+  visit_source(ParticleSources{}, e.kind, [&](auto source) { decltype(source)::execute(*this, i, e); });
   end_event(e.time, e.kind);
   repredict_touched();
 }
@@ -328,16 +325,7 @@ void Engine::execute_global_event(const GlobalEvent& g) {
   last_event_ = g.kind == EventKind::restitution
                     ? EventTrace{g.kind, loaded_[g.payload].a, loaded_[g.payload].b}
                     : EventTrace{g.kind, kNoIndex, kNoIndex};
-  switch (g.kind) {
-    case EventKind::restitution:
-      begin_event(loaded_[g.payload].a, loaded_[g.payload].b);
-      restitute(g.payload, g.time);
-      end_event(g.time, g.kind);
-      break;
-    case EventKind::periodic_impulse: periodic_impulse(g.payload, g.time); break;
-    case EventKind::action_potential: action_potential_transition(g.payload, g.time); break;
-    default: break;
-  }
+  visit_source(GlobalSources{}, g.kind, [&](auto source) { decltype(source)::execute(*this, g); });
   repredict_touched();
 }
 

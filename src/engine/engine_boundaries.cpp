@@ -1,7 +1,58 @@
-// Sector crossings, periodic wraps, reflective walls and escapes.
+// The boundary source: sector crossings, periodic wraps, reflective walls
+// and escapes (through an open face or the escape sphere).
+#include <algorithm>
+
+#include "event_candidates.hpp"
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/event_sources.hpp"
+#include "tethersim/physics/detection.hpp"
 
 namespace tethersim::engine {
+
+void Engine::BoundarySource::predict(const Engine& engine, Index i, Candidates& candidates) {
+  const ParticleState& s = engine.particles_.state[i];
+  const double dt_max = engine.model_.dynamics().dt_max;
+  // The faces of the particle's sector ahead of it on each axis; a face of
+  // the box that does not wrap is a wall or an open face.
+  for (int k = 0; k < 3; ++k) {
+    const double vk = s.v[k];
+    if (vk == 0.0) continue;
+    const bool upward = vk > 0.0;
+    const std::int32_t c = engine.coords_[i][k];
+    const double dt = (engine.grid_.face(k, upward ? c + 1 : c) - s.u0[k]) / vk;
+    if (dt >= dt_max) continue;
+    // Round-off can leave a particle a hair past its sector's face: cross
+    // at once (never before the trajectory's own start).
+    const double t = s.t0 + std::max(dt, 0.0);
+    EventKind kind = EventKind::sector_crossing;
+    const bool box_face = upward ? c == engine.grid_.shape()[k] - 1 : c == 0;
+    if (box_face && !engine.grid_.periodic(k)) {
+      kind = removes(engine.model_.domain().boundary[k]) ? EventKind::escape : EventKind::wall;
+    }
+    candidates.single(t, kind, static_cast<std::uint8_t>(k | (upward ? 4 : 0)));
+  }
+  // The escape sphere: leaving it (at once when already outside).
+  const auto& sphere = engine.model_.domain().escape;
+  if (sphere) {
+    const Vec3 dx = s.u0 - sphere->centre;
+    double t = s.t0;
+    if (dx.squaredNorm() < sphere->radius * sphere->radius) {
+      const double dt = physics::time_to_tethering(dx, s.v, sphere->radius, dt_max);
+      t = dt == kInfinity ? kInfinity : s.t0 + dt;
+    }
+    candidates.single(t, EventKind::escape, 3);  // detail 3: the sphere, not a box face
+  }
+}
+
+void Engine::BoundarySource::execute(Engine& engine, Index i, const ParticleEvent& e) {
+  const int axis = e.detail & 3;
+  const bool upward = (e.detail & 4) != 0;
+  switch (e.kind) {
+    case EventKind::wall: engine.reflect(i, axis, e.time); break;
+    case EventKind::escape: engine.escape(i, e.time); break;
+    default: engine.cross_sector(i, axis, upward, e.time); break;
+  }
+}
 
 void Engine::cross_sector(Index i, int axis, bool upward, double) {
   ParticleState& s = particles_.state[i];

@@ -1,8 +1,9 @@
-// Collisions, loading and restitution (docs/physics.md: "Collision impulses",
+// Collisions, loading and the restitution source (docs/physics.md: "Collision impulses",
 // "Loading and restitution", "Tethers forming and breaking").
 #include <algorithm>
 
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/event_sources.hpp"
 #include "tethersim/physics/collision_impulse.hpp"
 #include "tethersim/physics/counter_rng.hpp"
 #include "tethersim/physics/loading.hpp"
@@ -196,6 +197,13 @@ void Engine::schedule_restitution(EdgeIndex e) {
 bool Engine::can_restitute(const LoadedEdge& edge) const {
   auto ready = [&](Index i) { return is_active(i) || !particles_.state[i].mobile; };
   return ready(edge.a) && ready(edge.b);
+}
+
+void Engine::RestitutionSource::execute(Engine& engine, const GlobalEvent& g) {
+  const LoadedEdge& edge = engine.loaded_[g.payload];
+  engine.begin_event(edge.a, edge.b);
+  engine.restitute(g.payload, g.time);
+  engine.end_event(g.time, g.kind);
 }
 
 void Engine::restitute(EdgeIndex e, double t) {

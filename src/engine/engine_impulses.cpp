@@ -1,7 +1,10 @@
-// Random impulses, periodic external impulses and action potentials.
+// The sources of random impulses, periodic external impulses and action
+// potentials.
 #include <algorithm>
 
+#include "event_candidates.hpp"
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/event_sources.hpp"
 #include "tethersim/model/periodic_impulse_kinds.hpp"
 #include "tethersim/physics/action_potential.hpp"
 #include "tethersim/physics/counter_rng.hpp"
@@ -9,6 +12,24 @@
 #include "tethersim/physics/random_impulse.hpp"
 
 namespace tethersim::engine {
+
+void Engine::RandomImpulseSource::predict(const Engine& engine, Index i, Candidates& candidates) {
+  if (engine.has_random_impulses_ && engine.ri_time_[i] != kInfinity) {
+    candidates.single(engine.ri_time_[i], EventKind::random_impulse);
+  }
+}
+
+void Engine::RandomImpulseSource::execute(Engine& engine, Index i, const ParticleEvent& e) {
+  engine.random_impulse(i, e.time);
+}
+
+void Engine::PeriodicImpulseSource::execute(Engine& engine, const GlobalEvent& g) {
+  engine.periodic_impulse(g.payload, g.time);
+}
+
+void Engine::ActionPotentialSource::execute(Engine& engine, const GlobalEvent& g) {
+  engine.action_potential_transition(g.payload, g.time);
+}
 
 void Engine::apply_impulse(Index i, const Vec3& dp, double t) {
   Group& g = scratch_a_;

@@ -1,7 +1,10 @@
-// Predicting each particle's next event and ordering events exactly.
+// Predicting each particle's next event (every source offers its
+// candidates) and ordering events exactly.
 #include <cmath>
 
+#include "event_candidates.hpp"
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/event_sources.hpp"
 #include "tethersim/physics/counter_rng.hpp"
 #include "tethersim/physics/detection.hpp"
 
@@ -77,157 +80,10 @@ bool Engine::event_precedes(Index owner_a, const ParticleEvent& a, Index owner_b
   return lower(owner_a, a) < lower(owner_b, b);
 }
 
-void Engine::crossing_times(Index i, ParticleEvent& best) const {
-  const ParticleState& s = particles_.state[i];
-  const double dt_max = model_.dynamics().dt_max;
-  for (int k = 0; k < 3; ++k) {
-    const double vk = s.v[k];
-    if (vk == 0.0) continue;
-    const bool upward = vk > 0.0;
-    const std::int32_t c = coords_[i][k];
-    const double dt = (grid_.face(k, upward ? c + 1 : c) - s.u0[k]) / vk;
-    if (dt >= dt_max) continue;
-    // Round-off can leave a particle a hair past its sector's face: cross
-    // at once (never before the trajectory's own start).
-    const double t = s.t0 + std::max(dt, 0.0);
-    ParticleEvent e;
-    e.counter = particles_.counter[i];
-    e.time = t;
-    e.kind = EventKind::sector_crossing;
-    e.detail = static_cast<std::uint8_t>(k | (upward ? 4 : 0));
-    const bool box_face = upward ? c == grid_.shape()[k] - 1 : c == 0;
-    if (box_face && !grid_.periodic(k)) {
-      e.kind = removes(model_.domain().boundary[k]) ? EventKind::escape : EventKind::wall;
-    }
-    if (t < best.time || (t == best.time && event_precedes(i, e, i, best))) best = e;
-  }
-}
-
-double Engine::escape_time(Index i) const {
-  const auto& sphere = model_.domain().escape;
-  if (!sphere) return kInfinity;
-  const ParticleState& s = particles_.state[i];
-  const Vec3 dx = s.u0 - sphere->centre;
-  if (dx.squaredNorm() >= sphere->radius * sphere->radius) return s.t0;
-  const double dt = physics::time_to_tethering(dx, s.v, sphere->radius, model_.dynamics().dt_max);
-  return dt == kInfinity ? kInfinity : s.t0 + dt;
-}
-
 ParticleEvent Engine::predict(Index i) const {
-  // Every candidate carries the owner's counter (its tie key's).
-  ParticleEvent blank;
-  blank.counter = particles_.counter[i];
-  ParticleEvent best = blank;
-  // The winner's partner counter is read once at the end; on an exact tie
-  // (which needs the counters for the tie keys) it is read on the spot.
-  bool best_counter_read = true;
-  auto read_best_counter = [&] {
-    if (!best_counter_read) {
-      best.partner_counter = particles_.counter[best.partner];
-      best.partner_stamp = particles_.stamp[best.partner];
-      best_counter_read = true;
-    }
-  };
-  auto consider = [&](const ParticleEvent& e) {
-    if (e.time < best.time) {
-      best = e;
-      best_counter_read = true;
-    } else if (e.time == best.time && e.time != kInfinity) {
-      read_best_counter();
-      if (event_precedes(i, e, i, best)) best = e;
-    }
-  };
-  auto pair_event = [&](Index j, const Vec3& shift, double distance, EventKind kind) {
-    const double t = pair_time(i, j, shift, distance, kind);
-    if (t > best.time || t == kInfinity) return;
-    ParticleEvent e = blank;
-    e.time = t;
-    e.partner = j;
-    e.kind = kind;
-    if (t < best.time) {
-      best = e;
-      best_counter_read = false;
-      return;
-    }
-    e.partner_counter = particles_.counter[j];
-    e.partner_stamp = particles_.stamp[j];
-    consider(e);
-  };
-  const ParticleState& s = particles_.state[i];
-
-  if (has_random_impulses_ && ri_time_[i] != kInfinity) {
-    ParticleEvent e = blank;
-    e.time = ri_time_[i];
-    e.kind = EventKind::random_impulse;
-    consider(e);
-  }
-  crossing_times(i, best);
-  if (model_.domain().escape) {
-    ParticleEvent e = blank;
-    e.time = escape_time(i);
-    e.kind = EventKind::escape;
-    e.detail = 3;  // the escape sphere, not a box face
-    consider(e);
-  }
-
-  // Blocking candidates from the 27 sectors around, gathered in waves with
-  // prefetches: walking the lists directly chains one memory miss after the
-  // other behind unpredictable branches, while waves let them overlap.
-  const PairTable& pairs = model_.pairs();
-  std::array<std::uint32_t, 27> sectors;
-  std::array<Vec3, 27> shifts;
-  const int sector_count = grid_.neighbourhood(coords_[i], sectors, shifts);
-  for (int k = 0; k < sector_count; ++k) grid_.prefetch(sectors[k]);
-  struct Candidate {
-    Index particle;
-    int sector;  // slot in sectors/shifts
-  };
-  std::array<Candidate, 27> heads;
-  int head_count = 0;
-  for (int k = 0; k < sector_count; ++k) {
-    const Index j = grid_.first(sectors[k]);
-    if (j == kNoIndex) continue;
-    __builtin_prefetch(&particles_.state[j]);
-    heads[head_count++] = {j, k};
-  }
-  std::array<Candidate, 64> found;
-  std::size_t candidates = 0;
-  auto test_found = [&] {
-    for (std::size_t c = 0; c < candidates; ++c) {
-      const Index j = found[c].particle;
-      if (j == i) continue;
-      const double blocking = pairs(s.species, particles_.state[j].species).blocking;
-      if (blocking > 0.0) pair_event(j, shifts[found[c].sector], blocking, EventKind::blocking);
-    }
-    candidates = 0;
-  };
-  for (int h = 0; h < head_count; ++h) {
-    for (Index j = heads[h].particle; j != kNoIndex; j = particles_.state[j].next_in_sector) {
-      if (candidates == found.size()) test_found();
-      found[candidates++] = {j, heads[h].sector};
-      const Index next = particles_.state[j].next_in_sector;
-      if (next != kNoIndex) __builtin_prefetch(&particles_.state[next]);
-    }
-  }
-  test_found();
-  // Hubs and tether partners are not found through sectors: their image
-  // comes from the coordinates (or, for hubs, the minimum image).
-  auto image_of = [&](Index j) {
-    const ParticleState& sj = particles_.state[j];
-    const double t_ref = std::max(s.t0, sj.t0);
-    return image(i, j, sj.position(t_ref) - s.position(t_ref));
-  };
-  for (Index h : hubs_for_[s.species]) {
-    pair_event(h, image_of(h), pairs(s.species, particles_.state[h].species).blocking,
-               EventKind::blocking);
-  }
-  // Tethering candidates: the tether network (docs/physics.md, "Event detection").
-  tethers_.for_each(i, [&](Index j, std::uint32_t) {
-    const double tethering = pairs(s.species, particles_.state[j].species).tethering;
-    if (tethering < kInfinity) pair_event(j, image_of(j), tethering, EventKind::tethering);
-  });
-  read_best_counter();
-  return best;
+  Candidates candidates(*this, i);
+  for_each_source(ParticleSources{}, [&](auto source) { decltype(source)::predict(*this, i, candidates); });
+  return candidates.best();
 }
 
 }  // namespace tethersim::engine

@@ -169,6 +169,18 @@ class Engine {
   // equal hashes whatever the storage order or the process that holds them.
   std::uint64_t state_hash() const;
 
+  // The event sources (event_sources.hpp): each kind of event with its
+  // prediction, validity, execution and energy bound. Nested, so that they
+  // reach the engine's internals.
+  struct RandomImpulseSource;
+  struct BoundarySource;
+  struct PairSource;
+  struct BlockingSource;
+  struct TetherSource;
+  struct RestitutionSource;
+  struct PeriodicImpulseSource;
+  struct ActionPotentialSource;
+
   // Bytes held by the engine's data structures.
   std::size_t memory_bytes() const;
 
@@ -285,7 +297,9 @@ class Engine {
   void schedule_action_potentials(double from);
   void predict_all();
 
-  // --- prediction (engine_prediction.cpp)
+  // --- prediction (engine_prediction.cpp; each source predicts its own
+  // kinds, offering them to the running best, event_candidates.hpp)
+  class Candidates;
   void repredict(Index i);
   ParticleEvent predict(Index i) const;
   // Time of a pair event; `shift` is the periodic image of j seen from i.
@@ -294,7 +308,6 @@ class Engine {
   // interact through, and u_b(t) - u_a(t) through that image.
   Vec3 image(Index a, Index b, const Vec3& dx) const;
   Vec3 separation(Index a, Index b, double t) const;
-  void crossing_times(Index i, ParticleEvent& best) const;
   bool event_precedes(Index owner_a, const ParticleEvent& a, Index owner_b,
                       const ParticleEvent& b) const;
   std::uint64_t tie_key(Index owner, const ParticleEvent& e) const;
@@ -305,7 +318,10 @@ class Engine {
   // indices, only on ids and trajectories.
   void reorder();
 
-  // --- execution
+  // --- execution (each event by its source, event_sources.hpp)
+  // Whether an event from the calendar still holds when it comes up.
+  bool particle_event_holds(const ParticleEvent& e) const;
+  bool global_event_holds(const GlobalEvent& g) const;
   void execute_particle_event(Index i, const ParticleEvent& e);
   void execute_global_event(const GlobalEvent& e);
   void repredict_touched();
@@ -412,7 +428,6 @@ class Engine {
   void cross_sector(Index i, int axis, bool upward, double t);
   void reflect(Index i, int axis, double t);
   void escape(Index i, double t);
-  double escape_time(Index i) const;
 
   // --- external impulses and action potentials (engine_impulses.cpp)
   void random_impulse(Index i, double t);

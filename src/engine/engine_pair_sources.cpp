@@ -1,0 +1,80 @@
+// The pair sources: blocking collisions (partners from the 27 sectors
+// around and the hubs) and tethering collisions (the tether network).
+#include <array>
+
+#include "event_candidates.hpp"
+#include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/event_sources.hpp"
+
+namespace tethersim::engine {
+
+void Engine::BlockingSource::predict(const Engine& engine, Index i, Candidates& candidates) {
+  const ParticleStore& particles = engine.particles_;
+  const SectorGrid& grid = engine.grid_;
+  const ParticleState& s = particles.state[i];
+  const PairTable& pairs = engine.model_.pairs();
+  // Candidates from the 27 sectors around, gathered in waves with
+  // prefetches: walking the lists directly chains one memory miss after the
+  // other behind unpredictable branches, while waves let them overlap.
+  std::array<std::uint32_t, 27> sectors;
+  std::array<Vec3, 27> shifts;
+  const int sector_count = grid.neighbourhood(engine.coords_[i], sectors, shifts);
+  for (int k = 0; k < sector_count; ++k) grid.prefetch(sectors[k]);
+  struct Found {
+    Index particle;
+    int sector;  // slot in sectors/shifts
+  };
+  std::array<Found, 27> heads;
+  int head_count = 0;
+  for (int k = 0; k < sector_count; ++k) {
+    const Index j = grid.first(sectors[k]);
+    if (j == kNoIndex) continue;
+    __builtin_prefetch(&particles.state[j]);
+    heads[head_count++] = {j, k};
+  }
+  std::array<Found, 64> found;
+  std::size_t found_count = 0;
+  auto test_found = [&] {
+    for (std::size_t c = 0; c < found_count; ++c) {
+      const Index j = found[c].particle;
+      if (j == i) continue;
+      const double blocking = pairs(s.species, particles.state[j].species).blocking;
+      if (blocking > 0.0) candidates.pair(j, shifts[found[c].sector], blocking, EventKind::blocking);
+    }
+    found_count = 0;
+  };
+  for (int h = 0; h < head_count; ++h) {
+    for (Index j = heads[h].particle; j != kNoIndex; j = particles.state[j].next_in_sector) {
+      if (found_count == found.size()) test_found();
+      found[found_count++] = {j, heads[h].sector};
+      const Index next = particles.state[j].next_in_sector;
+      if (next != kNoIndex) __builtin_prefetch(&particles.state[next]);
+    }
+  }
+  test_found();
+  // Hubs are not in the sectors.
+  for (Index h : engine.hubs_for_[s.species]) {
+    candidates.pair(h, image_of(engine, i, h), pairs(s.species, particles.state[h].species).blocking,
+                    EventKind::blocking);
+  }
+}
+
+void Engine::BlockingSource::execute(Engine& engine, Index i, const ParticleEvent& e) {
+  engine.collide(i, e.partner, EventKind::blocking, e.time);
+}
+
+// docs/physics.md, "Event detection".
+void Engine::TetherSource::predict(const Engine& engine, Index i, Candidates& candidates) {
+  const PairTable& pairs = engine.model_.pairs();
+  const SpeciesIndex species = engine.particles_.state[i].species;
+  engine.tethers_.for_each(i, [&](Index j, std::uint32_t) {
+    const double tethering = pairs(species, engine.particles_.state[j].species).tethering;
+    if (tethering < kInfinity) candidates.pair(j, image_of(engine, i, j), tethering, EventKind::tethering);
+  });
+}
+
+void Engine::TetherSource::execute(Engine& engine, Index i, const ParticleEvent& e) {
+  engine.collide(i, e.partner, EventKind::tethering, e.time);
+}
+
+}  // namespace tethersim::engine

@@ -1,0 +1,80 @@
+#pragma once
+// The running best of one particle's prediction: every event source offers
+// its candidates here (event_sources.hpp), and the earliest in the total
+// event order wins. Inline: the blocking source offers dozens of pairs per
+// prediction.
+#include "tethersim/engine/engine.hpp"
+
+namespace tethersim::engine {
+
+class Engine::Candidates {
+ public:
+  // Every candidate carries the owner's counter (its tie key's).
+  Candidates(const Engine& engine, Index owner) : engine_(engine), owner_(owner) {
+    blank_.counter = engine.particles_.counter[owner];
+    best_ = blank_;
+  }
+
+  // An event of the owner alone.
+  void single(double time, EventKind kind, std::uint8_t detail = 0) {
+    ParticleEvent e = blank_;
+    e.time = time;
+    e.kind = kind;
+    e.detail = detail;
+    consider(e);
+  }
+
+  // A pair event with j, whose periodic image is `shift` away, at contact
+  // distance `distance`.
+  void pair(Index j, const Vec3& shift, double distance, EventKind kind) {
+    const double t = engine_.pair_time(owner_, j, shift, distance, kind);
+    if (t > best_.time || t == kInfinity) return;
+    ParticleEvent e = blank_;
+    e.time = t;
+    e.partner = j;
+    e.kind = kind;
+    if (t < best_.time) {
+      best_ = e;
+      best_counter_read_ = false;
+      return;
+    }
+    e.partner_counter = engine_.particles_.counter[j];
+    e.partner_stamp = engine_.particles_.stamp[j];
+    consider(e);
+  }
+
+  // The earliest event offered (time kInfinity: none).
+  ParticleEvent best() {
+    read_best_counter();
+    return best_;
+  }
+
+ private:
+  // The winner's partner counter is read once at the end; on an exact tie
+  // (which needs the counters for the tie keys) it is read on the spot.
+  void read_best_counter() {
+    if (!best_counter_read_) {
+      best_.partner_counter = engine_.particles_.counter[best_.partner];
+      best_.partner_stamp = engine_.particles_.stamp[best_.partner];
+      best_counter_read_ = true;
+    }
+  }
+
+  void consider(const ParticleEvent& e) {
+    if (e.time < best_.time) {
+      best_ = e;
+      best_counter_read_ = true;
+    } else if (e.time == best_.time && e.time != kInfinity) {
+      read_best_counter();
+      if (engine_.event_precedes(owner_, e, owner_, best_)) best_ = e;
+    }
+  }
+
+  const Engine& engine_;
+  const Index owner_;
+  ParticleEvent blank_;
+  ParticleEvent best_;
+  bool best_counter_read_ = true;
+};
+
+}  // namespace tethersim::engine
