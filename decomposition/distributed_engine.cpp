@@ -1,5 +1,6 @@
 // Set-up, the window loop and certification agreement of the distributed
 // engine.
+#include "tethersim/engine/partial_view.hpp"
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "shadow_check.hpp"
 #include "wall_clock.hpp"
@@ -310,24 +311,25 @@ void DistributedEngine::start_layout(const DistributionSettings& settings, Secto
 
 void DistributedEngine::assign_roles() {
   engine::Engine& e = *engine_;
-  e.set_counts_global_events(rank_ == 0);
-  e.track_changes(true);
+  const engine::PartialView view(e);
+  view.set_counts_global_events(rank_ == 0);
+  view.track_changes(true);
   every_particle_live_ = false;
   if (layout_.cuts() != logged_for_cuts_) logged_sectors_ = {};
   counters_.owned = counters_.ghosts = 0;
   for (engine::Index i = 0; i < e.particles().size(); ++i) {
     if (e.is_removed(i)) continue;
     if (e.is_hub(i)) {
-      e.set_owned(i, false);
-      e.set_active(i, true);
+      view.set_owned(i, false);
+      view.set_active(i, true);
       continue;
     }
     const engine::ParticleState& s = e.particles().state[i];
     // Particles that left the simulation stay with the rank that owned
     // them (only it holds them).
     const bool owned = !s.alive || layout_.owner(e.sector(i)) == rank_;
-    e.set_owned(i, owned);
-    e.set_active(i, owned || !s.mobile);
+    view.set_owned(i, owned);
+    view.set_active(i, owned || !s.mobile);
     if (!s.alive) continue;
     (owned ? counters_.owned : counters_.ghosts) += 1;
   }
@@ -659,9 +661,10 @@ void DistributedEngine::round(double end) {
 void DistributedEngine::freeze_ghosts() {
   if (!every_particle_live_) return;
   engine::Engine& e = *engine_;
+  const engine::PartialView view(e);
   for (engine::Index i = 0; i < e.particles().size(); ++i) {
     if (e.is_removed(i) || e.is_hub(i) || e.is_owned(i) || !e.particles().state[i].mobile) continue;
-    e.set_active(i, false);
+    view.set_active(i, false);
   }
   active_ghosts_.clear();
   every_particle_live_ = false;
@@ -752,6 +755,7 @@ void DistributedEngine::certified_round(double end) {
 bool DistributedEngine::execute(double until) {
   const double started = seconds_now();
   engine::Engine& e = *engine_;
+  const engine::PartialView view(e);
   const std::vector<engine::Index>& run = certifier_->active_ghosts();
   std::vector<ParticleId> ids;
   ids.reserve(run.size());
@@ -760,28 +764,28 @@ bool DistributedEngine::execute(double until) {
   for (ParticleId id : active_ghosts_) {
     const engine::Index i = e.particles().index_of(id);
     if (i == engine::kNoIndex || e.is_owned(i) || !e.particles().state[i].mobile) continue;
-    if (!std::binary_search(ids.begin(), ids.end(), id)) e.set_active(i, false);
+    if (!std::binary_search(ids.begin(), ids.end(), id)) view.set_active(i, false);
   }
-  for (engine::Index i : run) e.set_active(i, true);
+  for (engine::Index i : run) view.set_active(i, true);
   active_ghosts_ = std::move(ids);
   const std::uint64_t counted = e.statistics().total_events();
-  const std::uint64_t uncounted = e.uncounted_events();
+  const std::uint64_t uncounted = view.uncounted_events();
   // The window keeps an undo log, like a speculative one, so that a stop
   // request or a stall seen by any rank inside it (a frozen window never
   // ends) undoes it on every rank: the run then stops at its start.
   mark_logged_sectors();
-  e.begin_speculation(logged_sectors_);
+  view.begin_speculation(logged_sectors_);
   const Halt halt = run_watched(e, until);
   std::vector<double> verdict{static_cast<double>(halt)}, none;
   agree(verdict, none);
   if (verdict[0] != 0.0) {
-    e.undo_speculation();
+    view.undo_speculation();
     halt_ = static_cast<Halt>(static_cast<int>(verdict[0]));
     counters_.seconds_execute += seconds_now() - started;
     return false;
   }
-  e.keep_speculation();
-  const std::uint64_t duplicated = e.uncounted_events() - uncounted;
+  view.keep_speculation();
+  const std::uint64_t duplicated = view.uncounted_events() - uncounted;
   counters_.events_executed += e.statistics().total_events() - counted + duplicated;
   counters_.events_duplicated += duplicated;
   counters_.seconds_execute += seconds_now() - started;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "tethersim/engine/partial_view.hpp"
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/engine/free_storage.hpp"
 #include "tethersim/engine/particle_words.hpp"
@@ -10,7 +11,7 @@
 
 namespace tethersim::decomposition {
 
-void DistributedEngine::send_changed_record(const engine::Engine::Change& c, Recipients who,
+void DistributedEngine::send_changed_record(const engine::PartialView::Change& c, Recipients who,
                                             std::vector<Bytes>& out, std::vector<int>& before,
                                             std::vector<int>& after) {
   const engine::Engine& e = *engine_;
@@ -47,13 +48,14 @@ void DistributedEngine::send_changed_record(const engine::Engine::Change& c, Rec
 void DistributedEngine::exchange_changes() {
   const double started = seconds_now();
   engine::Engine& e = *engine_;
+  const engine::PartialView view(e);
   mark_logged_sectors();
-  const std::vector<engine::Engine::Change> changes = e.changes();
-  e.clear_changes();
+  const std::vector<engine::PartialView::Change> changes = view.changes();
+  view.clear_changes();
   std::vector<Bytes> out(neighbours_->neighbours().size());
   std::vector<int> before, after;
   std::vector<ParticleId> expected;  // ghosts run here: their owners must report them
-  for (const engine::Engine::Change& c : changes) {
+  for (const engine::PartialView::Change& c : changes) {
     const engine::Index i = c.particle;
     // An infinite-mass particle never moves: what changes on it is its
     // links, and those travel with its mobile partners' records (the rank
@@ -74,17 +76,17 @@ void DistributedEngine::exchange_changes() {
   counters_.bytes_sent += neighbours_->bytes_sent() - sent_before;
 
   // Particles that left this rank's block: ghosts now, or gone from view.
-  for (const engine::Engine::Change& c : changes) {
+  for (const engine::PartialView::Change& c : changes) {
     const engine::Index i = c.particle;
     if (e.is_hub(i) || !e.is_owned(i) || !e.particles().state[i].alive) continue;
     const SectorIndex3& sector = e.sector(i);
     if (layout_.owner(sector) == rank_) continue;
     ++counters_.migrations;
     if (layout_.in_window(rank_, sector)) {
-      e.set_owned(i, false);
-      e.set_active(i, !e.particles().state[i].mobile);
+      view.set_owned(i, false);
+      view.set_active(i, !e.particles().state[i].mobile);
     } else {
-      e.remove(i);
+      view.remove(i);
     }
   }
   // What the owners changed.
@@ -107,15 +109,15 @@ void DistributedEngine::exchange_changes() {
         }
       }
       if (!r.particle.alive || !layout_.in_window(rank_, r.particle.sector)) {
-        if (i != engine::kNoIndex) e.remove(i);
+        if (i != engine::kNoIndex) view.remove(i);
         continue;
       }
-      i = e.upsert(r);
+      i = view.upsert(r);
       if (layout_.owner(r.particle.sector) == rank_) {
-        e.set_owned(i, true);
-        e.set_active(i, true);
+        view.set_owned(i, true);
+        view.set_active(i, true);
       } else if (!e.particles().state[i].mobile) {
-        e.set_active(i, true);
+        view.set_active(i, true);
       }
     }
   }

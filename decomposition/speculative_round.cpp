@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "tethersim/engine/partial_view.hpp"
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/decomposition/particle_history.hpp"
 #include "tethersim/engine/free_storage.hpp"
@@ -47,9 +48,9 @@ constexpr double kFirstWindowFactor = 8.0;
 struct Work {
   std::uint64_t executed = 0, duplicated = 0;
 };
-Work work_since(const engine::Engine& e, std::uint64_t counted, std::uint64_t uncounted) {
-  const std::uint64_t duplicated = e.uncounted_events() - uncounted;
-  return {e.statistics().total_events() - counted + duplicated, duplicated};
+Work work_since(const engine::PartialView& view, std::uint64_t counted, std::uint64_t uncounted) {
+  const std::uint64_t duplicated = view.uncounted_events() - uncounted;
+  return {view.engine().statistics().total_events() - counted + duplicated, duplicated};
 }
 
 }  // namespace
@@ -57,9 +58,10 @@ Work work_since(const engine::Engine& e, std::uint64_t counted, std::uint64_t un
 void DistributedEngine::make_every_particle_live() {
   if (every_particle_live_) return;
   engine::Engine& e = *engine_;
+  const engine::PartialView view(e);
   for (engine::Index i = 0; i < e.particles().size(); ++i) {
     if (e.is_removed(i) || e.is_hub(i) || e.is_active(i)) continue;
-    e.set_active(i, true);
+    view.set_active(i, true);
   }
   active_ghosts_.clear();
   every_particle_live_ = true;
@@ -84,12 +86,13 @@ bool DistributedEngine::speculative_round(double end) {
   make_every_particle_live();
   mark_logged_sectors();
   engine::Engine& e = *engine_;
+  const engine::PartialView view(e);
   ++counters_.speculative_windows;
   const std::uint64_t counted = e.statistics().total_events();
-  const std::uint64_t uncounted = e.uncounted_events();
+  const std::uint64_t uncounted = view.uncounted_events();
   const double started = seconds_now();
-  e.set_journal_floor(journal_floor_);
-  e.begin_speculation(logged_sectors_);
+  view.set_journal_floor(journal_floor_);
+  view.begin_speculation(logged_sectors_);
   bool reached = false;
   Halt halt = run_watched(e, until, UINT64_MAX, &reached, window_memory());
   // Ended early with its undo log full: the events at the last event's
@@ -105,9 +108,9 @@ bool DistributedEngine::speculative_round(double end) {
     reached = finished && instant_end == until;
     complete = finished ? instant_end : e.time();
   }
-  counters_.window_peak_bytes = std::max<std::uint64_t>(counters_.window_peak_bytes, e.speculation_bytes());
-  if (e.speculation_journal_dropped()) ++counters_.journals_dropped;
-  const auto [executed, duplicated] = work_since(e, counted, uncounted);
+  counters_.window_peak_bytes = std::max<std::uint64_t>(counters_.window_peak_bytes, view.speculation_bytes());
+  if (view.speculation_journal_dropped()) ++counters_.journals_dropped;
+  const auto [executed, duplicated] = work_since(view, counted, uncounted);
   counters_.seconds_execute += seconds_now() - started;
 
   last_failure_ = 0;
@@ -120,7 +123,7 @@ bool DistributedEngine::speculative_round(double end) {
     violation = std::min(violation, complete);
     if (trace_) {
       std::fprintf(stderr, "[rank %d] window memory full at t = %.17g (%zu bytes)\n", rank_, e.time(),
-                   e.speculation_bytes());
+                   view.speculation_bytes());
     }
   }
   // Testing switches: the same bits whatever is undone and run again. A
@@ -154,7 +157,7 @@ bool DistributedEngine::speculative_round(double end) {
   if (verdict[2] != 0.0) {
     // A halted window is undone whole on every rank, its events never
     // counted: the run stops at the window's start, a consistent time.
-    e.undo_speculation();
+    view.undo_speculation();
     ++counters_.rollbacks;
     counters_.events_rolled_back += executed;
     halt_ = static_cast<Halt>(static_cast<int>(verdict[2]));
@@ -172,10 +175,10 @@ bool DistributedEngine::speculative_round(double end) {
     // keep them and undo the rest, or (when the window ran global events
     // after it, or none stands) undo it whole.
     const bool keep_before = verdict[1] == 0.0 && stands_until > time_;
-    const bool kept = keep_before && e.undo_speculation_from(stands_until);
-    if (!kept) e.undo_speculation();
+    const bool kept = keep_before && view.undo_speculation_from(stands_until);
+    if (!kept) view.undo_speculation();
     counters_.seconds_verify += seconds_now() - undo_started;
-    const Work work_kept = kept ? work_since(e, counted, uncounted) : Work{};
+    const Work work_kept = kept ? work_since(view, counted, uncounted) : Work{};
     ++counters_.rollbacks;
     counters_.events_rolled_back += executed - work_kept.executed;
     if (last_failure_ == 1) ++counters_.rollbacks_near;
@@ -222,13 +225,14 @@ bool DistributedEngine::speculative_round(double end) {
 
 void DistributedEngine::run_again_and_commit(double until) {
   engine::Engine& e = *engine_;
+  const engine::PartialView view(e);
   const std::uint64_t counted = e.statistics().total_events();
-  const std::uint64_t uncounted = e.uncounted_events();
+  const std::uint64_t uncounted = view.uncounted_events();
   const double again = seconds_now();
-  e.begin_speculation(logged_sectors_);
+  view.begin_speculation(logged_sectors_);
   e.run_until(until);
   counters_.seconds_execute += seconds_now() - again;
-  const Work work = work_since(e, counted, uncounted);
+  const Work work = work_since(view, counted, uncounted);
   ++counters_.partial_commits;
   commit_window(until, work.executed, work.duplicated);
 }
@@ -236,7 +240,7 @@ void DistributedEngine::run_again_and_commit(double until) {
 void DistributedEngine::commit_window(double until, std::uint64_t executed, std::uint64_t duplicated) {
   const double commit_started = seconds_now();
   commit_exchange(until);
-  engine_->keep_speculation();
+  view().keep_speculation();
   counters_.seconds_exchange += seconds_now() - commit_started;
   ++counters_.commits;
   counters_.events_executed += executed;
@@ -247,7 +251,8 @@ void DistributedEngine::commit_window(double until, std::uint64_t executed, std:
 double DistributedEngine::check_histories(double until) {
   const double started = seconds_now();
   engine::Engine& e = *engine_;
-  const engine::SpeculationLog& log = e.speculation_log();
+  const engine::PartialView view(e);
+  const engine::SpeculationLog& log = view.speculation_log();
   const engine::SectorGrid& grid = e.grid();
   const double start = log.start;
 
@@ -281,7 +286,7 @@ double DistributedEngine::check_histories(double until) {
                                      [](const Path& p, engine::Index j) { return p.particle < j; });
     return it != paths.end() && it->particle == i ? steps_of(*it) : std::span<const HistoryStep>();
   };
-  auto start_of = [&](engine::Index i) { return e.sector_at_start(i); };
+  auto start_of = [&](engine::Index i) { return view.sector_at_start(i); };
 
   // Owned particles' histories go to every rank whose window they were in.
   std::vector<Bytes> out(neighbours_->neighbours().size());
@@ -407,6 +412,7 @@ double DistributedEngine::check_histories(double until) {
 
 void DistributedEngine::commit_exchange(double until) {
   engine::Engine& e = *engine_;
+  const engine::PartialView view(e);
   const std::size_t slots = neighbours_->neighbours().size();
   // Every ghost run here as its owner ran it up to `until` is exact: its
   // history (each event's time, kind, participants and the whole record
@@ -424,7 +430,7 @@ void DistributedEngine::commit_exchange(double until) {
     if (!e.particles().state[i].mobile) continue;
     replaced.insert(i);
     if (p.slot < 0) {
-      reset.push_back(e.record_at_start(i));
+      reset.push_back(view.record_at_start(i));
     } else {
       put<std::uint64_t>(requests[static_cast<std::size_t>(p.slot)], p.particle);
     }
@@ -437,12 +443,12 @@ void DistributedEngine::commit_exchange(double until) {
   std::vector<Bytes> records(slots);
   std::vector<int> before, after;
   std::vector<engine::Index> left, kept_ghosts;
-  const std::vector<engine::Engine::Change>& changes = e.changes();
+  const std::vector<engine::PartialView::Change>& changes = view.changes();
   // Far enough ahead for the memory to answer while this loop runs.
   constexpr std::size_t kPrefetchAhead = 16;
   for (std::size_t k = 0; k < changes.size(); ++k) {
     if (k + kPrefetchAhead < changes.size()) e.prefetch_sector_and_roles(changes[k + kPrefetchAhead].particle);
-    const engine::Engine::Change& c = changes[k];
+    const engine::PartialView::Change& c = changes[k];
     const engine::Index i = c.particle;
     if (!c.mobile) continue;
     if (!e.is_owned(i)) {
@@ -500,9 +506,9 @@ void DistributedEngine::commit_exchange(double until) {
   for (const engine::Index i : left) {
     ++counters_.migrations;
     if (layout_.in_window(rank_, e.sector(i))) {
-      e.set_owned(i, false);
+      view.set_owned(i, false);
     } else {
-      e.remove(i);
+      view.remove(i);
     }
   }
   // A ghost (or a particle that is no longer one) as its owner has it.
@@ -511,14 +517,14 @@ void DistributedEngine::commit_exchange(double until) {
     engine::Index i = e.particles().index_of(id);
     if (i != engine::kNoIndex && e.is_owned(i)) throw SynchronizationError("two ranks own particle " + std::to_string(id));
     if (!r.particle.alive || !layout_.in_window(rank_, r.particle.sector)) {
-      if (i != engine::kNoIndex) e.remove(i);
+      if (i != engine::kNoIndex) view.remove(i);
       return;
     }
     // A ghost that parted only after `until` is already as its owner has it.
-    if (i == engine::kNoIndex || !engine::same_record(e.record(i), r)) i = e.upsert(r);
+    if (i == engine::kNoIndex || !engine::same_record(e.record(i), r)) i = view.upsert(r);
     // Migrated here.
-    if (layout_.owner(r.particle.sector) == rank_) e.set_owned(i, true);
-    e.set_active(i, true);
+    if (layout_.owner(r.particle.sector) == rank_) view.set_owned(i, true);
+    view.set_active(i, true);
   };
   for (std::size_t k = 0; k < slots; ++k) {
     for (const engine::ParticleRecord& r : read_records(newcomers[k].first, newcomers[k].second)) place(r);
@@ -526,19 +532,19 @@ void DistributedEngine::commit_exchange(double until) {
   }
   for (const engine::ParticleRecord& r : reset) {
     const engine::Index i = e.particles().index_of(r.particle.id);
-    if (i != engine::kNoIndex && !engine::same_record(e.record(i), r)) e.upsert(r);
+    if (i != engine::kNoIndex && !engine::same_record(e.record(i), r)) view.upsert(r);
   }
   // Ghosts kept as run here: where their owners have them.
   for (const engine::Index i : kept_ghosts) {
     if (e.is_removed(i) || e.is_owned(i)) continue;
     const SectorIndex3& sector = e.sector(i);
     if (!e.particles().state[i].alive || !layout_.in_window(rank_, sector)) {
-      e.remove(i);
+      view.remove(i);
     } else if (layout_.owner(sector) == rank_) {
-      e.set_owned(i, true);
+      view.set_owned(i, true);
     }
   }
-  e.clear_changes();
+  view.clear_changes();
   counters_.owned = counters_.ghosts = 0;
   for (engine::Index i = 0; i < e.particles().size(); ++i) {
     if (e.is_removed(i) || e.is_hub(i) || !e.particles().state[i].alive) continue;

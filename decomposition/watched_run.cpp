@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "tethersim/engine/partial_view.hpp"
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/engine/stall_report.hpp"
 
@@ -19,6 +20,7 @@ constexpr std::uint64_t kWindowBytesPerEvent = 512;
 DistributedEngine::Halt DistributedEngine::run_watched(engine::Engine& e, double until, std::uint64_t budget,
                                                        bool* reached, std::size_t memory_limit) {
   if (reached) *reached = false;
+  const engine::PartialView view(e);
   auto stalled = [&](const engine::StallWatch& w) {
     stall_description_ = "rank " + std::to_string(rank_) + ": " + engine::stall_message(w, e, until);
     return Halt::stall;
@@ -47,11 +49,11 @@ DistributedEngine::Halt DistributedEngine::run_watched(engine::Engine& e, double
     to_memory_check -= step;
     if (to_memory_check == 0) {
       to_memory_check = memory_poll;
-      const std::size_t held = e.speculation_bytes();
+      const std::size_t held = view.speculation_bytes();
       counters_.window_peak_bytes = std::max<std::uint64_t>(counters_.window_peak_bytes, held);
       if (held > memory_limit) return Halt::none;
     }
-    if (watch.stalled(e.time(), e.statistics().total_events() + e.uncounted_events())) return stalled(watch);
+    if (watch.stalled(e.time(), e.statistics().total_events() + view.uncounted_events())) return stalled(watch);
     if (stop_poll_ && stop_poll_()) return Halt::stop;
   }
 }

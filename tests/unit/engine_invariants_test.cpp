@@ -69,8 +69,8 @@ struct EnergyLedger {
       parent[id] = id;
       members[id] = {id};
     }
-    e.track_changes(true);
-    e.clear_changes();
+    engine::PartialView(e).track_changes(true);
+    engine::PartialView(e).clear_changes();
   }
 
   double energy(ParticleId id) const {
@@ -88,7 +88,7 @@ struct EnergyLedger {
   bool step() {
     if (e.run_until(1e9, 1)) return false;
     ParticleId root = kNoParticle;
-    for (const auto& c : e.changes()) {
+    for (const auto& c : engine::PartialView(e).changes()) {
       const ParticleId id = e.particles().id[c.particle];
       const ParticleId r = find(id);
       if (root == kNoParticle || r == root) {
@@ -102,7 +102,7 @@ struct EnergyLedger {
       parent[small] = big;
       root = big;
     }
-    e.clear_changes();
+    engine::PartialView(e).clear_changes();
     if (root == kNoParticle) return true;
     for (ParticleId id : members[root]) {
       if (loaded(id)) return true;  // energy still stored in an open edge

@@ -78,24 +78,24 @@ void expect_undo_exact(const std::string& model, const std::vector<std::string>&
   Simulation sim(model, overrides);
   sim->run_until(t);
   const engine::EngineSnapshot start = sim->snapshot(t);
-  sim->track_changes(true);
+  sim.view().track_changes(true);
   const engine::SectorMask every_sector = engine::SectorMask::all(sim->grid().shape());
-  sim->begin_speculation(every_sector);
+  sim.view().begin_speculation(every_sector);
   sim->run_until(t + delta);
   EXPECT_GT(sim->statistics().total_events(), start.statistics.total_events()) << "the window ran no event";
-  EXPECT_FALSE(sim->speculation_log().entries.empty());
+  EXPECT_FALSE(sim.view().speculation_log().entries.empty());
   // The change list says, from the moment of the change, which particles
   // can move (a distributed commit reads no state for it; the presynaptic
   // terminal's window changes its membrane, a hub, which cannot).
-  for (const engine::Engine::Change& c : sim->changes()) {
+  for (const engine::PartialView::Change& c : sim.view().changes()) {
     EXPECT_EQ(c.mobile, sim->particles().state[c.particle].mobile) << "particle " << sim->particles().id[c.particle];
     if (sim->is_hub(c.particle)) {
       EXPECT_FALSE(c.mobile) << "hub " << sim->particles().id[c.particle];
     }
   }
-  sim->undo_speculation();
-  EXPECT_FALSE(sim->speculating());
-  EXPECT_TRUE(sim->changes().empty());
+  sim.view().undo_speculation();
+  EXPECT_FALSE(sim.view().speculating());
+  EXPECT_TRUE(sim.view().changes().empty());
   expect_same_snapshot(start, sim->snapshot(t));
   sim->check_invariants();
   Simulation straight(model, overrides);
@@ -130,17 +130,17 @@ TEST(SpeculativeWindow, UndoRestoresRandomImpulsesTethersAndEscapes) {
 // Windows undone and run again, over and over, give the straight run.
 TEST(SpeculativeWindow, EveryWindowUndoneOnceAndRunAgainGivesTheStraightRun) {
   Simulation sim(kBusyGas), straight(kBusyGas);
-  sim->track_changes(true);
+  sim.view().track_changes(true);
   const engine::SectorMask every_sector = engine::SectorMask::all(sim->grid().shape());
   for (double t = 0.0; t < 5.0; t += 0.25) {
     for (int attempt = 0; attempt < 2; ++attempt) {
-      sim->begin_speculation(every_sector);
+      sim.view().begin_speculation(every_sector);
       sim->run_until(t + 0.25);
       if (attempt == 0) {
-        sim->undo_speculation();
+        sim.view().undo_speculation();
       } else {
-        sim->keep_speculation();
-        sim->clear_changes();
+        sim.view().keep_speculation();
+        sim.view().clear_changes();
       }
     }
   }
@@ -156,21 +156,21 @@ TEST(SpeculativeWindow, EveryWindowUndoneOnceAndRunAgainGivesTheStraightRun) {
 TEST(SpeculativeWindow, EntriesMadeInAnUndoneWindowDoNotSurviveAnOverwrite) {
   Simulation sim(kBusyGas);
   sim->run_until(1.0);
-  sim->track_changes(true);
+  sim.view().track_changes(true);
   const engine::SectorMask every_sector = engine::SectorMask::all(sim->grid().shape());
-  sim->begin_speculation(every_sector);
+  sim.view().begin_speculation(every_sector);
   sim->run_until(1.6);
   // The window's end records, nudged: same counters, other velocities.
   std::vector<engine::ParticleRecord> nudged;
-  for (const engine::Engine::Change& c : sim->changes()) {
+  for (const engine::PartialView::Change& c : sim.view().changes()) {
     engine::ParticleRecord r = sim->record(c.particle);
     if (!r.particle.alive || r.particle.v.isZero() || !r.loaded_edges.empty()) continue;
     r.particle.v *= 1.0 + 1e-3;
     nudged.push_back(r);
   }
   ASSERT_GT(nudged.size(), 50u);
-  sim->undo_speculation();
-  for (const engine::ParticleRecord& r : nudged) sim->upsert(r);
+  sim.view().undo_speculation();
+  for (const engine::ParticleRecord& r : nudged) sim.view().upsert(r);
   // No entry may still look valid with its partner's old trajectory.
   sim->check_invariants();
   // An engine built from this state predicts everything afresh.
@@ -198,7 +198,7 @@ TEST(SpeculativeWindow, AnOverwriteWithTheSameCounterMakesEntriesNamingThePartic
     nudged.push_back(r);
   }
   ASSERT_GT(nudged.size(), 50u);
-  for (const engine::ParticleRecord& r : nudged) sim->upsert(r);
+  for (const engine::ParticleRecord& r : nudged) sim.view().upsert(r);
   sim->check_invariants();
   engine::Engine fresh(sim.model, sim->snapshot(1.0));
   sim->run_until(3.0);
@@ -214,42 +214,42 @@ void expect_partial_undo_exact(const std::string& model, const std::vector<std::
                                double delta, const std::vector<double>& cuts, double end) {
   Simulation sim(model, overrides);
   sim->run_until(t);
-  sim->track_changes(true);
+  sim.view().track_changes(true);
   const engine::SectorMask every_sector = engine::SectorMask::all(sim->grid().shape());
-  sim->begin_speculation(every_sector);
+  sim.view().begin_speculation(every_sector);
   sim->run_until(t + delta);
   // Cut at each time in turn (later first), as windows cut short twice
   // would be if violations kept arriving.
   for (double v : cuts) {
     const std::uint64_t ran = sim->statistics().total_events();
-    ASSERT_TRUE(sim->undo_speculation_from(v)) << "cut at " << v;
+    ASSERT_TRUE(sim.view().undo_speculation_from(v)) << "cut at " << v;
     EXPECT_LT(sim->statistics().total_events(), ran) << "nothing ran after " << v;
-    EXPECT_TRUE(sim->speculating());
+    EXPECT_TRUE(sim.view().speculating());
     Simulation reference(model, overrides);
     reference->run_until(t);
-    reference->track_changes(true);
-    reference->begin_speculation(every_sector);
+    reference.view().track_changes(true);
+    reference.view().begin_speculation(every_sector);
     reference->run_until(v);
     expect_same_snapshot(reference->snapshot(v), sim->snapshot(v));
     EXPECT_EQ(sim->time(), reference->time());
-    EXPECT_EQ(sim->uncounted_events(), reference->uncounted_events());
+    EXPECT_EQ(sim.view().uncounted_events(), reference.view().uncounted_events());
     // The changes since the window's start, with the sectors they started in.
-    const auto &a = sim->changes(), &b = reference->changes();
+    const auto &a = sim.view().changes(), &b = reference.view().changes();
     ASSERT_EQ(a.size(), b.size());
     for (std::size_t k = 0; k < a.size(); ++k) {
       EXPECT_EQ(sim->particles().id[a[k].particle], reference->particles().id[b[k].particle]);
       EXPECT_EQ(a[k].sector_before, b[k].sector_before);
     }
-    const auto &x = sim->speculation_log().entries, &y = reference->speculation_log().entries;
+    const auto &x = sim.view().speculation_log().entries, &y = reference.view().speculation_log().entries;
     ASSERT_EQ(x.size(), y.size());
     for (std::size_t k = 0; k < x.size(); ++k) EXPECT_EQ(x[k].hash, y[k].hash);
     for (engine::Index i = 0; i < sim->particles().size(); ++i) {
-      EXPECT_EQ(sim->record_at_start(i).particle.counter, reference->record_at_start(i).particle.counter);
+      EXPECT_EQ(sim.view().record_at_start(i).particle.counter, reference.view().record_at_start(i).particle.counter);
     }
     sim->check_invariants();
   }
-  sim->keep_speculation();
-  sim->clear_changes();
+  sim.view().keep_speculation();
+  sim.view().clear_changes();
   Simulation straight(model, overrides);
   straight->run_until(end);
   sim->run_until(end);
@@ -277,17 +277,17 @@ TEST(SpeculativeWindow, UndoFromATimeRefusesAfterAPeriodicImpulse) {
   Simulation sim(example("membrane-sheet.toml"), {"initial.parameters.size=8"});
   sim->run_until(2.5);
   const engine::EngineSnapshot start = sim->snapshot(2.5);
-  sim->track_changes(true);
+  sim.view().track_changes(true);
   const engine::SectorMask every_sector = engine::SectorMask::all(sim->grid().shape());
-  sim->begin_speculation(every_sector);
+  sim.view().begin_speculation(every_sector);
   sim->run_until(3.5);
   const engine::EngineSnapshot end = sim->snapshot(3.5);
-  EXPECT_FALSE(sim->undo_speculation_from(2.6));
+  EXPECT_FALSE(sim.view().undo_speculation_from(2.6));
   expect_same_snapshot(end, sim->snapshot(3.5));
   // From a time after the last event, nothing is undone.
-  EXPECT_TRUE(sim->undo_speculation_from(3.5));
+  EXPECT_TRUE(sim.view().undo_speculation_from(3.5));
   expect_same_snapshot(end, sim->snapshot(3.5));
-  sim->undo_speculation();
+  sim.view().undo_speculation();
   expect_same_snapshot(start, sim->snapshot(2.5));
 }
 
@@ -303,30 +303,30 @@ TEST(SpeculativeWindow, AWindowThatDropsItsJournalIsUndoneOnlyWhole) {
   auto window = [&](std::size_t floor, std::size_t* bytes) {
     auto sim = std::make_unique<Simulation>(example("membrane-sheet.toml"), sheet);
     (*sim)->run_until(2.5);
-    (*sim)->track_changes(true);
-    (*sim)->set_journal_floor(floor);
-    (*sim)->begin_speculation(every_sector);
+    sim->view().track_changes(true);
+    sim->view().set_journal_floor(floor);
+    sim->view().begin_speculation(every_sector);
     (*sim)->run_until(3.5);
-    *bytes = (*sim)->speculation_bytes();
+    *bytes = sim->view().speculation_bytes();
     return sim;
   };
   std::size_t kept_bytes = 0, dropped_bytes = 0;
-  auto kept = window(engine::Engine::kDefaultJournalFloor, &kept_bytes);
-  EXPECT_FALSE((*kept)->speculation_journal_dropped());
+  auto kept = window(engine::PartialView::kDefaultJournalFloor, &kept_bytes);
+  EXPECT_FALSE(kept->view().speculation_journal_dropped());
   auto sim = window(0, &dropped_bytes);
-  EXPECT_TRUE((*sim)->speculation_journal_dropped());
+  EXPECT_TRUE(sim->view().speculation_journal_dropped());
   EXPECT_LT(dropped_bytes, kept_bytes / 2);
   // The same events either way.
   EXPECT_EQ((*sim)->state_hash(), (*kept)->state_hash());
   const engine::EngineSnapshot end = (*sim)->snapshot(3.5);
-  EXPECT_FALSE((*sim)->undo_speculation_from(3.4));
+  EXPECT_FALSE(sim->view().undo_speculation_from(3.4));
   expect_same_snapshot(end, (*sim)->snapshot(3.5));
-  (*sim)->undo_speculation();
+  sim->view().undo_speculation();
   start->run_until(2.5);
   expect_same_snapshot(start->snapshot(2.5), (*sim)->snapshot(2.5));
   (*sim)->check_invariants();
   // Run again without a window, and on to the straight run's end.
-  (*sim)->clear_changes();
+  sim->view().clear_changes();
   (*sim)->run_until(6.0);
   start->run_until(6.0);
   EXPECT_EQ((*sim)->state_hash(), start->state_hash());
@@ -337,19 +337,19 @@ TEST(SpeculativeWindow, AWindowThatDropsItsJournalIsUndoneOnlyWhole) {
 TEST(SpeculativeWindow, TheHistoryLogsEveryParticipantOfEveryEventInLoggedSectors) {
   Simulation sim(kBusyGas);
   sim->run_until(1.0);
-  sim->track_changes(true);
+  sim.view().track_changes(true);
   engine::SectorMask none = engine::SectorMask::none(sim->grid().shape());
-  sim->begin_speculation(none);
+  sim.view().begin_speculation(none);
   sim->run_until(1.5);
   // Every particle is owned in a serial engine: nothing is logged.
-  EXPECT_TRUE(sim->speculation_log().entries.empty());
-  sim->keep_speculation();
-  sim->clear_changes();
+  EXPECT_TRUE(sim.view().speculation_log().entries.empty());
+  sim.view().keep_speculation();
+  sim.view().clear_changes();
   const engine::SectorMask every_sector = engine::SectorMask::all(sim->grid().shape());
-  sim->begin_speculation(every_sector);
+  sim.view().begin_speculation(every_sector);
   const std::uint64_t before = sim->statistics().total_events();
   sim->run_until(2.0);
-  const auto& entries = sim->speculation_log().entries;
+  const auto& entries = sim.view().speculation_log().entries;
   // At least one entry per event (pairs give two); in time order.
   EXPECT_GE(entries.size(), sim->statistics().total_events() - before);
   for (std::size_t k = 1; k < entries.size(); ++k) EXPECT_LE(entries[k - 1].time, entries[k].time);
@@ -360,7 +360,7 @@ TEST(SpeculativeWindow, TheHistoryLogsEveryParticipantOfEveryEventInLoggedSector
   // The last entry of a particle hashes its current record.
   const engine::HistoryEntry& last = entries.back();
   EXPECT_EQ(last.sector, sim->sector(last.particle));
-  sim->keep_speculation();
+  sim.view().keep_speculation();
 }
 
 }  // namespace

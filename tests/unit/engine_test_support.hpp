@@ -7,6 +7,7 @@
 #include <string>
 
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/partial_view.hpp"
 #include "tethersim/physics/collision_impulse.hpp"
 #include "tethersim/io/model_file.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
@@ -27,6 +28,8 @@ struct Simulation {
 
   engine::Engine& operator*() { return *engine; }
   engine::Engine* operator->() { return engine.get(); }
+  // The engine's distributed interface (speculative windows, records in).
+  engine::PartialView view() { return engine::PartialView(*engine); }
   double x(ParticleId id, double t) const { return engine->position(id, t).x(); }
   Vec3 v(ParticleId id) const {
     return engine->particles().state[engine->particles().index_of(id)].v;

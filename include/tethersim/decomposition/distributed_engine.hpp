@@ -29,6 +29,7 @@
 #include "tethersim/decomposition/certification.hpp"
 #include "tethersim/decomposition/rank_exchange.hpp"
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/partial_view.hpp"
 #include "tethersim/engine/poll_pacer.hpp"
 #include "tethersim/engine/stall_watch.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
@@ -327,7 +328,7 @@ class DistributedEngine {
   // After a window: appends a changed owned particle's record to `out` (one
   // buffer per neighbour) for the `who` ranks, and counts the work where it
   // happened. `before` and `after` are scratch.
-  void send_changed_record(const engine::Engine::Change& c, Recipients who, std::vector<Bytes>& out,
+  void send_changed_record(const engine::PartialView::Change& c, Recipients who, std::vector<Bytes>& out,
                            std::vector<int>& before, std::vector<int>& after);
   // Runs [time_, until) on rank 0 for everything (a cluster no halo holds).
   // Runs everything on rank 0 until `until` or until `events_per_particle`
@@ -359,6 +360,8 @@ class DistributedEngine {
   BlockLayout layout_;
   DistributionSettings settings_;
   std::unique_ptr<engine::Engine> engine_;
+  // The distributed interface of the engine (rebuilt engines get a new one).
+  engine::PartialView view() const { return engine::PartialView(*engine_); }
   std::unique_ptr<NeighbourExchange> neighbours_;
   std::unique_ptr<Certifier> certifier_;
   MPI_Op max_sum_op_ = MPI_OP_NULL;
@@ -423,7 +426,7 @@ class DistributedEngine {
   bool fail_every_window_once_ = false;
   bool failed_this_window_ = false;
   double random_failure_rate_ = 0.0;
-  std::size_t journal_floor_ = engine::Engine::kDefaultJournalFloor;
+  std::size_t journal_floor_ = engine::PartialView::kDefaultJournalFloor;
   // Why the last check failed here (0 none, 1 near, 2 contact).
   int last_failure_ = 0;
   // The ghosts the last check found run here otherwise than by their

@@ -189,97 +189,47 @@ class Engine {
   // throws std::logic_error. For tests.
   void check_invariants() const;
 
-  // --- a partial view of the system, for distributed runs
-  // (engine_membership.cpp): the particles' roles (particle_roles.hpp:
-  // active, owned, removed), records in and out, and the changes made.
-  // Freezing a particle drops its events and restitutions; activating it
-  // predicts them again.
-  void set_active(Index i, bool active);
-  void set_owned(Index i, bool owned) { roles_.set_owned(i, owned); }
+  // --- the roles of a partial view (particle_roles.hpp: active, owned,
+  // removed; all true but removed in a serial run) and records. What a
+  // distributed run does with a partial view goes through PartialView
+  // (partial_view.hpp).
   bool is_active(Index i) const { return roles_.active(i); }
   bool is_owned(Index i) const { return roles_.owned(i); }
   bool is_hub(Index i) const { return hub_species_[particles_.state[i].species] != 0; }
   bool is_removed(Index i) const { return roles_.removed(i); }
-  // Periodic impulses and action-potential transitions happen on every
-  // process; exactly one counts them.
-  void set_counts_global_events(bool counts) { counts_global_events_ = counts; }
-  // Events executed here but counted by another process (the duplicated
-  // work of components that straddle ranks).
-  std::uint64_t uncounted_events() const { return uncounted_events_; }
-
-  // Particles changed since clear_changes() (change_set.hpp), each once,
-  // with the sector it was in before its first change. Off unless
-  // track_changes(true).
-  using Change = ChangeSet::Change;
-  void track_changes(bool on) { changes_.set_tracking(on); }
-  const std::vector<Change>& changes() const { return changes_.list(); }
-  void clear_changes() { changes_.clear(); }
-
   // Everything about one particle, with its tethers and loaded edges.
   ParticleRecord record(Index i) const;
-  // Inserts a particle, or replaces everything about it with the record:
-  // its trajectory and sector, counters, reaction times, and its tethers and
-  // loaded edges with the particles held here (others are not represented).
-  // A new particle is frozen and not owned. Returns its index.
-  Index upsert(const ParticleRecord& record);
-  // Forgets a particle (it left this process's view). Its slot is reused
-  // only after the next renumbering.
-  void remove(Index i);
   // The records of every particle held (hubs included), in id order.
   std::vector<ParticleRecord> records() const;
 
-  // --- speculative windows (engine_speculation.cpp). A distributed run may
-  // run a window before it knows the window is exact, and undo it. Between
-  // begin_speculation() (at a stop time, with change tracking on) and
-  // keep_speculation() or undo_speculation(), the engine keeps every
-  // changed particle's record as it was at the start (its undo log) and a
-  // history of the events (speculation_log()) for the particles that are
-  // not owned here or whose sector is at some point in `logged_sectors`
-  // (kept by reference until the window ends).
+ private:
+  // --- the distributed interface, reached through PartialView
+  // (partial_view.hpp, which says what each does; engine_membership.cpp,
+  // engine_speculation.cpp).
+  friend class PartialView;
+  void set_active(Index i, bool active);
+  void set_owned(Index i, bool owned) { roles_.set_owned(i, owned); }
+  void set_counts_global_events(bool counts) { counts_global_events_ = counts; }
+  std::uint64_t uncounted_events() const { return uncounted_events_; }
+  void track_changes(bool on) { changes_.set_tracking(on); }
+  const std::vector<ChangeSet::Change>& changes() const { return changes_.list(); }
+  void clear_changes() { changes_.clear(); }
+  Index upsert(const ParticleRecord& record);
+  void remove(Index i);
   void begin_speculation(const SectorMask& logged_sectors);
-  // The mask must outlive the window: a temporary would be read after its end.
-  void begin_speculation(const SectorMask&&) = delete;
   bool speculating() const { return speculation_ != nullptr; }
   const SpeculationLog& speculation_log() const;
-  // The window stands: the state stays, the logs go.
   void keep_speculation();
-  // Everything goes back to the window's start, bit for bit: particles,
-  // links, counters, statistics, escapes and releases, periodic ticks,
-  // action potentials, the clock. Calendar entries made in the window are
-  // all dropped (a restored counter would make one of them look valid
-  // again once the counter climbs back to the value it names).
   void undo_speculation();
-  // Undoes the events at or after t and keeps those before: the engine is
-  // then, bit for bit, what run_until(t) from the window's start would have
-  // left (the calendar as after undo_speculation()), still speculating,
-  // with changes() and the log holding only the events before t. Returns
-  // false and changes nothing when a periodic impulse or an
-  // action-potential transition ran at or after t, or when the window's
-  // events changed so many particles each that it stopped keeping the
-  // journal this needs and some event ran at or after t (undo the whole
-  // window).
   bool undo_speculation_from(double t);
-  // Bytes the open window's undo log, journal, marks and history hold (0
-  // with no window open): they grow with the window's events, so a
-  // distributed run ends a window early when they pass its limit.
   std::size_t speculation_bytes() const;
-  // A window keeps a journal (what undo_speculation_from needs) until it
-  // holds more records than both the undo log and this floor; the open
-  // window then drops it (events that each change hundreds of particles:
-  // a loaded group, a periodic impulse on every particle). Tests lower it.
   static constexpr std::size_t kDefaultJournalFloor = 65536;
   void set_journal_floor(std::size_t records) { journal_floor_ = records; }
   bool speculation_journal_dropped() const;
-  // The record a particle had when the window started (itself when it has
-  // not changed since).
   ParticleRecord record_at_start(Index i) const;
-  // Its sector when the window started (no copy of the record).
   SectorCoords sector_at_start(Index i) const;
-  // A hash of everything a record holds (trajectory, counter, sector,
-  // random-impulse and reaction state, tethers and loaded edges by id).
   std::uint64_t record_hash(Index i) const;
 
- private:
   // --- construction (engine.cpp, engine_snapshot.cpp)
   void add_particles(scenario::InitialParticles& initial);
   void restore(const EngineSnapshot& snapshot);

@@ -1,0 +1,109 @@
+#pragma once
+// The distributed interface of an engine. A serial engine holds every
+// particle; a distributed run gives each rank's engine its block and a halo
+// and drives it through this view: which particles are active and owned,
+// records in and out, the changes to send, and speculative windows that
+// can be undone. The engine's public interface is the serial one; this
+// view is the only way to the rest, which is implemented in the engine
+// (engine_membership.cpp, engine_speculation.cpp) because it touches
+// storage, sectors, links and the calendar.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "tethersim/engine/engine.hpp"
+
+namespace tethersim::engine {
+
+class PartialView {
+ public:
+  explicit PartialView(Engine& engine) : engine_(&engine) {}
+
+  Engine& engine() const { return *engine_; }
+
+  // --- roles (particle_roles.hpp). Freezing a particle drops its events
+  // and restitutions; activating it predicts them again.
+  void set_active(Index i, bool active) const { engine_->set_active(i, active); }
+  void set_owned(Index i, bool owned) const { engine_->set_owned(i, owned); }
+  // Periodic impulses and action-potential transitions happen on every
+  // process; exactly one counts them.
+  void set_counts_global_events(bool counts) const { engine_->set_counts_global_events(counts); }
+  // Events executed here but counted by another process (the duplicated
+  // work of components that straddle ranks).
+  std::uint64_t uncounted_events() const { return engine_->uncounted_events(); }
+
+  // --- changes: particles changed since clear_changes() (change_set.hpp),
+  // each once, with the sector it was in before its first change. Off
+  // unless track_changes(true).
+  using Change = ChangeSet::Change;
+  void track_changes(bool on) const { engine_->track_changes(on); }
+  const std::vector<Change>& changes() const { return engine_->changes(); }
+  void clear_changes() const { engine_->clear_changes(); }
+
+  // --- records in and out (Engine::record and records read them).
+  // Inserts a particle, or replaces everything about it with the record:
+  // its trajectory and sector, counters, reaction times, and its tethers and
+  // loaded edges with the particles held here (others are not represented).
+  // A new particle is frozen and not owned. Returns its index.
+  Index upsert(const ParticleRecord& record) const { return engine_->upsert(record); }
+  // Forgets a particle (it left this process's view). Its slot is reused
+  // only after the next renumbering.
+  void remove(Index i) const { engine_->remove(i); }
+
+  // --- speculative windows (engine_speculation.cpp). A distributed run may
+  // run a window before it knows the window is exact, and undo it. Between
+  // begin_speculation() (at a stop time, with change tracking on) and
+  // keep_speculation() or undo_speculation(), the engine keeps every
+  // changed particle's record as it was at the start (its undo log) and a
+  // history of the events (speculation_log()) for the particles that are
+  // not owned here or whose sector is at some point in `logged_sectors`
+  // (kept by reference until the window ends).
+  void begin_speculation(const SectorMask& logged_sectors) const { engine_->begin_speculation(logged_sectors); }
+  // The mask must outlive the window: a temporary would be read after its end.
+  void begin_speculation(const SectorMask&&) const = delete;
+  bool speculating() const { return engine_->speculating(); }
+  const SpeculationLog& speculation_log() const { return engine_->speculation_log(); }
+  // The window stands: the state stays, the logs go.
+  void keep_speculation() const { engine_->keep_speculation(); }
+  // Everything goes back to the window's start, bit for bit: particles,
+  // links, counters, statistics, escapes and releases, periodic ticks,
+  // action potentials, the clock. Calendar entries made in the window are
+  // all dropped (a restored counter would make one of them look valid
+  // again once the counter climbs back to the value it names).
+  void undo_speculation() const { engine_->undo_speculation(); }
+  // Undoes the events at or after t and keeps those before: the engine is
+  // then, bit for bit, what run_until(t) from the window's start would have
+  // left (the calendar as after undo_speculation()), still speculating,
+  // with changes() and the log holding only the events before t. Returns
+  // false and changes nothing when a periodic impulse or an
+  // action-potential transition ran at or after t, or when the window's
+  // events changed so many particles each that it stopped keeping the
+  // journal this needs and some event ran at or after t (undo the whole
+  // window).
+  bool undo_speculation_from(double t) const { return engine_->undo_speculation_from(t); }
+  // Bytes the open window's undo log, journal, marks and history hold (0
+  // with no window open): they grow with the window's events, so a
+  // distributed run ends a window early when they pass its limit.
+  std::size_t speculation_bytes() const { return engine_->speculation_bytes(); }
+  // A window keeps a journal (what undo_speculation_from needs) until it
+  // holds more records than both the undo log and this floor; the open
+  // window then drops it (events that each change hundreds of particles:
+  // a loaded group, a periodic impulse on every particle). Tests lower it.
+  static constexpr std::size_t kDefaultJournalFloor = Engine::kDefaultJournalFloor;
+  void set_journal_floor(std::size_t records) const { engine_->set_journal_floor(records); }
+  bool speculation_journal_dropped() const { return engine_->speculation_journal_dropped(); }
+  // The record a particle had when the window started (itself when it has
+  // not changed since).
+  ParticleRecord record_at_start(Index i) const { return engine_->record_at_start(i); }
+  // Its sector when the window started (no copy of the record).
+  SectorCoords sector_at_start(Index i) const { return engine_->sector_at_start(i); }
+  // A hash of everything a record holds (trajectory, counter, sector,
+  // random-impulse and reaction state, tethers and loaded edges by id).
+  std::uint64_t record_hash(Index i) const { return engine_->record_hash(i); }
+
+ private:
+  Engine* engine_;
+};
+
+}  // namespace tethersim::engine
