@@ -189,8 +189,8 @@ class Engine {
   // throws std::logic_error. For tests.
   void check_invariants() const;
 
-  // --- the roles of a partial view (particle_roles.hpp: active, owned,
-  // removed; all true but removed in a serial run) and records. What a
+  // --- each particle's roles (particle_roles.hpp; in a serial run every
+  // particle is active and owned, none removed) and records. What a
   // distributed run does with a partial view goes through PartialView
   // (partial_view.hpp).
   bool is_active(Index i) const { return roles_.active(i); }
