@@ -69,8 +69,11 @@ struct Engine::PairSource {
   }
 };
 
-// Blocking collisions (elastic, or loading when a tethered pair is loaded):
-// partners from the 27 sectors around and the hubs the species can meet.
+// Blocking collisions: a pair reaching its blocking distance rebounds, at
+// once or through a loaded edge that restitutes later (an attach rule may
+// tether it first). Partners come from the 27 sectors around and the hubs
+// the species can meet. A rebound keeps or loses energy; what a loading
+// stores comes back through its restitution.
 struct Engine::BlockingSource : PairSource {
   static constexpr std::array kinds{EventKind::blocking};
   static constexpr bool adds_energy = false;
@@ -78,7 +81,9 @@ struct Engine::BlockingSource : PairSource {
   static void execute(Engine& engine, Index i, const ParticleEvent& e);
 };
 
-// Tethering collisions: a tethered pair reaching its tether length.
+// Tethering collisions: a tethered pair reaching its tether length
+// retracts or revolves, at once or through a loaded edge (or parts, when a
+// detach rule says so).
 struct Engine::TetherSource : PairSource {
   static constexpr std::array kinds{EventKind::tethering};
   static constexpr bool adds_energy = false;
