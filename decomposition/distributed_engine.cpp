@@ -1,6 +1,5 @@
 // Set-up, the window loop and certification agreement of the distributed
 // engine.
-#include "tethersim/engine/partial_view.hpp"
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "shadow_check.hpp"
 #include "wall_clock.hpp"

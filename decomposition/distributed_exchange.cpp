@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <optional>
 
-#include "tethersim/engine/partial_view.hpp"
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/engine/free_storage.hpp"
 #include "tethersim/engine/particle_words.hpp"

@@ -3,9 +3,10 @@
 // rank 0 keeps a serial engine of the whole system beside the distributed
 // one and, after every round, compares it with what the ranks hold, bit for
 // bit, the ghosts every rank holds included (a ghost must be its particle
-// after every round). It names the first round, particle and field that differ, which the
-// end-of-run comparisons of the rank-invariance tests cannot. It costs a
-// gather of every particle per round: for debugging and tests only.
+// after every round). It names the first round, particle and field that
+// differ, which the end-of-run comparisons of the rank-invariance tests
+// cannot. It costs a gather of every particle per round: for debugging and
+// tests only.
 
 #include <mpi.h>
 

@@ -10,7 +10,6 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "tethersim/engine/partial_view.hpp"
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/decomposition/particle_history.hpp"
 #include "tethersim/engine/free_storage.hpp"
@@ -240,7 +239,7 @@ void DistributedEngine::run_again_and_commit(double until) {
 void DistributedEngine::commit_window(double until, std::uint64_t executed, std::uint64_t duplicated) {
   const double commit_started = seconds_now();
   commit_exchange(until);
-  view().keep_speculation();
+  engine::PartialView(*engine_).keep_speculation();
   counters_.seconds_exchange += seconds_now() - commit_started;
   ++counters_.commits;
   counters_.events_executed += executed;

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <string>
 
-#include "tethersim/engine/partial_view.hpp"
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/engine/stall_report.hpp"
 

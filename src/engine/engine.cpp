@@ -215,18 +215,6 @@ void Engine::predict_all() {
   }
 }
 
-bool Engine::particle_event_holds(const ParticleEvent& e) const {
-  bool holds = true;
-  visit_source(ParticleSources{}, e.kind, [&](auto source) { holds = decltype(source)::holds(*this, e); });
-  return holds;
-}
-
-bool Engine::global_event_holds(const GlobalEvent& g) const {
-  bool holds = true;
-  visit_source(GlobalSources{}, g.kind, [&](auto source) { holds = decltype(source)::holds(*this, g); });
-  return holds;
-}
-
 bool Engine::run_until(double end, std::uint64_t max_events) {
   std::uint64_t processed = 0;
   while (processed < max_events) {
@@ -239,7 +227,7 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
     }
     // Drop global events that no longer hold (restitutions of edges that
     // were removed or rescheduled).
-    while (!global_.empty() && !global_event_holds(global_.top())) global_.pop();
+    while (!global_.empty() && !event_holds(GlobalSources{}, *this, global_.top())) global_.pop();
     const bool have_particle = !calendar_.empty();
     const bool have_global = !global_.empty();
     if (!have_particle && !have_global) return true;
@@ -252,7 +240,7 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
       const ParticleEvent e = calendar_.event(i);
       if (e.time >= end) return true;
       if (speculation_) note_speculation_time(e.time);
-      if (!particle_event_holds(e)) {
+      if (!event_holds(ParticleSources{}, *this, e)) {
         ++stats_.stale_events;
         repredict(i);
         continue;

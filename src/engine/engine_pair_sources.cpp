@@ -8,6 +8,10 @@
 
 namespace tethersim::engine {
 
+void Engine::PairSource::execute(Engine& engine, Index i, const ParticleEvent& e) {
+  engine.collide(i, e.partner, e.kind, e.time);
+}
+
 void Engine::BlockingSource::predict(const Engine& engine, Index i, Candidates& candidates) {
   const ParticleStore& particles = engine.particles_;
   const SectorGrid& grid = engine.grid_;
@@ -59,10 +63,6 @@ void Engine::BlockingSource::predict(const Engine& engine, Index i, Candidates& 
   }
 }
 
-void Engine::BlockingSource::execute(Engine& engine, Index i, const ParticleEvent& e) {
-  engine.collide(i, e.partner, EventKind::blocking, e.time);
-}
-
 // docs/physics.md, "Event detection".
 void Engine::TetherSource::predict(const Engine& engine, Index i, Candidates& candidates) {
   const PairTable& pairs = engine.model_.pairs();
@@ -71,10 +71,6 @@ void Engine::TetherSource::predict(const Engine& engine, Index i, Candidates& ca
     const double tethering = pairs(species, engine.particles_.state[j].species).tethering;
     if (tethering < kInfinity) candidates.pair(j, image_of(engine, i, j), tethering, EventKind::tethering);
   });
-}
-
-void Engine::TetherSource::execute(Engine& engine, Index i, const ParticleEvent& e) {
-  engine.collide(i, e.partner, EventKind::tethering, e.time);
 }
 
 }  // namespace tethersim::engine

@@ -61,7 +61,7 @@ TEST(EngineInvariants, RandomSystemConservesMomentumAndElasticEnergy) {
 // velocity updates themselves, a few ulps of the energy involved.
 struct EnergyLedger {
   explicit EnergyLedger(engine::Engine& engine)
-      : e(engine), mass(engine.model().species(0).mass), n(engine.particles().size()),
+      : e(engine), view(engine), mass(engine.model().species(0).mass), n(engine.particles().size()),
         at_check(n), parent(n), members(n) {
     for (ParticleId id = 0; id < n; ++id) {
       if (engine.particles().index_of(id) == engine::kNoIndex) throw std::logic_error("ids not dense");
@@ -69,8 +69,8 @@ struct EnergyLedger {
       parent[id] = id;
       members[id] = {id};
     }
-    engine::PartialView(e).track_changes(true);
-    engine::PartialView(e).clear_changes();
+    view.track_changes(true);
+    view.clear_changes();
   }
 
   double energy(ParticleId id) const {
@@ -88,7 +88,7 @@ struct EnergyLedger {
   bool step() {
     if (e.run_until(1e9, 1)) return false;
     ParticleId root = kNoParticle;
-    for (const auto& c : engine::PartialView(e).changes()) {
+    for (const auto& c : view.changes()) {
       const ParticleId id = e.particles().id[c.particle];
       const ParticleId r = find(id);
       if (root == kNoParticle || r == root) {
@@ -102,7 +102,7 @@ struct EnergyLedger {
       parent[small] = big;
       root = big;
     }
-    engine::PartialView(e).clear_changes();
+    view.clear_changes();
     if (root == kNoParticle) return true;
     for (ParticleId id : members[root]) {
       if (loaded(id)) return true;  // energy still stored in an open edge
@@ -134,6 +134,7 @@ struct EnergyLedger {
 
   static constexpr ParticleId kNoParticle = ~ParticleId{0};
   engine::Engine& e;
+  engine::PartialView view;  // its change list
   double mass;
   std::size_t n;
   std::vector<double> at_check;  // by id (the gas has ids 0 .. n-1)

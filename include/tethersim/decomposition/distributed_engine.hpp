@@ -360,8 +360,6 @@ class DistributedEngine {
   BlockLayout layout_;
   DistributionSettings settings_;
   std::unique_ptr<engine::Engine> engine_;
-  // The distributed interface of the engine (rebuilt engines get a new one).
-  engine::PartialView view() const { return engine::PartialView(*engine_); }
   std::unique_ptr<NeighbourExchange> neighbours_;
   std::unique_ptr<Certifier> certifier_;
   MPI_Op max_sum_op_ = MPI_OP_NULL;

@@ -269,9 +269,6 @@ class Engine {
   void reorder();
 
   // --- execution (each event by its source, event_sources.hpp)
-  // Whether an event from the calendar still holds when it comes up.
-  bool particle_event_holds(const ParticleEvent& e) const;
-  bool global_event_holds(const GlobalEvent& g) const;
   void execute_particle_event(Index i, const ParticleEvent& e);
   void execute_global_event(const GlobalEvent& e);
   void repredict_touched();

@@ -67,6 +67,8 @@ struct Engine::PairSource {
     const double t_ref = std::max(si.t0, sj.t0);
     return engine.image(i, j, sj.position(t_ref) - si.position(t_ref));
   }
+  // A collision of the event's kind (engine_collisions.cpp).
+  static void execute(Engine& engine, Index i, const ParticleEvent& e);
 };
 
 // Blocking collisions: a pair reaching its blocking distance rebounds, at
@@ -78,7 +80,6 @@ struct Engine::BlockingSource : PairSource {
   static constexpr std::array kinds{EventKind::blocking};
   static constexpr bool adds_energy = false;
   static void predict(const Engine& engine, Index i, Candidates& candidates);
-  static void execute(Engine& engine, Index i, const ParticleEvent& e);
 };
 
 // Tethering collisions: a tethered pair reaching its tether length
@@ -88,7 +89,6 @@ struct Engine::TetherSource : PairSource {
   static constexpr std::array kinds{EventKind::tethering};
   static constexpr bool adds_energy = false;
   static void predict(const Engine& engine, Index i, Candidates& candidates);
-  static void execute(Engine& engine, Index i, const ParticleEvent& e);
 };
 
 // Restitution of a loaded edge (global calendar): the impulse its loading
@@ -161,6 +161,15 @@ void for_each_source(SourceList<Sources...>, F&& f) {
 template <class... Sources, class F>
 bool visit_source(SourceList<Sources...>, EventKind kind, F&& f) {
   return ((makes<Sources>(kind) && (f(Sources{}), true)) || ...);
+}
+
+// Whether an event from a calendar still holds when it comes up (a kind
+// no source makes: true).
+template <class... Sources, class Event>
+bool event_holds(SourceList<Sources...> sources, const Engine& engine, const Event& e) {
+  bool holds = true;
+  visit_source(sources, e.kind, [&](auto source) { holds = decltype(source)::holds(engine, e); });
+  return holds;
 }
 
 // Every kind comes from exactly one source.
