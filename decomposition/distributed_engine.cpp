@@ -260,6 +260,10 @@ void DistributedEngine::finish_start(double started) {
   // start, not with the exchange that windows, rebalancing and fallbacks
   // cost (bytes per committed event).
   counters_.bytes_sent = 0;
+  if (!settings_.record_rounds.empty()) {
+    recorder_ = std::make_unique<RoundRecorder>(settings_.record_rounds, rank_);
+    neighbours_->record_to(recorder_.get());
+  }
   if (std::getenv("TETHERSIM_SHADOW_CHECK") != nullptr) {
     shadow_ = std::make_unique<ShadowCheck>(model_, comm_, *engine_, time_);
   }
@@ -375,7 +379,12 @@ void DistributedEngine::agree(std::vector<double>& maxima, std::vector<double>& 
   buffer.insert(buffer.end(), maxima.begin(), maxima.end());
   buffer.insert(buffer.end(), sums.begin(), sums.end());
   const double started = seconds_now();
+  if (recorder_) {
+    recorder_->begin_communication();
+    recorder_->allreduce(buffer.size() * sizeof(double));
+  }
   MPI_Allreduce(MPI_IN_PLACE, buffer.data(), static_cast<int>(buffer.size()), MPI_DOUBLE, max_sum_op_, comm_);
+  if (recorder_) recorder_->end_communication();
   counters_.seconds_wait += seconds_now() - started;
   std::copy(buffer.begin() + 1, buffer.begin() + 1 + static_cast<long>(maxima.size()), maxima.begin());
   std::copy(buffer.begin() + 1 + static_cast<long>(maxima.size()), buffer.end(), sums.begin());
@@ -385,7 +394,7 @@ bool DistributedEngine::advance(double end, std::uint64_t event_budget) {
   const std::uint64_t start_events = global_events_;
   halt_ = Halt::none;
   while (time_ < end) {
-    round(end);
+    recorded_round(end);
     if (halt_ != Halt::none) return false;
     if (shadow_) shadow_->check(*engine_, time_);
     fail_if_asked();
@@ -631,6 +640,25 @@ double DistributedEngine::first_proposal(double room) {
   return -maxima[0];
 }
 
+void DistributedEngine::recorded_round(double end) {
+  if (!recorder_) {
+    round(end);
+    return;
+  }
+  const DistributionCounters before = counters_;
+  recorder_->begin_round(time_);
+  round(end);
+  const char* kind = counters_.fallbacks > before.fallbacks                  ? "fallback"
+                     : counters_.certified_rounds > before.certified_rounds ? "certified"
+                                                                            : "speculative";
+  recorder_->end_round(kind, time_,
+                       {// Everything run here: what stood and what was undone.
+                        counters_.events_executed - before.events_executed + counters_.events_rolled_back -
+                            before.events_rolled_back,
+                        counters_.events_duplicated - before.events_duplicated,
+                        counters_.events_rolled_back - before.events_rolled_back});
+}
+
 void DistributedEngine::round(double end) {
   // While fallbacks pay (measured), the next few run at once, without
   // windows between them to weigh again; then windows are weighed anew.
@@ -685,6 +713,7 @@ void DistributedEngine::certified_round(double end) {
     certifier_->prepare(*engine_, time_, length);
     counters_.seconds_certify += seconds_now() - prepared;
   };
+  enter(RoundPhase::verify);
   const bool refresh_ceiling = ++rounds_since_ceiling_ >= kCeilingRounds;
   if (refresh_ceiling) rounds_since_ceiling_ = 0;
   prepare(refresh_ceiling);
@@ -746,13 +775,16 @@ void DistributedEngine::certified_round(double end) {
                  static_cast<unsigned long long>(stats.largest_component));
   }
   if (!execute(until)) return;
+  enter(RoundPhase::commit);
   exchange_changes();
+  enter(RoundPhase::other);
   move_clock_to(until);
   maybe_rebalance();
 }
 
 bool DistributedEngine::execute(double until) {
   const double started = seconds_now();
+  enter(RoundPhase::execute);
   engine::Engine& e = *engine_;
   const engine::PartialView view(e);
   const std::vector<engine::Index>& run = certifier_->active_ghosts();

@@ -137,7 +137,7 @@ void DistributedEngine::exchange_changes() {
 }
 
 std::vector<engine::ParticleRecord> DistributedEngine::receive_records(std::vector<Bytes> out) const {
-  const ReceivedBytes in = all_to_all(comm_, std::move(out));
+  const ReceivedBytes in = all_to_all(comm_, std::move(out), recorder_.get());
   // Room for every record at once (no copy of them all while growing).
   std::vector<engine::ParticleRecord> records;
   records.reserve(most_records_in(in.total_bytes()));

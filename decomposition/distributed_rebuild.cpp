@@ -51,7 +51,8 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
   // Everything to rank 0, which runs the window as one serial engine.
   Bytes mine;
   for (const engine::ParticleRecord& r : accounted_records(*engine_)) append_record(mine, r);
-  Bytes all = gather_to_root(comm_, mine);
+  enter(RoundPhase::other);
+  Bytes all = gather_to_root(comm_, mine, recorder_.get());
   counters_.bytes_sent += mine.size();
 
   Globals globals = current_globals();
@@ -79,6 +80,7 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
     const auto budget = static_cast<std::uint64_t>(events_per_particle * static_cast<double>(s.particles.size())) + 1;
     engine::Engine serial(model_, s);
     const double run_started = seconds_now();
+    enter(RoundPhase::execute);
     // Stopped by the budget, the window ends at the next event's time, once
     // every event simultaneous with the last one has been processed: then
     // all events before the end are done and none at or after it. Both
@@ -92,6 +94,7 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
       until = std::min(until, serial.next_event_time());
     }
     run_seconds = seconds_now() - run_started;
+    enter(RoundPhase::other);
     if (halt != Halt::none) {
       // Nothing of the window stays: every rank keeps the state it had.
       pack_every_particle(engine::Engine(model_, s));
@@ -109,6 +112,10 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
   // The clocks of every rank move on together; the run's cost steers the
   // next lean-window decision.
   std::array<double, 4> shared{until, run_seconds, run_events, static_cast<double>(halt)};
+  if (recorder_) {
+    recorder_->begin_communication();
+    recorder_->broadcast(sizeof shared + sizeof(int) + globals.periodic_ticks.size() * sizeof(std::uint64_t), 0);
+  }
   MPI_Bcast(shared.data(), static_cast<int>(shared.size()), MPI_DOUBLE, 0, comm_);
   until = shared[0];
   halt_ = static_cast<Halt>(static_cast<int>(shared[3]));
@@ -118,6 +125,7 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
   MPI_Bcast(&window, 1, MPI_INT, 0, comm_);
   globals.active_window = window;
   MPI_Bcast(globals.periodic_ticks.data(), static_cast<int>(globals.periodic_ticks.size()), MPI_UINT64_T, 0, comm_);
+  if (recorder_) recorder_->end_communication();
   move_clock_to(until);
   deliver_and_build(std::move(after), globals, statistics, escapes, releases);
   counters_.seconds_rebuild += seconds_now() - started;
@@ -131,7 +139,12 @@ void DistributedEngine::maybe_rebalance() {
   // Work per sector layer along each axis, summed over ranks.
   std::vector<double> work;
   for (const auto& slab : work_by_slab_) work.insert(work.end(), slab.begin(), slab.end());
+  if (recorder_) {
+    recorder_->begin_communication();
+    recorder_->allreduce(work.size() * sizeof(double));
+  }
   MPI_Allreduce(MPI_IN_PLACE, work.data(), static_cast<int>(work.size()), MPI_DOUBLE, MPI_SUM, comm_);
+  if (recorder_) recorder_->end_communication();
   for (auto& slab : work_by_slab_) std::fill(slab.begin(), slab.end(), 0.0);
   std::array<std::vector<int>, 3> cuts = layout_.cuts();
   bool moved = false;
@@ -193,6 +206,7 @@ void DistributedEngine::maybe_rebalance() {
   engine_.reset();  // built again from the records: not held beside them
   layout_.set_cuts(cuts);
   neighbours_ = std::make_unique<NeighbourExchange>(comm_, layout_.neighbours(rank_));
+  neighbours_->record_to(recorder_.get());
   redistribute(std::move(records), globals, statistics, escapes, releases);
   counters_.seconds_rebuild += seconds_now() - started;
 }

@@ -78,10 +78,33 @@ ReceivedBytes exchange_buffers(std::vector<Bytes> out, ExchangeCounts exchange_c
 
 }  // namespace
 
+namespace {
+
+std::vector<std::size_t> sizes_of(const std::vector<Bytes>& out) {
+  std::vector<std::size_t> sizes;
+  sizes.reserve(out.size());
+  for (const Bytes& b : out) sizes.push_back(b.size());
+  return sizes;
+}
+
+std::vector<std::size_t> sizes_of(const ReceivedBytes& in) {
+  std::vector<std::size_t> sizes;
+  sizes.reserve(in.size());
+  for (std::span<const char> part : in) sizes.push_back(part.size());
+  return sizes;
+}
+
+}  // namespace
+
 ReceivedBytes NeighbourExchange::exchange(std::vector<Bytes> out) {
   if (out.size() != neighbours_.size()) throw std::logic_error("one buffer per neighbour expected");
   for (const Bytes& b : out) bytes_sent_ += b.size();
-  return exchange_buffers(
+  std::vector<std::size_t> sent;
+  if (recorder_ != nullptr) {
+    recorder_->begin_communication();
+    sent = sizes_of(out);
+  }
+  ReceivedBytes in = exchange_buffers(
       std::move(out),
       [&](const int* send_counts, int* receive_counts) {
         MPI_Neighbor_alltoall(send_counts, 1, MPI_INT, receive_counts, 1, MPI_INT, graph_);
@@ -91,10 +114,20 @@ ReceivedBytes NeighbourExchange::exchange(std::vector<Bytes> out) {
         MPI_Neighbor_alltoallv(send, send_counts, send_offsets, MPI_BYTE, receive, receive_counts,
                                receive_offsets, MPI_BYTE, graph_);
       });
+  if (recorder_ != nullptr) {
+    recorder_->exchange(neighbours_, sent, sizes_of(in));
+    recorder_->end_communication();
+  }
+  return in;
 }
 
-ReceivedBytes all_to_all(MPI_Comm comm, std::vector<Bytes> out) {
-  return exchange_buffers(
+ReceivedBytes all_to_all(MPI_Comm comm, std::vector<Bytes> out, RoundRecorder* recorder) {
+  std::vector<std::size_t> sent;
+  if (recorder != nullptr) {
+    recorder->begin_communication();
+    sent = sizes_of(out);
+  }
+  ReceivedBytes in = exchange_buffers(
       std::move(out),
       [&](const int* send_counts, int* receive_counts) {
         MPI_Alltoall(send_counts, 1, MPI_INT, receive_counts, 1, MPI_INT, comm);
@@ -104,8 +137,21 @@ ReceivedBytes all_to_all(MPI_Comm comm, std::vector<Bytes> out) {
         MPI_Alltoallv(send, send_counts, send_offsets, MPI_BYTE, receive, receive_counts, receive_offsets,
                       MPI_BYTE, comm);
       });
+  if (recorder != nullptr) {
+    recorder->all_to_all(sent, sizes_of(in));
+    recorder->end_communication();
+  }
+  return in;
 }
 
-Bytes gather_to_root(MPI_Comm comm, const Bytes& mine) { return mpi::gather_to_root(mine, comm); }
+Bytes gather_to_root(MPI_Comm comm, const Bytes& mine, RoundRecorder* recorder) {
+  if (recorder != nullptr) {
+    recorder->begin_communication();
+    recorder->gather(mine.size(), 0);
+  }
+  Bytes all = mpi::gather_to_root(mine, comm);
+  if (recorder != nullptr) recorder->end_communication();
+  return all;
+}
 
 }  // namespace tethersim::decomposition

@@ -90,6 +90,7 @@ bool DistributedEngine::speculative_round(double end) {
   const std::uint64_t counted = e.statistics().total_events();
   const std::uint64_t uncounted = view.uncounted_events();
   const double started = seconds_now();
+  enter(RoundPhase::execute);
   view.set_journal_floor(journal_floor_);
   view.begin_speculation(logged_sectors_);
   bool reached = false;
@@ -112,6 +113,7 @@ bool DistributedEngine::speculative_round(double end) {
   const auto [executed, duplicated] = work_since(view, counted, uncounted);
   counters_.seconds_execute += seconds_now() - started;
 
+  enter(RoundPhase::verify);
   last_failure_ = 0;
   double violation = std::min(check_histories(until), until);
   // Ended early with its undo log full: the window stands at most up to
@@ -228,6 +230,7 @@ void DistributedEngine::run_again_and_commit(double until) {
   const std::uint64_t counted = e.statistics().total_events();
   const std::uint64_t uncounted = view.uncounted_events();
   const double again = seconds_now();
+  enter(RoundPhase::execute);
   view.begin_speculation(logged_sectors_);
   e.run_until(until);
   counters_.seconds_execute += seconds_now() - again;
@@ -238,8 +241,10 @@ void DistributedEngine::run_again_and_commit(double until) {
 
 void DistributedEngine::commit_window(double until, std::uint64_t executed, std::uint64_t duplicated) {
   const double commit_started = seconds_now();
+  enter(RoundPhase::commit);
   commit_exchange(until);
   engine::PartialView(*engine_).keep_speculation();
+  enter(RoundPhase::other);
   counters_.seconds_exchange += seconds_now() - commit_started;
   ++counters_.commits;
   counters_.events_executed += executed;

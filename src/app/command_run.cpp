@@ -82,7 +82,10 @@ int run_main(const Arguments& args) {
       "let one rank run everything for a while when that is expected to take less time than "
       "synchronized windows, in systems small enough for one rank (a serial engine of at most "
       "32 MiB) (off: only when a window cannot be certified; random: a seeded coin decides, for "
-      "testing)");
+      "testing)")(
+      "record-rounds", po::value<std::string>()->value_name("DIR"),
+      "write each rank's CPU time, messages and events round by round into DIR, for "
+      "tools/scaling_replay.py to replay the run on a modelled cluster");
   add_model_override_option(options);
   po::positional_options_description positional;
   positional.add("model", 1);
@@ -177,6 +180,7 @@ int run_main(const Arguments& args) {
                                 std::to_string(decomposition::kMaxHaloDepth) + ", got " + std::to_string(halo)};
   }
   request.distribution.halo_depth = halo;
+  if (values.count("record-rounds")) request.distribution.record_rounds = values["record-rounds"].as<std::string>();
   const std::string lean = values["lean-fallback"].as<std::string>();
   if (lean == "on") {
     request.distribution.lean_fallback = decomposition::LeanFallback::on;

@@ -136,7 +136,17 @@ struct LoadedRun {
 template <typename State>
 std::unique_ptr<Simulation> make_simulation(const Model& model, const RunRequest& request,
                                             const decomposition::MpiSession& mpi, State&& state) {
-  if (mpi.size() == 1) return std::make_unique<SerialSimulation>(model, std::forward<State>(state));
+  const std::string& records = request.distribution.record_rounds;
+  if (!records.empty()) {
+    // Every rank may make it: the first wins, the others find it there.
+    std::error_code ignored;
+    fs::create_directories(records, ignored);
+  }
+  if (mpi.size() == 1) {
+    auto serial = std::make_unique<SerialSimulation>(model, std::forward<State>(state));
+    if (!records.empty()) serial->record_rounds(records);
+    return serial;
+  }
   return std::make_unique<DistributedSimulation>(model, MPI_COMM_WORLD, state, request.distribution);
 }
 

@@ -21,6 +21,16 @@ constexpr std::uint64_t kMaxTiedEvents = 100000;
 }  // namespace
 
 bool SerialSimulation::advance(double end, std::uint64_t max_events) {
+  if (!recorder_) return run(end, max_events);
+  const std::uint64_t events = engine_.statistics().total_events();
+  recorder_->begin_round(time_);
+  recorder_->enter(decomposition::RoundPhase::execute);
+  const bool reached = run(end, max_events);
+  recorder_->end_round("serial", time_, {engine_.statistics().total_events() - events, 0, 0});
+  return reached;
+}
+
+bool SerialSimulation::run(double end, std::uint64_t max_events) {
   stalled_ = false;
   // Polls of the stop flag and the clock about every 50 ms of wall time.
   pacer_.start();

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "simulation.hpp"
+#include "tethersim/decomposition/round_recorder.hpp"
 #include "tethersim/engine/engine.hpp"
 #include "tethersim/engine/poll_pacer.hpp"
 #include "tethersim/engine/stall_watch.hpp"
@@ -18,6 +19,7 @@ class SerialSimulation final : public Simulation {
   MPI_Comm io_comm() const override { return MPI_COMM_SELF; }
   double time() const override { return time_; }
   bool advance(double end, std::uint64_t max_events) override;
+  bool run(double end, std::uint64_t max_events);
   double consistent_stop_time() override;
   void local_frame(double t, std::vector<FrameParticle>& particles,
                    std::vector<FrameTether>& tethers) const override;
@@ -34,6 +36,11 @@ class SerialSimulation final : public Simulation {
   std::string stall_description() const override { return stall_description_; }
 
   const engine::Engine& engine() const { return engine_; }
+  // Writes a round record of every advance() into `directory`, as a
+  // distributed run writes one per window (--record-rounds).
+  void record_rounds(const std::string& directory) {
+    recorder_ = std::make_unique<decomposition::RoundRecorder>(directory, 0);
+  }
 
  private:
   const Model& model_;
@@ -44,6 +51,7 @@ class SerialSimulation final : public Simulation {
   engine::PollPacer pacer_;
   bool stalled_ = false;
   std::string stall_description_;
+  std::unique_ptr<decomposition::RoundRecorder> recorder_;
 };
 
 }  // namespace tethersim::runtime

@@ -14,7 +14,12 @@
 # full undo log (over all ranks); with MIN_JOURNALS_DROPPED=k at least k
 # must have dropped their journal (undone only whole from then on); with
 # MIN_PARTED=k at least k ghosts must have been run otherwise than by their
-# owners (and put right at the commits).
+# owners (and put right at the commits). With RECORDS=DIR (the run's
+# --record-rounds DIR) the round records must hold one trace per rank that
+# SimGrid replays, and count exactly the run's events. With
+# MAX_ENGINE_SHARE=f no rank's engine may hold more than f times the bytes
+# of the reference's (one rank's) engine: a rank holds its block and halo,
+# never storage for the whole system.
 set -euo pipefail
 exe=$1 np=$2 ref=$3 out=$4
 shift 4
@@ -27,6 +32,7 @@ on_ranks() {
   if [[ $n == 0 ]]; then "$exe" "$@"; else mpirun -np "$n" --oversubscribe "$exe" "$@"; fi
 }
 rm -rf "$out"
+[[ -z "${RECORDS:-}" ]] || rm -rf "$RECORDS"
 if [[ -n "${RESTART:-}" ]]; then
   read -r stop np2 <<<"$RESTART"
   on_ranks "$np" run "$@" -o "$out" -q --end-time "$stop"
@@ -36,6 +42,31 @@ else
   on_ranks "$np" run "$@" -o "$out" -q
 fi
 /usr/bin/python3 "$here/../common/same_state.py" "$ref" "$out"
+if [[ -n "${MAX_ENGINE_SHARE:-}" ]]; then
+  /usr/bin/python3 - "$ref/summary.json" "$out/summary.json" "$MAX_ENGINE_SHARE" <<'PY'
+import json, sys
+whole = json.load(open(sys.argv[1]))["memory"]["engine_bytes"]
+ranks = json.load(open(sys.argv[2]))["memory"]["rank_engine_bytes"]
+share = max(ranks) / whole
+print(f"engine bytes per rank: {ranks}; one rank: {whole}; the largest share {share:.3f}")
+if share > float(sys.argv[3]):
+    sys.exit(f"a rank's engine holds {share:.3f} of the whole system's storage (at most {sys.argv[3]})")
+PY
+fi
+if [[ -n "${RECORDS:-}" ]]; then
+  /usr/bin/python3 "$here/../../tools/scaling_replay.py" "$RECORDS" --reference "$RECORDS" --json "$RECORDS.json"
+  /usr/bin/python3 - "$RECORDS.json" "$out/summary.json" "$np" <<'PY'
+import json, sys
+row = json.load(open(sys.argv[1]))["rows"][0]
+summary = json.load(open(sys.argv[2]))
+ranks = max(int(sys.argv[3]), 1)
+events = summary["events_this_run"]
+print(f"records: {row['ranks']} ranks, {row['rounds']} rounds, {row['events_committed']} events committed "
+      f"(the run: {events}), projected {row['projected_seconds']:.4g} s")
+if row["ranks"] != ranks or row["events_committed"] != events or row["rounds"] < 1:
+    sys.exit("the round records do not match the run")
+PY
+fi
 if [[ -n "${MIN_MIGRATIONS:-}" ]]; then
   migrations=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['distribution']['per_rank']['migrations']['total'])" "$out/summary.json")
   echo "migrations between ranks: $migrations"

@@ -28,6 +28,7 @@
 #include "tethersim/decomposition/block_layout.hpp"
 #include "tethersim/decomposition/certification.hpp"
 #include "tethersim/decomposition/rank_exchange.hpp"
+#include "tethersim/decomposition/round_recorder.hpp"
 #include "tethersim/engine/engine.hpp"
 #include "tethersim/engine/partial_view.hpp"
 #include "tethersim/engine/poll_pacer.hpp"
@@ -72,6 +73,9 @@ struct DistributionSettings {
   // deeper halos let speculative windows run longer before a violation
   // and duplicate more events.
   int halo_depth = kHaloDepth;
+  // Where each rank writes its round records (round_recorder.hpp); empty:
+  // none are written.
+  std::string record_rounds;
 };
 
 inline constexpr std::size_t kMinWindowMemory = std::size_t{8} << 20;
@@ -264,6 +268,12 @@ class DistributedEngine {
   // One window ending at most at `end`: speculative, or certified when
   // speculation keeps failing or is not asked for.
   void round(double end);
+  // round(), with its records written when asked (--record-rounds).
+  void recorded_round(double end);
+  // The phase a recorded round's CPU time goes to from here on.
+  void enter(RoundPhase p) {
+    if (recorder_) recorder_->enter(p);
+  }
   void certified_round(double end);
   // Before a certified round: ghosts take part in events only where a
   // certificate lets them.
@@ -361,6 +371,7 @@ class DistributedEngine {
   DistributionSettings settings_;
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<NeighbourExchange> neighbours_;
+  std::unique_ptr<RoundRecorder> recorder_;  // --record-rounds
   std::unique_ptr<Certifier> certifier_;
   MPI_Op max_sum_op_ = MPI_OP_NULL;
   double time_ = 0.0;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tethersim/decomposition/record_codec.hpp"
+#include "tethersim/decomposition/round_recorder.hpp"
 
 namespace tethersim::decomposition {
 
@@ -52,8 +53,12 @@ class NeighbourExchange {
   // `out` is consumed (each buffer freed once copied for sending).
   ReceivedBytes exchange(std::vector<Bytes> out);
   std::uint64_t bytes_sent() const { return bytes_sent_; }
+  // Every exchange from now on is also written to `recorder` (none: not
+  // recorded).
+  void record_to(RoundRecorder* recorder) { recorder_ = recorder; }
 
  private:
+  RoundRecorder* recorder_ = nullptr;
   MPI_Comm graph_ = MPI_COMM_NULL;
   std::vector<int> neighbours_;
   std::vector<int> slot_of_rank_;
@@ -61,11 +66,13 @@ class NeighbourExchange {
 };
 
 // out[r] goes to rank r of `comm`; returns what each rank sent here.
-// `out` is consumed, as by NeighbourExchange::exchange.
-ReceivedBytes all_to_all(MPI_Comm comm, std::vector<Bytes> out);
+// `out` is consumed, as by NeighbourExchange::exchange. Written to
+// `recorder` when there is one.
+ReceivedBytes all_to_all(MPI_Comm comm, std::vector<Bytes> out, RoundRecorder* recorder = nullptr);
 
 // Every rank's bytes, concatenated in rank order on rank 0 (empty
-// elsewhere).
-Bytes gather_to_root(MPI_Comm comm, const Bytes& mine);
+// elsewhere). Written to `recorder` when there is one (as a gather of
+// equal parts: a replay's rare fallbacks need no more).
+Bytes gather_to_root(MPI_Comm comm, const Bytes& mine, RoundRecorder* recorder = nullptr);
 
 }  // namespace tethersim::decomposition

@@ -1,0 +1,103 @@
+#pragma once
+// A run's work and communication, round by round, for replaying it as a
+// parallel schedule on a modelled cluster (`tethersim run --record-rounds
+// DIR`, tools/scaling_replay.py, docs/distribution.md "Replaying a run").
+//
+// Each rank writes two files into DIR:
+//  - rank-NNNNN.ti: a time-independent trace of its run loop in the format
+//    SimGrid's SMPI replays: the compute bursts between communications (the
+//    thread's CPU seconds, written as flops of a 1 Gflop/s host) and every
+//    communication (point-to-point messages to neighbours with their sizes,
+//    all-reductions, broadcasts).
+//  - rank-NNNNN.rounds.jsonl: one line per round (a window, a certified
+//    round, a fallback): the CPU seconds of each phase, the seconds spent in
+//    communication calls, bytes and messages sent, and the events executed,
+//    duplicated and rolled back.
+// Thread CPU time, not wall time, is what makes the records honest on a
+// machine with fewer cores than ranks: an oversubscribed rank that waits for
+// a core is not charged for it.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace tethersim::decomposition {
+
+// What a rank's CPU was doing between two communications.
+enum class RoundPhase : std::uint8_t {
+  execute,  // running events (with a speculative window's undo log)
+  verify,   // certificates, histories and their comparison, undoing
+  commit,   // packing and placing records, keeping a window
+  other,    // agreements' preparation, balancing, fallbacks, bookkeeping
+};
+inline constexpr std::array<std::string_view, 4> kRoundPhaseNames{"execute", "verify", "commit", "other"};
+
+// The work a round did on one rank.
+struct RoundWork {
+  std::uint64_t executed = 0;     // events run here
+  std::uint64_t duplicated = 0;   // run here, counted by another rank
+  std::uint64_t rolled_back = 0;  // run here and undone
+};
+
+// The thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID).
+double thread_cpu_seconds();
+
+class RoundRecorder {
+ public:
+  // Opens DIR/rank-NNNNN.ti and DIR/rank-NNNNN.rounds.jsonl (the directory
+  // must exist); throws std::runtime_error when it cannot.
+  RoundRecorder(const std::string& directory, int rank);
+  ~RoundRecorder();
+  RoundRecorder(const RoundRecorder&) = delete;
+  RoundRecorder& operator=(const RoundRecorder&) = delete;
+
+  // The CPU time since the last mark goes to the current phase; `p` is
+  // current from here on.
+  void enter(RoundPhase p);
+
+  // Brackets one communication call: the CPU time before it closes a
+  // compute burst, the time inside it is the round's communication time.
+  // Between begin and end, say what was communicated.
+  void begin_communication();
+  void end_communication();
+  // A neighbour exchange: a count to every peer, then the bytes (MPI
+  // neighbour collectives post a message to every peer, empty or not).
+  void exchange(std::span<const int> peers, std::span<const std::size_t> sent,
+                std::span<const std::size_t> received);
+  // An exchange with every rank (sizes indexed by rank): counts by
+  // all-to-all, then a message to every rank with bytes for it.
+  void all_to_all(std::span<const std::size_t> sent, std::span<const std::size_t> received);
+  void allreduce(std::size_t bytes);
+  void broadcast(std::size_t bytes, int root);
+  void gather(std::size_t bytes, int root);
+
+  // A round's records: the CPU time between rounds (start-up, frames,
+  // samples, checkpoints, whose collective I/O is not recorded) is left out,
+  // so that the trace is the run loop alone.
+  void begin_round(double time);
+  void end_round(std::string_view kind, double time, const RoundWork& work);
+
+ private:
+  void close_burst();
+  void line(const char* format, ...) __attribute__((format(printf, 2, 3)));
+
+  int rank_;
+  std::FILE* trace_ = nullptr;
+  std::FILE* rounds_ = nullptr;
+  double mark_ = 0.0;
+  double burst_ = 0.0;  // CPU seconds not yet written as a compute burst
+  RoundPhase phase_ = RoundPhase::other;
+  bool in_round_ = false;
+  // The current round.
+  std::uint64_t round_ = 0;
+  double round_start_time_ = 0.0;
+  double round_start_wall_ = 0.0;
+  std::array<double, kRoundPhaseNames.size()> phase_seconds_{};
+  double communication_seconds_ = 0.0;
+  std::uint64_t bytes_sent_ = 0, messages_sent_ = 0, collectives_ = 0;
+};
+
+}  // namespace tethersim::decomposition

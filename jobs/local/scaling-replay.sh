@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Scaling past the cores of this machine, measured: each case runs on every
+# rank count (oversubscribed: ranks share the 2 cores), recording each rank's
+# thread CPU time and messages round by round (--record-rounds), and
+# tools/scaling_replay.py replays the records as a parallel schedule on a
+# modelled InfiniBand-class cluster (SimGrid SMPI).
+#   jobs/local/scaling-replay.sh [-o DIR] [-c CASES] [-m MAX_RANKS]
+#                                [--latency S] [--bandwidth B/S]
+# Cases (comma-separated, default all):
+#   gas-strong    the gas of 1 000 188 particles from its melt (t = 1 -> 1.2)
+#                 on 1, 2, 4, ..., 64 ranks
+#   gas-weak      about 125 000 particles per rank (t = 1 -> 1.2), 1 to 32 ranks
+#   sheet-strong  the membrane sheet of 2 000 001 particles from t = 12,
+#                 tethers engaged (t = 12 -> 12.2), 1 to 64 ranks
+#   small         the gas of 10^5 and the sheet of 80 001 particles, 1 to 8
+#                 ranks (a quick look)
+# Writes DIR/CASE/ranks-NNN/ (run and records), DIR/CASE.json and .csv
+# (the replay's table), DIR/scaling.md (every table) and DIR/scaling.png
+# (efficiency against ranks, one curve per case). Every run of a case must
+# end in the same state (strong cases): the script fails otherwise.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/env.sh"
+out=scaling-replay cases=gas-strong,gas-weak,sheet-strong max_ranks=64
+replay_options=()
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    -o) out=$2; shift 2 ;;
+    -c) cases=$2; shift 2 ;;
+    -m) max_ranks=$2; shift 2 ;;
+    --latency|--bandwidth) replay_options+=("$1" "$2"); shift 2 ;;
+    *) echo "usage: $0 [-o DIR] [-c CASES] [-m MAX_RANKS] [--latency S] [--bandwidth B/S]" >&2; exit 2 ;;
+  esac
+done
+exe=${TETHERSIM:-$TETHERSIM_ROOT/build/release/src/app/tethersim}
+[[ -x $exe ]] || { echo "scaling-replay: no tethersim at $exe (run jobs/local/build.sh release)" >&2; exit 1; }
+command -v smpirun >/dev/null || { echo "scaling-replay: smpirun is missing (jobs/local/setup.sh installs libsimgrid-dev)" >&2; exit 1; }
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+# Waiting ranks give their core away: 64 ranks share 2 cores.
+export OMPI_MCA_mpi_yield_when_idle=1
+gas=$TETHERSIM_ROOT/examples/gas.toml sheet=$TETHERSIM_ROOT/examples/membrane-sheet.toml
+
+# melt NAME MODEL END [--set ...]: a starting checkpoint, on one rank, once.
+melt() {
+  local name=$1 model=$2 end=$3
+  shift 3
+  if [[ ! -f $out/melts/$name/checkpoint.h5 ]]; then
+    echo "== $name: start to t = $end on one rank"
+    "$exe" run "$model" "$@" --end-time "$end" -o "$out/melts/$name" -q --overwrite \
+      --set output.frame_interval=inf
+  fi
+}
+
+# record CASE MELT RANKS END: a run of RANKS ranks from MELT's checkpoint.
+record() {
+  local case=$1 melt=$2 ranks=$3 end=$4
+  local dir=$out/$case/ranks-$(printf %03d "$ranks")
+  rm -rf "$dir" && mkdir -p "$out/$case" && cp -r "$out/melts/$melt" "$dir"
+  echo "== $case on $ranks ranks"
+  local started=$(date +%s)
+  mpirun --oversubscribe -np "$ranks" "$exe" run --restart "$dir" --end-time "$end" -q \
+    --record-rounds "$dir/records"
+  echo "   $(( $(date +%s) - started )) s of wall time"
+}
+
+# replay CASE MODE: the table of CASE's runs.
+replay() {
+  local case=$1 mode=$2
+  "$TETHERSIM_PYTHON" "$TETHERSIM_ROOT/tools/scaling_replay.py" "$out/$case"/ranks-*/records --mode "$mode" \
+    "${replay_options[@]}" --json "$out/$case.json" --csv "$out/$case.csv" | tee "$out/$case.txt"
+  if [[ $mode == strong ]]; then
+    local hashes
+    hashes=$("$TETHERSIM_PYTHON" -c 'import json,sys; print(len({json.load(open(p))["state_hash"] for p in sys.argv[1:]}))' \
+      "$out/$case"/ranks-*/summary.json)
+    [[ $hashes == 1 ]] || { echo "scaling-replay: $case ended in $hashes different states" >&2; exit 1; }
+  fi
+}
+
+rank_counts() {  # 1 2 4 ... up to the smaller of $1 and MAX_RANKS
+  local r=1
+  while (( r <= $1 && r <= max_ranks )); do echo $r; r=$((r * 2)); done
+}
+
+plotted=()
+for case in ${cases//,/ }; do
+  case $case in
+    gas-strong)
+      melt gas-1000188 "$gas" 1 --set initial.parameters.cells=63
+      for p in $(rank_counts 64); do record gas-strong gas-1000188 "$p" 1.2; done
+      replay gas-strong strong
+      plotted+=("gas 10^6, strong=$out/gas-strong.json") ;;
+    gas-weak)
+      # 4 c^3 particles closest to 125 000 per rank.
+      declare -A cells=([1]=31 [2]=40 [4]=50 [8]=63 [16]=79 [32]=100)
+      for p in $(rank_counts 32); do
+        melt "gas-weak-$p" "$gas" 1 --set initial.parameters.cells=${cells[$p]}
+        record gas-weak "gas-weak-$p" "$p" 1.2
+      done
+      replay gas-weak weak
+      plotted+=("gas 125 000 per rank, weak=$out/gas-weak.json") ;;
+    sheet-strong)
+      melt sheet-2000001 "$sheet" 12 --set initial.parameters.size=1000
+      for p in $(rank_counts 64); do record sheet-strong sheet-2000001 "$p" 12.2; done
+      replay sheet-strong strong
+      plotted+=("membrane sheet 2x10^6, strong=$out/sheet-strong.json") ;;
+    small)
+      melt gas-108000 "$gas" 1 --set initial.parameters.cells=30
+      melt sheet-80001 "$sheet" 12 --set initial.parameters.size=200
+      for p in $(rank_counts 8); do
+        record small-gas gas-108000 "$p" 1.5
+        record small-sheet sheet-80001 "$p" 12.5
+      done
+      replay small-gas strong
+      replay small-sheet strong
+      plotted+=("gas 10^5, strong=$out/small-gas.json" "sheet 80 001, strong=$out/small-sheet.json") ;;
+    *) echo "scaling-replay: unknown case '$case'" >&2; exit 2 ;;
+  esac
+done
+
+"$TETHERSIM_PYTHON" "$TETHERSIM_ROOT/tools/scaling_replay.py" plot "${plotted[@]}" -o "$out/scaling.png"
+cat "$out"/*.txt > "$out/scaling.md"
+echo "scaling-replay: tables in $out/scaling.md, plot in $out/scaling.png"

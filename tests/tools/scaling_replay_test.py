@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""tools/scaling_replay.py on synthetic round records with known answers:
+a perfectly balanced run, one slow rank, a communication-bound exchange,
+and a one-rank reference; the efficiencies follow from them."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOOL = os.path.join(ROOT, "tools", "scaling_replay.py")
+failures = []
+
+
+def check(name, value, expected, tolerance):
+    ok = abs(value - expected) <= tolerance
+    print(f"{'ok' if ok else 'FAIL'}: {name}: {value:.6g} (expected {expected:.6g} +- {tolerance:g})")
+    if not ok:
+        failures.append(name)
+
+
+def write_run(directory, lines_by_rank):
+    """One trace and one round line per rank; `lines_by_rank[k]` are the
+    trace lines of rank k between init and finalize."""
+    os.makedirs(directory)
+    for k, lines in enumerate(lines_by_rank):
+        with open(os.path.join(directory, f"rank-{k:05d}.ti"), "w") as f:
+            f.write(f"{k} init\n" + "".join(f"{k} {line}\n" for line in lines) + f"{k} finalize\n")
+        flops = sum(float(l.split()[1]) for l in lines if l.startswith("compute"))
+        sent = sum(float(l.split()[3]) for l in lines if l.startswith("isend"))
+        record = {"round": 0, "kind": "synthetic", "from": 0, "to": 1, "cpu": flops / 1e9,
+                  "cpu_execute": flops / 1e9, "cpu_verify": 0, "cpu_commit": 0, "cpu_other": 0,
+                  "communication": 0, "wall": 0, "bytes_sent": sent, "messages_sent": 1, "collectives": 1,
+                  "executed": 1000, "duplicated": 0, "rolled_back": 0}
+        with open(os.path.join(directory, f"rank-{k:05d}.rounds.jsonl"), "w") as f:
+            f.write(json.dumps(record) + "\n")
+
+
+def replay(*args):
+    done = subprocess.run([sys.executable, TOOL, *args], capture_output=True, text=True)
+    print(done.stdout + done.stderr)
+    if done.returncode != 0:
+        sys.exit(f"FAIL: scaling_replay.py exited {done.returncode}")
+    return done
+
+
+with tempfile.TemporaryDirectory() as work:
+    one = os.path.join(work, "one")
+    write_run(one, [["compute 4e9", "allreduce 8 0"]])
+    balanced = os.path.join(work, "balanced")
+    write_run(balanced, [["compute 1e9", "allreduce 8 0"] for _ in range(4)])
+    slow = os.path.join(work, "slow")
+    write_run(slow, [["compute %s" % ("2e9" if k == 2 else "1e9"), "allreduce 8 0"] for k in range(4)])
+    table = os.path.join(work, "table.json")
+    replay(one, balanced, slow, "--json", table)
+    rows = {os.path.basename(r["records"]): r for r in json.load(open(table))["rows"]}
+    check("one rank: its CPU time", rows["one"]["projected_seconds"], 4.0, 1e-6)
+    check("balanced: a quarter of it", rows["balanced"]["projected_seconds"], 1.0, 1e-3)
+    check("balanced: efficiency 1", rows["balanced"]["efficiency"], 1.0, 1e-3)
+    check("one slow rank sets the pace", rows["slow"]["projected_seconds"], 2.0, 1e-3)
+    check("one slow rank: efficiency 0.5", rows["slow"]["efficiency"], 0.5, 1e-3)
+    check("the critical path's compute", rows["slow"]["critical_cpu_seconds"], 2.0, 1e-9)
+
+    # Communication-bound: two ranks send each other 1e9 bytes over 5e9 B/s
+    # links (full duplex): 0.2 s, whatever the latency; at 1e9 B/s, one second.
+    exchange = os.path.join(work, "exchange")
+    write_run(exchange, [["irecv %d 0 1e9" % (1 - k), "isend %d 0 1e9" % (1 - k), "waitall"] for k in range(2)])
+    for bandwidth, expected in (("5e9", 0.2), ("1e9", 1.0)):
+        table = os.path.join(work, f"exchange-{bandwidth}.json")
+        replay(exchange, "--reference", one, "--bandwidth", bandwidth, "--json", table)
+        row = json.load(open(table))["rows"][0]
+        check(f"exchange at {bandwidth} B/s", row["projected_seconds"], expected, 0.05 * expected)
+
+    # Latency-bound: 1000 small messages in turn (rank 0 sends, rank 1
+    # answers), 2 µs each.
+    turns = lambda k: [("isend %d 0 8" if (i + k) % 2 == 0 else "recv %d 0 8") % (1 - k) for i in range(1000)]
+    pingpong = os.path.join(work, "pingpong")
+    write_run(pingpong, [turns(0), turns(1)])
+    table = os.path.join(work, "pingpong.json")
+    replay(pingpong, "--reference", one, "--latency", "2e-6", "--json", table)
+    row = json.load(open(table))["rows"][0]
+    check("1000 messages in turn at 2 µs", row["projected_seconds"], 1000 * 2e-6, 0.2 * 1000 * 2e-6)
+
+    # Records that are not there are one line and exit 2.
+    done = subprocess.run([sys.executable, TOOL, os.path.join(work, "missing")], capture_output=True, text=True)
+    if done.returncode != 2 or "holds no round records" not in done.stderr:
+        failures.append("missing records")
+        print("FAIL: missing records:", done.returncode, done.stderr)
+
+if failures:
+    sys.exit(f"{len(failures)} checks failed: {', '.join(failures)}")
+print("all checks passed")

@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""Replay recorded runs as parallel schedules on a modelled cluster.
+
+Usage:
+    scaling_replay.py RECORDS [RECORDS ...] [--mode strong|weak]
+                      [--latency SECONDS] [--bandwidth BYTES_PER_SECOND]
+                      [--reference RECORDS] [--csv FILE] [--json FILE]
+                      [--plot FILE --label NAME]
+
+Each RECORDS is the directory a run wrote with `tethersim run
+--record-rounds RECORDS` (one rank or many; oversubscribed runs will do):
+every rank's time-independent trace (rank-NNNNN.ti: the thread CPU time of
+each compute burst between communications, and each message, all-reduction
+and broadcast it made) and its round lines (rank-NNNNN.rounds.jsonl).
+
+SimGrid's SMPI (Debian libsimgrid-dev) replays the traces on a cluster of
+as many hosts as the run had ranks: every rank on its own host computing at
+the speed it was measured at (a CPU second of the trace is a second there),
+each host on a private link of the given latency and bandwidth to a
+non-blocking switch (an InfiniBand-class fat tree: default 2 µs end to end
+and 5 GB/s per link), MPI collectives as SMPI implements them (an
+all-reduction takes about log2 P steps). The simulated time of the
+slowest rank is the run's projected wall time: every round ends when its
+slowest rank has computed and its messages have arrived.
+
+Efficiency against the reference (the one-rank run among RECORDS, or
+--reference): strong T1 / (P TP) for one system on P ranks; weak
+T1 (E_P / (P E_1)) / TP when each rank holds about what the one rank held
+(E: events committed, which corrects for systems not exactly P times as
+large).
+
+Prints a table (ranks, projected seconds, efficiency, CPU seconds on the
+critical path by phase, events executed, duplicated and rolled back per
+committed event, bytes per committed event) and writes it as CSV/JSON when
+asked. --plot draws efficiency against ranks (several cases: give --json of
+each and use scaling_replay.py plot).
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+DEFAULT_LATENCY = 2e-6
+DEFAULT_BANDWIDTH = 5e9
+HOST_SPEED = 1e9  # flops per second: the traces write CPU seconds as 1e9 flops each
+
+
+def fail(message):
+    print(f"scaling_replay.py: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def traces_of(directory):
+    traces = sorted(glob.glob(os.path.join(directory, "rank-*.ti")))
+    if not traces:
+        fail(f"{directory} holds no round records (rank-NNNNN.ti): run with --record-rounds {directory}")
+    for k, path in enumerate(traces):
+        if not path.endswith(f"rank-{k:05d}.ti"):
+            fail(f"{directory}: the traces of ranks 0 to {len(traces) - 1} are not all there")
+    return traces
+
+
+def read_rounds(directory, ranks):
+    """Every rank's round lines, as lists of dicts."""
+    rounds = []
+    for k in range(ranks):
+        path = os.path.join(directory, f"rank-{k:05d}.rounds.jsonl")
+        with open(path) as f:
+            rounds.append([json.loads(line) for line in f if line.strip()])
+    return rounds
+
+
+def platform_xml(hosts, latency, bandwidth):
+    # SimGrid's cluster: each host's private link, then the switch, then
+    # the other's link: two links per message, each half the latency.
+    return f"""<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="cluster" prefix="host-" suffix="" radical="0-{hosts - 1}" speed="{HOST_SPEED:.0f}f"
+           bw="{bandwidth:.6g}Bps" lat="{latency / 2:.6g}s" sharing_policy="SPLITDUPLEX"
+           loopback_bw="{10 * bandwidth:.6g}Bps" loopback_lat="0s"/>
+</platform>
+"""
+
+
+def simgrid_replay(traces, latency, bandwidth):
+    """The simulated wall time of the traces on the cluster, in seconds."""
+    smpirun = shutil.which("smpirun")
+    if smpirun is None:
+        fail("smpirun is missing (Debian: apt-get install libsimgrid-dev)")
+    with tempfile.TemporaryDirectory(prefix="tethersim-replay-") as work:
+        hosts = len(traces)
+        with open(os.path.join(work, "platform.xml"), "w") as f:
+            f.write(platform_xml(hosts, latency, bandwidth))
+        with open(os.path.join(work, "hosts"), "w") as f:
+            f.write("".join(f"host-{k}\n" for k in range(hosts)))
+        with open(os.path.join(work, "traces"), "w") as f:
+            f.write("".join(os.path.abspath(t) + "\n" for t in traces))
+        command = [
+            smpirun, "-np", str(hosts), "-platform", os.path.join(work, "platform.xml"),
+            "-hostfile", os.path.join(work, "hosts"), "-replay", os.path.join(work, "traces"),
+            # The stated latency and bandwidth as they are: no correction
+            # factors calibrated on another network.
+            "--cfg=smpi/bw-factor:0:1", "--cfg=smpi/lat-factor:0:1",
+            # No TCP acknowledgements flowing back (an InfiniBand fabric).
+            "--cfg=network/crosstraffic:0",
+            "--cfg=smpi/host-speed:1Gf",
+            "--log=root.thresh:warning", "--log=smpi_replay.thresh:info",
+        ]
+        done = subprocess.run(command, capture_output=True, text=True, cwd=work)
+        output = done.stdout + done.stderr
+        times = [float(m) for m in re.findall(r"Simulation time ([0-9.eE+-]+)", output)]
+        if done.returncode != 0 or not times:
+            fail("the SimGrid replay failed:\n" + output[-2000:])
+        return max(times)
+
+
+def summarise(directory, latency, bandwidth):
+    traces = traces_of(directory)
+    ranks = len(traces)
+    rounds = read_rounds(directory, ranks)
+    counts = {len(r) for r in rounds}
+    if len(counts) != 1:
+        fail(f"{directory}: the ranks recorded different numbers of rounds {sorted(counts)}")
+    n = counts.pop()
+    phases = ("execute", "verify", "commit", "other")
+    # The critical path's compute, round by round: the slowest rank's CPU.
+    critical = {p: 0.0 for p in phases}
+    critical_cpu = 0.0
+    measured_wall = 0.0
+    for k in range(n):
+        slowest = max(range(ranks), key=lambda q: rounds[q][k]["cpu"])
+        critical_cpu += rounds[slowest][k]["cpu"]
+        for p in phases:
+            critical[p] += rounds[slowest][k]["cpu_" + p]
+        measured_wall += max(rounds[q][k]["wall"] for q in range(ranks))
+    total = lambda key: sum(r[key] for rank in rounds for r in rank)
+    executed, duplicated, rolled_back = total("executed"), total("duplicated"), total("rolled_back")
+    committed = executed - duplicated - rolled_back
+    projected = simgrid_replay(traces, latency, bandwidth)
+    per = lambda x: x / committed if committed > 0 else 0.0
+    return {
+        "records": directory,
+        "ranks": ranks,
+        "rounds": n,
+        "projected_seconds": projected,
+        "measured_round_seconds": measured_wall,
+        "critical_cpu_seconds": critical_cpu,
+        **{f"critical_{p}_seconds": critical[p] for p in phases},
+        "cpu_seconds": total("cpu"),
+        "communication_cpu_seconds": total("communication"),
+        "events_committed": committed,
+        "duplicated_per_committed": per(duplicated),
+        "rolled_back_per_committed": per(rolled_back),
+        "bytes_per_committed": per(total("bytes_sent")),
+        "messages_per_committed": per(total("messages_sent")),
+    }
+
+
+def add_efficiency(rows, reference, mode):
+    t1, e1 = reference["projected_seconds"], reference["events_committed"]
+    for row in rows:
+        p, tp = row["ranks"], row["projected_seconds"]
+        if tp <= 0:
+            row["efficiency"] = 0.0
+        elif mode == "strong":
+            row["efficiency"] = t1 / (p * tp)
+        else:
+            row["efficiency"] = t1 * (row["events_committed"] / (p * e1)) / tp
+
+
+COLUMNS = [
+    ("ranks", "ranks", "{:d}"),
+    ("projected_seconds", "projected s", "{:.4g}"),
+    ("efficiency", "efficiency", "{:.3f}"),
+    ("critical_execute_seconds", "execute s", "{:.4g}"),
+    ("critical_verify_seconds", "verify s", "{:.4g}"),
+    ("critical_commit_seconds", "commit s", "{:.4g}"),
+    ("critical_other_seconds", "other s", "{:.4g}"),
+    ("rounds", "rounds", "{:d}"),
+    ("duplicated_per_committed", "dup/ev", "{:.3f}"),
+    ("rolled_back_per_committed", "undone/ev", "{:.4f}"),
+    ("bytes_per_committed", "B/ev", "{:.1f}"),
+]
+
+
+def print_table(rows):
+    header = [c[1] for c in COLUMNS]
+    cells = [[c[2].format(row[c[0]]) for c in COLUMNS] for row in rows]
+    widths = [max(len(h), *(len(r[k]) for r in cells)) for k, h in enumerate(header)]
+    print("  ".join(h.rjust(w) for h, w in zip(header, widths)))
+    for r in cells:
+        print("  ".join(c.rjust(w) for c, w in zip(r, widths)))
+
+
+def plot(cases, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    top = 1
+    for name, rows in cases:
+        rows = sorted(rows, key=lambda r: r["ranks"])
+        ax.plot([r["ranks"] for r in rows], [r["efficiency"] for r in rows], marker="o", label=name)
+        top = max(top, max(r["ranks"] for r in rows))
+    ax.axhline(1.0, color="grey", linestyle="--", linewidth=1, label="ideal")
+    ax.set_xscale("log", base=2)
+    ax.set_xlim(0.8, top * 1.25)
+    ax.set_ylim(0, 1.1)
+    ax.set_xlabel("MPI ranks")
+    ax.set_ylabel("parallel efficiency (critical-path replay)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(loc="lower left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main(argv):
+    if argv and argv[0] == "plot":
+        parser = argparse.ArgumentParser(prog="scaling_replay.py plot",
+                                         description="efficiency against ranks from replay JSON files")
+        parser.add_argument("tables", nargs="+", help="NAME=FILE.json, as written by --json")
+        parser.add_argument("-o", "--output", required=True, help="the PNG to write")
+        args = parser.parse_args(argv[1:])
+        cases = []
+        for spec in args.tables:
+            name, _, path = spec.partition("=")
+            if not path:
+                fail(f"'{spec}' is not NAME=FILE.json")
+            with open(path) as f:
+                cases.append((name, json.load(f)["rows"]))
+        plot(cases, args.output)
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n", 1)[1])
+    parser.add_argument("records", nargs="+", help="directories written by --record-rounds")
+    parser.add_argument("--mode", choices=("strong", "weak"), default="strong")
+    parser.add_argument("--latency", type=float, default=DEFAULT_LATENCY, help="seconds, end to end (default 2e-6)")
+    parser.add_argument("--bandwidth", type=float, default=DEFAULT_BANDWIDTH,
+                        help="bytes per second per link (default 5e9)")
+    parser.add_argument("--reference", help="the one-rank records (default: the one-rank run among RECORDS)")
+    parser.add_argument("--csv", help="write the table as CSV")
+    parser.add_argument("--json", help="write the table as JSON")
+    args = parser.parse_args(argv)
+    if not (args.latency >= 0 and args.bandwidth > 0):
+        fail("--latency must be at least 0 and --bandwidth above 0")
+    rows = [summarise(d, args.latency, args.bandwidth) for d in args.records]
+    rows.sort(key=lambda r: r["ranks"])
+    if args.reference:
+        reference = summarise(args.reference, args.latency, args.bandwidth)
+    else:
+        ones = [r for r in rows if r["ranks"] == 1]
+        if not ones:
+            fail("no one-rank run among the records: give one, or --reference")
+        reference = ones[0]
+    add_efficiency(rows, reference, args.mode)
+    print(f"# {args.mode} scaling, replayed on a cluster of latency {args.latency:g} s, "
+          f"{args.bandwidth:g} B/s per link; reference {reference['projected_seconds']:.4g} s on one rank")
+    print_table(rows)
+    if args.csv:
+        with open(args.csv, "w") as f:
+            keys = list(rows[0].keys())
+            f.write(",".join(keys) + "\n")
+            for row in rows:
+                f.write(",".join(str(row[k]) for k in keys) + "\n")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"mode": args.mode, "latency": args.latency, "bandwidth": args.bandwidth, "rows": rows}, f,
+                      indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
