@@ -11,6 +11,9 @@ packages=(
   libeigen3-dev libboost-program-options-dev libgtest-dev
   librandom123-dev libtoml11-dev nlohmann-json3-dev
   python3 python3-numpy python3-h5py python3-matplotlib
+  # pip install ./python into a virtual environment, without downloads
+  # (tests/install/python_package.sh).
+  python3-venv python3-setuptools
   # Reading trajectories with other tools (tests/tools: MDAnalysis's H5MD
   # reader, GSD export for OVITO and freud) and observables as DataFrames.
   python3-mdanalysis python3-gsd python3-pandas
