@@ -16,14 +16,20 @@ rm -rf "$work"; mkdir -p "$work"
 
 gas=("$src/examples/gas.toml" --set initial.parameters.cells=6 -q)
 
-"$exe" run "${gas[@]}" --end-time 1e6 --set output.checkpoint_interval=0.2 -o "$work/busy" &
-pid=$!
-deadline=$((SECONDS + 60))
-until [ -e "$work/busy/tethersim.lock" ] && [ -e "$work/busy/checkpoint.h5" ]; do
-  kill -0 "$pid" 2>/dev/null || fail "the first run ended early"
-  [ $SECONDS -lt $deadline ] || fail "the first run never locked its directory"
-  sleep 0.1
-done
+# start_long_run DIR: a run into DIR in the background ($pid), once it has
+# locked DIR and written a checkpoint.
+start_long_run() {
+  "$exe" run "${gas[@]}" --end-time 1e6 --set output.checkpoint_interval=0.2 -o "$1" &
+  pid=$!
+  local deadline=$((SECONDS + 60))
+  until [ -e "$1/tethersim.lock" ] && [ -e "$1/checkpoint.h5" ]; do
+    kill -0 "$pid" 2>/dev/null || fail "the run into $1 ended early"
+    [ $SECONDS -lt $deadline ] || fail "the run into $1 did not lock its directory and write a checkpoint"
+    sleep 0.1
+  done
+}
+
+start_long_run "$work/busy"
 read -r holder host < "$work/busy/tethersim.lock"
 [ "$holder" = "$pid" ] || fail "the lock names process $holder, not $pid"
 [ "$host" = "$(hostname)" ] || fail "the lock names host $host, not $(hostname)"
@@ -44,14 +50,7 @@ stop=$(verified_checkpoint_time "$work/busy/checkpoint.h5")
 
 # A run killed with SIGKILL leaves its lock file: the next --continue takes
 # it over and continues the checkpoint.
-"$exe" run "${gas[@]}" --end-time 1e6 --set output.checkpoint_interval=0.2 -o "$work/killed" &
-pid=$!
-deadline=$((SECONDS + 60))
-until [ -e "$work/killed/tethersim.lock" ] && [ -e "$work/killed/checkpoint.h5" ]; do
-  kill -0 "$pid" 2>/dev/null || fail "the run to be killed ended early"
-  [ $SECONDS -lt $deadline ] || fail "the run to be killed wrote no checkpoint"
-  sleep 0.1
-done
+start_long_run "$work/killed"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null || true
 [ -e "$work/killed/tethersim.lock" ] || fail "SIGKILL removed the lock file (the test needs it left behind)"

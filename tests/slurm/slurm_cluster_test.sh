@@ -212,6 +212,15 @@ expect_completed() {
   fi
 }
 submit() { sbatch --parsable "$@" | cut -d';' -f1; }
+# wait_for_run ID DIR: waits until job ID runs and its run has begun DIR.
+wait_for_run() {
+  for _ in $(seq 1 120); do
+    [ "$(job_field "$1" JobState)" = RUNNING ] && [ -f "$2/trajectory.h5" ] && break
+    sleep 1
+  done
+  [ -f "$2/trajectory.h5" ] || fail "job $1 did not start its run within 120 s"
+  sleep 1
+}
 
 model="$src/examples/presynaptic.toml"
 small=(--set initial.parameters.vesicles=30 --set initial.parameters.synapsin_dimers=90
@@ -252,12 +261,7 @@ cat >"$work/plain.sbatch" <<EOF
 srun --mpi=pmix $(printf '%q ' "$exe" run "$model" "${small[@]}") --end-time 100000 -o "$work/termed"
 EOF
 termed=$(submit --nodes=2 --ntasks=2 --output="$work/termed.out" "$work/plain.sbatch")
-for _ in $(seq 1 120); do
-  [ "$(job_field "$termed" JobState)" = RUNNING ] && [ -f "$work/termed/trajectory.h5" ] && break
-  sleep 1
-done
-[ -f "$work/termed/trajectory.h5" ] || fail "job $termed did not start its run within 120 s"
-sleep 1
+wait_for_run "$termed" "$work/termed"
 scancel --signal=TERM "$termed"
 wait_job "$termed" 120
 expect_completed "$termed"
@@ -365,12 +369,7 @@ same_state "$work/serial-600" "$work/killed"
 step "scancel --signal=USR1 --batch: a checkpoint, then run.sbatch continues it"
 long=$(TETHERSIM_OUTPUT="$work/signalled" submit --ntasks=2 --output="$work/signalled.out" \
   "$src/jobs/slurm/run.sbatch" "$model" "${small[@]}" --end-time 100000)
-for _ in $(seq 1 120); do
-  [ "$(job_field "$long" JobState)" = RUNNING ] && [ -f "$work/signalled/trajectory.h5" ] && break
-  sleep 1
-done
-[ -f "$work/signalled/trajectory.h5" ] || fail "job $long did not start its run within 120 s"
-sleep 1
+wait_for_run "$long" "$work/signalled"
 scancel --signal=USR1 --batch "$long"
 wait_job "$long" 120
 expect_completed "$long"
