@@ -1,15 +1,19 @@
 # Sourced by the local job scripts: the environment every tethersim run and
 # test needs on a workstation or CI machine.
 
-# Open MPI refuses to start as root unless told it is fine (containers, CI).
-export OMPI_ALLOW_RUN_AS_ROOT=1
-export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# More ranks than cores is how multi-rank tests run on small machines.
-export OMPI_MCA_rmaps_base_oversubscribe=1
-# No network fabric probing on a single machine (quiet and fast start-up).
-export OMPI_MCA_btl="self,vader,tcp"
-export OMPI_MCA_btl_tcp_if_include="lo"
-export OMPI_MCA_oob_tcp_if_include="lo"
+# Open MPI settings for one machine only:
+#  - Open MPI refuses to start as root unless told it is fine (containers, CI);
+#  - more ranks than cores is how multi-rank tests run on small machines;
+#  - no network fabric probing (quiet and fast start-up): shared memory and
+#    the loopback interface, which cannot reach another node.
+# sbatch passes this environment into a job; jobs/slurm/run.sbatch takes out
+# of the job every setting TETHERSIM_LOCAL_MPI names whose value is still
+# the one set here, so that a multi-node job does not talk over loopback.
+TETHERSIM_LOCAL_MPI="OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1"
+TETHERSIM_LOCAL_MPI+=" OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo"
+for tethersim_setting in $TETHERSIM_LOCAL_MPI; do export "$tethersim_setting"; done
+unset tethersim_setting
+export TETHERSIM_LOCAL_MPI
 
 TETHERSIM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 export TETHERSIM_ROOT

@@ -13,6 +13,9 @@ packages=(
   python3 python3-numpy python3-h5py python3-matplotlib
   # Replaying recorded runs on a modelled cluster (tools/scaling_replay.py).
   libsimgrid-dev
+  # pip install ./python into a virtual environment, without downloads
+  # (tests/install/python_package.sh).
+  python3-venv python3-setuptools
   # Reading trajectories with other tools (tests/tools: MDAnalysis's H5MD
   # reader, GSD export for OVITO and freud) and observables as DataFrames.
   python3-mdanalysis python3-gsd python3-pandas

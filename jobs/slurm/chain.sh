@@ -2,8 +2,18 @@
 # Submits one long run as N Slurm jobs, each continuing the previous one's
 # checkpoint in one output directory:
 #
-#   jobs/slurm/chain.sh MODEL.toml N [tethersim run options]
-#   SBATCH_OPTIONS="--ntasks=8 --time=12:00:00" jobs/slurm/chain.sh examples/presynaptic.toml 4 --end-time 3600
+#   jobs/slurm/chain.sh [chain options] MODEL.toml N [tethersim run options]
+#   jobs/slurm/chain.sh -n 8 -t 12:00:00 examples/presynaptic.toml 4 --end-time 3600
+#   jobs/slurm/chain.sh -N 4 -n 512 -p compute -A myproject -t 24:00:00 \
+#     -m "gcc openmpi hdf5/parallel" big.toml 10
+#
+# Chain options (each becomes the sbatch option of every job):
+#   -n, --ntasks N       MPI ranks (default: run.sbatch's, 2)
+#   -N, --nodes N        nodes (default: as many as Slurm needs for the tasks)
+#   -p, --partition P    partition
+#   -A, --account A      account charged
+#   -t, --time T         time limit of each job (default: run.sbatch's, 1 hour)
+#   -m, --modules LIST   environment modules each job loads (TETHERSIM_MODULES)
 #
 # Job k runs to k/N of the end time (--end-time, else the model's
 # run.end_time) and starts only when job k-1 succeeded (afterok). A restart
@@ -14,7 +24,9 @@
 #
 # Environment: TETHERSIM_OUTPUT the output directory (default
 # chain-MODEL-DATE in the current directory; it must not hold a run yet),
-# SBATCH_OPTIONS extra sbatch options for every job, TETHERSIM the program.
+# SBATCH_OPTIONS further sbatch options for every job, TETHERSIM the program.
+# Without --end-time, the model's run.end_time is read with python3 (3.11 or
+# newer, or an older one with the tomli package).
 set -euo pipefail
 
 die() { echo "chain.sh: error: $*" >&2; exit 2; }
@@ -22,7 +34,27 @@ die() { echo "chain.sh: error: $*" >&2; exit 2; }
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 
-[ $# -ge 2 ] || die "usage: $0 MODEL.toml N [tethersim run options]"
+usage="usage: $0 [-n TASKS] [-N NODES] [-p PARTITION] [-A ACCOUNT] [-t TIME] [-m MODULES] MODEL.toml N [tethersim run options]"
+chain_options=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) echo "$usage"; exit 0 ;;
+    -n|--ntasks|-N|--nodes|-p|--partition|-A|--account|-t|--time|-m|--modules)
+      [ $# -ge 2 ] || die "$1 needs a value"
+      case "$1" in
+        -n|--ntasks) chain_options+=(--ntasks="$2") ;;
+        -N|--nodes) chain_options+=(--nodes="$2") ;;
+        -p|--partition) chain_options+=(--partition="$2") ;;
+        -A|--account) chain_options+=(--account="$2") ;;
+        -t|--time) chain_options+=(--time="$2") ;;
+        *) export TETHERSIM_MODULES="$2" ;;
+      esac
+      shift 2 ;;
+    -*) die "unknown option '$1' ($usage)" ;;
+    *) break ;;
+  esac
+done
+[ $# -ge 2 ] || die "$usage"
 model=$1; jobs=$2; shift 2
 [ -f "$model" ] || die "no model file '$model'"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "N must be a positive integer, got '$jobs'"
@@ -64,13 +96,21 @@ done
 if [ -z "$end_time" ]; then end_time=$set_end_time; fi
 if [ -z "$end_time" ]; then
   # 'tethersim validate' prints the end time rounded; read the exact value.
-  end_time=$("${TETHERSIM_PYTHON:-python3}" - "$model" <<'EOF' 2>/dev/null || true
-import sys, tomllib
+  python="${TETHERSIM_PYTHON:-python3}"
+  command -v "$python" >/dev/null 2>&1 || die "reading run.end_time from $model needs python3; give --end-time T instead"
+  "$python" -c 'import tomllib' 2>/dev/null || "$python" -c 'import tomli' 2>/dev/null ||
+    die "reading run.end_time from $model needs Python 3.11 or newer (tomllib) or the tomli package, and $python is $("$python" -c 'import platform; print(platform.python_version())' 2>/dev/null || echo unknown); give --end-time T instead"
+  end_time=$("$python" - "$model" <<'EOF' 2>/dev/null || true
+import sys
+try:
+    import tomllib
+except ImportError:
+    import tomli as tomllib
 with open(sys.argv[1], "rb") as f:
     print(repr(float(tomllib.load(f)["run"]["end_time"])))
 EOF
 )
-  [ -n "$end_time" ] || die "cannot read run.end_time from $model (needs python3 >= 3.11); give --end-time T"
+  [ -n "$end_time" ] || die "cannot read run.end_time from $model; give --end-time T"
 fi
 awk -v t="$end_time" 'BEGIN { exit !(t + 0 > 0) }' || die "the end time must be positive, got '$end_time'"
 
@@ -110,7 +150,8 @@ for k in $(seq 1 "$jobs"); do
   dependency=()
   [ -z "$previous" ] || dependency=(--dependency="afterok:$previous")
   submitted=$(sbatch --parsable --job-name="tethersim-$stem-${k}of$jobs" --output="$out/slurm-%j.out" \
-    "${dependency[@]+"${dependency[@]}"}" "${sbatch_options[@]+"${sbatch_options[@]}"}" \
+    "${dependency[@]+"${dependency[@]}"}" "${chain_options[@]+"${chain_options[@]}"}" \
+    "${sbatch_options[@]+"${sbatch_options[@]}"}" \
     "$here/run.sbatch" "$model" "${args[@]+"${args[@]}"}" --end-time "${ends[$((k - 1))]}") ||
     die "sbatch refused job $k (above); jobs already submitted: ${ids[*]:-none}"
   previous=${submitted%%;*}

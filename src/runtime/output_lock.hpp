@@ -1,10 +1,21 @@
 #pragma once
 // An output directory belongs to one run at a time. Two runs writing one
 // trajectory, or an --overwrite deleting the files of a run still going,
-// lose results silently; so a run holds tethersim.lock (its process id and
-// host) in its directory from before it touches any file until it ends.
-// A lock whose process is gone (same host) is stale and taken over; one
-// from a live process, or from another host, refuses the run.
+// lose results silently; so a run holds tethersim.lock in its directory
+// from before it touches any file until it ends.
+//
+// The lock is a kernel lock on that file (fcntl), which the system releases
+// when the process ends in any way, SIGKILL and out-of-memory kills
+// included, on every host that shares the file system (NFSv4, Lustre
+// mounted with flock, local disks). The process id and host written into
+// the file are information for the message that refuses a second run: a
+// file left behind by a killed run is taken over, whichever host it names.
+//
+// On a file system that cannot lock files (the lock call fails with
+// ENOLCK, ENOSYS, EOPNOTSUPP ...) the file itself is the lock, created
+// exclusively: a run says so in a warning, a file whose process is gone on
+// this host is taken over, and one from another host is refused (its
+// process cannot be checked from here) until a person removes it.
 
 #include <filesystem>
 #include <string>
@@ -32,7 +43,8 @@ class OutputLock {
  private:
   void release();
   std::filesystem::path path_;  // empty: no lock held
-  std::string content_;         // what this process wrote (released only if still there)
+  int fd_ = -1;                 // holds the kernel lock; -1 on a file system without locks
+  std::string content_;         // what this process wrote (a lock file without a kernel lock is removed only if still this)
 };
 
 }  // namespace tethersim::runtime

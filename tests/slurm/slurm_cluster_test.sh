@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# The Slurm job scripts on a real single-node Slurm cluster started here on
-# localhost (Debian's slurm-wlm + munge, installed when missing):
+# The Slurm job scripts on a real Slurm cluster of two nodes started here on
+# localhost (two slurmd with their own names and ports; Debian's slurm-wlm +
+# munge, installed when missing):
 #  - run.sbatch runs a small presynaptic model on 2 tasks through
-#    srun --mpi=pmix, and its result equals a run without Slurm;
+#    srun --mpi=pmix, and its result equals a run without Slurm; so does a
+#    job on 2 nodes, which does not inherit the single-machine Open MPI
+#    settings of jobs/local/env.sh (sourced here, as a user would);
+#  - a plain 'srun tethersim' job stops with a checkpoint and exit 0 on
+#    'scancel --signal=TERM' (Slurm signals the tasks);
+#  - a job killed with SIGKILL leaves its lock file behind (here naming
+#    another host, as after a node failure); the next job, on the other
+#    node, continues its checkpoint and ends equal to an uninterrupted run;
 #  - chain.sh splits the same run into 3 jobs linked by afterok, and the
 #    chained files equal the single job's, bit for bit;
 #  - 'scancel --signal=USR1 --batch' makes a job stop with a loadable
@@ -46,7 +54,7 @@ rm -rf "$work"; mkdir -p "$work"
 tmp=$(mktemp -d /tmp/tethersim-slurm.XXXXXX)
 mkdir -p "$tmp/state" "$tmp/spool" "$tmp/log"
 
-munged_pid=""; slurmctld_pid=""; slurmd_pid=""
+munged_pid=""; slurmctld_pid=""; slurmd_pids=""
 cleanup() {
   local code=$?
   set +e
@@ -59,10 +67,10 @@ cleanup() {
       sleep 1
     done
   fi
-  for pid in $slurmd_pid $slurmctld_pid; do
+  for pid in $slurmd_pids $slurmctld_pid; do
     kill "$pid" 2>/dev/null
   done
-  for pid in $slurmd_pid $slurmctld_pid; do
+  for pid in $slurmd_pids $slurmctld_pid; do
     wait "$pid" 2>/dev/null
   done
   if [ -n "$munged_pid" ]; then
@@ -71,7 +79,7 @@ cleanup() {
   fi
   # Keep what explains a failure next to the results.
   cp -r "$tmp/log" "$work/slurm-logs" 2>/dev/null
-  cp "$tmp/slurm.conf" "$tmp/jobcomp.log" "$work/slurm-logs/" 2>/dev/null
+  cp "$tmp"/slurm*.conf "$tmp/jobcomp.log" "$work/slurm-logs/" 2>/dev/null
   rm -rf "$tmp"
   if [ "$code" -ne 0 ]; then echo "slurm cluster test failed; daemon logs in $work/slurm-logs" >&2; fi
   exit "$code"
@@ -104,10 +112,14 @@ fi
 
 # ------------------------------------------------------------------- slurm
 host=$(hostname -s)
+# Two nodes on this machine: each slurmd has its node name, port, spool
+# directory and (through TmpFS, where the PMIx plugin makes its per-step
+# directory) temporary directory.
+nodes=(tsnode1 tsnode2)
 # Free ports, so that a cluster already on this machine is not disturbed.
-read -r ctld_port slurmd_port < <("$TETHERSIM_PYTHON" -c '
+read -r ctld_port port1 port2 < <("$TETHERSIM_PYTHON" -c '
 import socket
-s = [socket.socket() for _ in range(2)]
+s = [socket.socket() for _ in range(3)]
 for x in s: x.bind(("127.0.0.1", 0))
 print(*[x.getsockname()[1] for x in s])')
 : >"$tmp/plugstack.conf"
@@ -115,7 +127,6 @@ cat >"$tmp/slurm.conf" <<EOF
 ClusterName=tethersimtest
 SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$ctld_port
-SlurmdPort=$slurmd_port
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
@@ -139,31 +150,40 @@ ReturnToService=2
 MinJobAge=3600
 KillWait=30
 StateSaveLocation=$tmp/state
-SlurmdSpoolDir=$tmp/spool
+SlurmdSpoolDir=$tmp/spool/%n
 SlurmctldPidFile=$tmp/slurmctld.pid
-SlurmdPidFile=$tmp/slurmd.pid
+SlurmdPidFile=$tmp/slurmd-%n.pid
 SlurmctldLogFile=$tmp/log/slurmctld.log
-SlurmdLogFile=$tmp/log/slurmd.log
+SlurmdLogFile=$tmp/log/slurmd-%n.log
 PlugStackConfig=$tmp/plugstack.conf
-NodeName=$host NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
-PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
+# The nodes' files differ in TmpFS only: no warnings about it.
+DebugFlags=NO_CONF_HASH
+NodeName=${nodes[0]} NodeHostname=$host NodeAddr=127.0.0.1 Port=$port1 CPUs=2 State=UNKNOWN
+NodeName=${nodes[1]} NodeHostname=$host NodeAddr=127.0.0.1 Port=$port2 CPUs=2 State=UNKNOWN
+PartitionName=test Nodes=${nodes[0]},${nodes[1]} Default=YES MaxTime=INFINITE State=UP
 EOF
 export SLURM_CONF="$tmp/slurm.conf"
 
-step "starting slurmctld and slurmd (ports $ctld_port, $slurmd_port)"
+step "starting slurmctld and two slurmd (ports $ctld_port, $port1, $port2)"
 slurmctld -D -i -f "$SLURM_CONF" >"$tmp/log/slurmctld.out" 2>&1 &
 slurmctld_pid=$!
-slurmd -D -f "$SLURM_CONF" -N "$host" >"$tmp/log/slurmd.out" 2>&1 &
-slurmd_pid=$!
-state=""
+for node in "${nodes[@]}"; do
+  mkdir -p "$tmp/spool/$node" "$tmp/tmp-$node"
+  { cat "$SLURM_CONF"; echo "TmpFS=$tmp/tmp-$node"; } >"$tmp/slurm-$node.conf"
+  slurmd -D -f "$tmp/slurm-$node.conf" -N "$node" >"$tmp/log/slurmd-$node.out" 2>&1 &
+  slurmd_pids+=" $!"
+done
+idle=""
 for _ in $(seq 1 60); do
-  state=$(sinfo -h -n "$host" -o %T 2>/dev/null || true)
-  [ "$state" = idle ] && break
+  idle=$(sinfo -h -N -t idle -o %N 2>/dev/null | sort -u | paste -sd' ' || true)
+  [ "$idle" = "${nodes[*]}" ] && break
   kill -0 "$slurmctld_pid" 2>/dev/null || fail "slurmctld exited: $(tail -n 5 "$tmp/log/slurmctld.log" "$tmp/log/slurmctld.out" 2>/dev/null)"
-  kill -0 "$slurmd_pid" 2>/dev/null || fail "slurmd exited: $(tail -n 5 "$tmp/log/slurmd.log" "$tmp/log/slurmd.out" 2>/dev/null)"
+  for pid in $slurmd_pids; do
+    kill -0 "$pid" 2>/dev/null || fail "a slurmd exited: $(tail -n 5 "$tmp"/log/slurmd-* 2>/dev/null)"
+  done
   sleep 1
 done
-[ "$state" = idle ] || fail "node $host is '$state', not idle, after 60 s"
+[ "$idle" = "${nodes[*]}" ] || fail "idle nodes after 60 s: '$idle', not '${nodes[*]}'"
 srun --mpi=list 2>&1 | grep -q pmix || fail "this Slurm has no pmix plugin: $(srun --mpi=list 2>&1 | tr '\n' ' ')"
 
 # ------------------------------------------------------------------- jobs
@@ -192,6 +212,15 @@ expect_completed() {
   fi
 }
 submit() { sbatch --parsable "$@" | cut -d';' -f1; }
+# wait_for_run ID DIR: waits until job ID runs and its run has begun DIR.
+wait_for_run() {
+  for _ in $(seq 1 120); do
+    [ "$(job_field "$1" JobState)" = RUNNING ] && [ -f "$2/trajectory.h5" ] && break
+    sleep 1
+  done
+  [ -f "$2/trajectory.h5" ] || fail "job $1 did not start its run within 120 s"
+  sleep 1
+}
 
 model="$src/examples/presynaptic.toml"
 small=(--set initial.parameters.vesicles=30 --set initial.parameters.synapsin_dimers=90
@@ -213,9 +242,36 @@ expect_completed "$single"
 grep -q "fresh run" "$work/single.out" || fail "run.sbatch did not report a fresh run"
 same_state "$work/serial" "$work/single"
 
+step "run.sbatch on 2 nodes, without jobs/local/env.sh's loopback settings"
+[ "${OMPI_MCA_btl_tcp_if_include:-}" = lo ] || fail "the test expects jobs/local/env.sh's settings in its environment"
+two=$(TETHERSIM_OUTPUT="$work/two-nodes" submit --nodes=2 --ntasks-per-node=1 --output="$work/two-nodes.out" \
+  "$src/jobs/slurm/run.sbatch" "$model" "${small[@]}" --end-time 200)
+wait_job "$two" 180
+expect_completed "$two"
+[ "$(job_field "$two" NumNodes)" = 2 ] || fail "job $two ran on $(job_field "$two" NumNodes) node(s), not 2"
+grep -q "not passing on the single-machine Open MPI settings of jobs/local/env.sh: .*OMPI_MCA_btl_tcp_if_include" \
+  "$work/two-nodes.out" || fail "run.sbatch passed env.sh's loopback settings into the job: $(head -3 "$work/two-nodes.out")"
+[ "$(json_field "$work/two-nodes/summary.json" ranks)" = 2 ] || fail "the 2-node job did not run on 2 ranks"
+same_state "$work/serial" "$work/two-nodes"
+
+step "srun: 'scancel --signal=TERM' makes the tasks write a checkpoint and exit 0"
+# A job script of the plainest kind, as a user writes one: srun, nothing else.
+cat >"$work/plain.sbatch" <<EOF
+#!/usr/bin/env bash
+srun --mpi=pmix $(printf '%q ' "$exe" run "$model" "${small[@]}") --end-time 100000 -o "$work/termed"
+EOF
+termed=$(submit --nodes=2 --ntasks=2 --output="$work/termed.out" "$work/plain.sbatch")
+wait_for_run "$termed" "$work/termed"
+scancel --signal=TERM "$termed"
+wait_job "$termed" 120
+expect_completed "$termed"
+grep -q "stopped by SIGTERM" "$work/termed.out" || fail "tethersim did not see the SIGTERM: $(tail -3 "$work/termed.out")"
+[ "$(json_field "$work/termed/summary.json" interrupted)" = True ] || fail "the SIGTERM'd run is not marked interrupted"
+"$exe" info "$work/termed/checkpoint.h5" >/dev/null || fail "the checkpoint of the SIGTERM'd run does not verify"
+
 step "chain.sh: the same run as 3 jobs linked by afterok"
-TETHERSIM_OUTPUT="$work/chain" SBATCH_OPTIONS="--ntasks=2" \
-  "$src/jobs/slurm/chain.sh" "$model" 3 "${small[@]}" --end-time 200 >"$work/chain-submit.out"
+TETHERSIM_OUTPUT="$work/chain" "$src/jobs/slurm/chain.sh" -n 2 "$model" 3 "${small[@]}" --end-time 200 \
+  >"$work/chain-submit.out"
 cat "$work/chain-submit.out"
 mapfile -t chain < <(grep -v '^#' "$work/chain/chain.txt" | cut -d' ' -f1)
 [ "${#chain[@]}" -eq 3 ] || fail "chain.sh submitted ${#chain[@]} jobs, not 3"
@@ -268,15 +324,52 @@ grep -q "stopped early" "$work/cut-1.out" || fail "the first job did not stop at
 grep -q "restart run" "$work/cut-2.out" || fail "the second job did not continue the first one's checkpoint"
 same_state "$work/serial-2000" "$work/cut"
 
+step "a job killed with SIGKILL: the next one, on the other node, continues it exactly"
+# The first job runs on one node with a checkpoint every 25 time units and
+# is killed (SIGKILL, no chance to clean up, as after an out-of-memory kill
+# or a node failure) once it has one. The next job waits for it (afterany,
+# held until the lock file is made to name another host, as a node that
+# failed would leave it) and runs on the other node.
+periodic=(--set output.checkpoint_interval=25)
+victim=$(TETHERSIM_OUTPUT="$work/killed" submit --ntasks=2 --nodelist="${nodes[0]}" --output="$work/killed-1.out" \
+  "$src/jobs/slurm/run.sbatch" "$model" "${small[@]}" "${periodic[@]}" --end-time 600)
+successor=$(TETHERSIM_OUTPUT="$work/killed" submit --ntasks=2 --nodelist="${nodes[1]}" --output="$work/killed-2.out" \
+  --dependency="afterany:$victim" --hold "$src/jobs/slurm/run.sbatch" "$model" "${small[@]}" "${periodic[@]}" --end-time 600)
+for _ in $(seq 1 600); do
+  [ -f "$work/killed/checkpoint.h5" ] && break
+  [ "$(job_field "$victim" JobState)" = COMPLETED ] && break
+  sleep 0.2
+done
+# 'scancel --signal=KILL' would cancel the job, which sends SIGTERM first:
+# the ranks themselves get SIGKILL, found by their command line (which
+# names this test's own output directory).
+ranks=()
+for _ in $(seq 1 100); do
+  mapfile -t ranks < <(pgrep -f -- "^$exe run .*--output $work/killed " || true)
+  [ "${#ranks[@]}" -ge 2 ] && break
+  sleep 0.1
+done
+[ "${#ranks[@]}" -eq 2 ] || fail "found ${#ranks[@]} ranks of job $victim, not 2"
+kill -KILL "${ranks[@]}"
+"$exe" run "$model" "${small[@]}" --end-time 600 -o "$work/serial-600" -q
+wait_job "$victim" 120
+[ "$(job_field "$victim" JobState)" != COMPLETED ] || fail "job $victim completed before it could be killed"
+[ -f "$work/killed/checkpoint.h5" ] || fail "job $victim wrote no checkpoint before it was killed"
+[ -f "$work/killed/tethersim.lock" ] || fail "the killed job left no lock file"
+read -r dead_pid _ <"$work/killed/tethersim.lock"
+echo "$dead_pid node-a-17.invalid" >"$work/killed/tethersim.lock"
+scontrol release "$successor"
+wait_job "$successor" 300
+expect_completed "$successor"
+[ "$(job_field "$successor" NodeList)" = "${nodes[1]}" ] || fail "job $successor ran on $(job_field "$successor" NodeList)"
+grep -q "restart run" "$work/killed-2.out" || fail "the next job did not continue the killed job's checkpoint: $(tail -3 "$work/killed-2.out")"
+[ ! -e "$work/killed/tethersim.lock" ] || fail "the next job left the lock file behind"
+same_state "$work/serial-600" "$work/killed"
+
 step "scancel --signal=USR1 --batch: a checkpoint, then run.sbatch continues it"
 long=$(TETHERSIM_OUTPUT="$work/signalled" submit --ntasks=2 --output="$work/signalled.out" \
   "$src/jobs/slurm/run.sbatch" "$model" "${small[@]}" --end-time 100000)
-for _ in $(seq 1 120); do
-  [ "$(job_field "$long" JobState)" = RUNNING ] && [ -f "$work/signalled/trajectory.h5" ] && break
-  sleep 1
-done
-[ -f "$work/signalled/trajectory.h5" ] || fail "job $long did not start its run within 120 s"
-sleep 1
+wait_for_run "$long" "$work/signalled"
 scancel --signal=USR1 --batch "$long"
 wait_job "$long" 120
 expect_completed "$long"
