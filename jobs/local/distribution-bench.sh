@@ -13,7 +13,10 @@
 #   relative efficiency  raw / ceiling: the distributed engine's share of what
 #                        the machine allowed
 # with the 2-rank counters (commits, rollbacks, events rolled back and
-# duplicated per committed event, bytes and messages per committed event).
+# duplicated per committed event, bytes and messages per committed event),
+# and the check of the critical-path replay (tools/scaling_replay.py): the
+# 2-rank run's recorded rounds replayed on a model of this machine, against
+# the wall time its rounds took (replay_over_measured).
 # Cases, small: gas 10^5 strong and 2x10^5 weak, the membrane sheet of 80 000,
 # the presynaptic example; full: gas 10^6 strong and 2x10^6 weak, the sheet of
 # 980 000 and the presynaptic example.
@@ -59,7 +62,13 @@ measure() {
   local first=$!
   "$exe" run --restart "$out/$case-r$rep-b2" --end-time "$end" -q
   wait "$first"
-  from "$two" "$case-r$rep-c" && mpirun -np 2 "$exe" run --restart "$out/$case-r$rep-c" --end-time "$end" -q
+  from "$two" "$case-r$rep-c" && mpirun -np 2 "$exe" run --restart "$out/$case-r$rep-c" --end-time "$end" -q \
+    --record-rounds "$out/$case-r$rep-c/records"
+  # The 2-rank run replayed on a model of this machine (shared memory between
+  # the two ranks: 1 µs, 5 GB/s), to compare with what it measured.
+  "$TETHERSIM_PYTHON" "$TETHERSIM_ROOT/tools/scaling_replay.py" "$out/$case-r$rep-c/records" \
+    --reference "$out/$case-r$rep-c/records" --latency 1e-6 --bandwidth 5e9 \
+    --json "$out/$case-r$rep-c/replay.json" >/dev/null
 }
 
 gas=$TETHERSIM_ROOT/examples/gas.toml sheet=$TETHERSIM_ROOT/examples/membrane-sheet.toml
@@ -122,6 +131,12 @@ for case, reps in runs.items():
                "execute_s": round(p["seconds_execute"]["max"], 2), "verify_s": round(p["seconds_verify"]["max"], 2),
                "exchange_s": round(p["seconds_exchange"]["max"], 2), "wait_s": round(p["seconds_wait"]["max"], 2),
                "same_state": k["c"]["state_hash"] == k["a"]["state_hash"] if not weak else ""}
+        replayed = os.path.join(out, f"{case}-r{rep}-c", "replay.json")
+        if os.path.exists(replayed):
+            r = json.load(open(replayed))["rows"][0]
+            row["replayed_s"] = round(r["projected_seconds"], 3)
+            row["rounds_measured_s"] = round(r["measured_round_seconds"], 3)
+            row["replay_over_measured"] = round(r["projected_seconds"] / r["measured_round_seconds"], 3)
         rows.append(row)
         per_rep.append(row)
     if per_rep:
@@ -140,7 +155,8 @@ for name, table in (("bench.csv", rows), ("summary.csv", medians)):
         w.writerows(table)
 show = ["case", "scaling", "T_one_s", "T_two_at_once_s", "T_2ranks_s", "raw_efficiency", "ceiling",
         "relative_efficiency", "rank_grid", "commits", "partial_commits", "rollbacks", "delta_mean",
-        "rolled_back_per_committed", "duplicated_per_committed", "bytes_per_committed_event", "same_state"]
+        "rolled_back_per_committed", "duplicated_per_committed", "bytes_per_committed_event",
+        "replay_over_measured", "same_state"]
 print(" | ".join(show))
 for r in medians:
     print(" | ".join(str(r.get(k, "")) for k in show))

@@ -14,6 +14,10 @@
 #                 tethers engaged (t = 12 -> 12.2), 1 to 64 ranks
 #   small         the gas of 10^5 and the sheet of 80 001 particles, 1 to 8
 #                 ranks (a quick look)
+#   cpu-check     whether CPU time is honest when ranks share cores: the gas
+#                 of 10^5 on one rank alone, then 8 copies of that run at once
+#                 on the 2 cores; each copy's recorded CPU time, round by
+#                 round, against the lone run's (not in the default list)
 # Writes DIR/CASE/ranks-NNN/ (run and records), DIR/CASE.json and .csv
 # (the replay's table), DIR/scaling.md (every table) and DIR/scaling.png
 # (efficiency against ranks, one curve per case). Every run of a case must
@@ -114,10 +118,38 @@ for case in ${cases//,/ }; do
       replay small-gas strong
       replay small-sheet strong
       plotted+=("gas 10^5, strong=$out/small-gas.json" "sheet 80 001, strong=$out/small-sheet.json") ;;
+    cpu-check)
+      melt gas-108000 "$gas" 1 --set initial.parameters.cells=30
+      rm -rf "$out/cpu-check" && mkdir -p "$out/cpu-check"
+      cp -r "$out/melts/gas-108000" "$out/cpu-check/alone"
+      "$exe" run --restart "$out/cpu-check/alone" --end-time 1.5 -q --record-rounds "$out/cpu-check/alone/records"
+      for k in 1 2 3 4 5 6 7 8; do
+        cp -r "$out/melts/gas-108000" "$out/cpu-check/copy-$k"
+        "$exe" run --restart "$out/cpu-check/copy-$k" --end-time 1.5 -q \
+          --record-rounds "$out/cpu-check/copy-$k/records" &
+      done
+      wait
+      "$TETHERSIM_PYTHON" - "$out/cpu-check" <<'PY' | tee "$out/cpu-check.txt"
+import glob, json, os, sys
+d = sys.argv[1]
+rounds = lambda run: [json.loads(l) for l in open(os.path.join(d, run, "records", "rank-00000.rounds.jsonl"))]
+alone = rounds("alone")
+total = sum(r["cpu"] for r in alone)
+wall = sum(r["wall"] for r in alone)
+print(f"CPU time with 8 runs sharing 2 cores against one run alone (gas of 108 000, t = 1 -> 1.5, {len(alone)} rounds)")
+print(f"alone: {total:.3f} s CPU, {wall:.3f} s wall")
+for k in range(1, 9):
+    copy = rounds(f"copy-{k}")
+    c = sum(r["cpu"] for r in copy)
+    worst = max(abs(a["cpu"] / b["cpu"] - 1) for a, b in zip(copy, alone) if b["cpu"] > 0.05)
+    print(f"copy {k}: {c:.3f} s CPU ({c / total:.3f} of alone), {sum(r['wall'] for r in copy):.3f} s wall; "
+          f"largest difference in a round of over 0.05 s: {100 * worst:.1f}%")
+PY
+      continue ;;
     *) echo "scaling-replay: unknown case '$case'" >&2; exit 2 ;;
   esac
 done
 
-"$TETHERSIM_PYTHON" "$TETHERSIM_ROOT/tools/scaling_replay.py" plot "${plotted[@]}" -o "$out/scaling.png"
+[[ ${#plotted[@]} -eq 0 ]] || "$TETHERSIM_PYTHON" "$TETHERSIM_ROOT/tools/scaling_replay.py" plot "${plotted[@]}" -o "$out/scaling.png"
 cat "$out"/*.txt > "$out/scaling.md"
 echo "scaling-replay: tables in $out/scaling.md, plot in $out/scaling.png"
