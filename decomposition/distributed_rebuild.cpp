@@ -9,6 +9,7 @@
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/engine/free_storage.hpp"
 #include "tethersim/decomposition/record_snapshot.hpp"
+#include "tethersim/mpi/reductions.hpp"
 #include "wall_clock.hpp"
 
 namespace tethersim::decomposition {
@@ -109,15 +110,13 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
   // The clocks of every rank move on together; the run's cost steers the
   // next lean-window decision.
   std::array<double, 4> shared{until, run_seconds, run_events, static_cast<double>(halt)};
-  MPI_Bcast(shared.data(), static_cast<int>(shared.size()), MPI_DOUBLE, 0, comm_);
+  mpi::broadcast(shared.data(), shared.size(), 0, comm_);
   until = shared[0];
   halt_ = static_cast<Halt>(static_cast<int>(shared[3]));
   run_seconds = shared[1];
   if (shared[2] > 0.0) serial_seconds_per_event_ = run_seconds / shared[2];
-  int window = globals.active_window;
-  MPI_Bcast(&window, 1, MPI_INT, 0, comm_);
-  globals.active_window = window;
-  MPI_Bcast(globals.periodic_ticks.data(), static_cast<int>(globals.periodic_ticks.size()), MPI_UINT64_T, 0, comm_);
+  globals.active_window = mpi::broadcast(globals.active_window, 0, comm_);
+  mpi::broadcast(globals.periodic_ticks, 0, comm_);
   move_clock_to(until);
   deliver_and_build(std::move(after), globals, statistics, escapes, releases);
   counters_.seconds_rebuild += seconds_now() - started;
@@ -131,7 +130,7 @@ void DistributedEngine::maybe_rebalance() {
   // Work per sector layer along each axis, summed over ranks.
   std::vector<double> work;
   for (const auto& slab : work_by_slab_) work.insert(work.end(), slab.begin(), slab.end());
-  MPI_Allreduce(MPI_IN_PLACE, work.data(), static_cast<int>(work.size()), MPI_DOUBLE, MPI_SUM, comm_);
+  mpi::sum_in_place(work, comm_);
   for (auto& slab : work_by_slab_) std::fill(slab.begin(), slab.end(), 0.0);
   std::array<std::vector<int>, 3> cuts = layout_.cuts();
   bool moved = false;

@@ -22,6 +22,7 @@
 #include "tethersim/mpi/collectives.hpp"
 #include "tethersim/physics/counter_rng.hpp"
 #include "tethersim/version.hpp"
+#include "tethersim/mpi/reductions.hpp"
 
 namespace tethersim {
 
@@ -32,12 +33,6 @@ using engine::EngineSnapshot;
 namespace {
 
 constexpr const char* kFormat = "tethersim checkpoint";
-
-std::uint64_t global_sum(std::uint64_t x, MPI_Comm comm) {
-  std::uint64_t total = 0;
-  MPI_Allreduce(&x, &total, 1, MPI_UINT64_T, MPI_SUM, comm);
-  return total;
-}
 
 std::uint64_t parse_hex(const std::string& s) { return std::stoull(s, nullptr, 16); }
 
@@ -194,11 +189,9 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
     return x.time != y.time ? x.time < y.time : x.id < y.id;
   });
   std::vector<std::uint64_t> counters = statistics_counters(local.statistics);
-  std::vector<std::uint64_t> counter_totals(counters.size());
-  MPI_Allreduce(counters.data(), counter_totals.data(), static_cast<int>(counters.size()), MPI_UINT64_T,
-                MPI_SUM, comm);
-  std::uint64_t largest = local.statistics.largest_group, largest_total = 0;
-  MPI_Allreduce(&largest, &largest_total, 1, MPI_UINT64_T, MPI_MAX, comm);
+  std::vector<std::uint64_t> counter_totals = counters;
+  mpi::sum_in_place(counter_totals, comm);
+  const std::uint64_t largest_total = mpi::max(local.statistics.largest_group, comm);
 
   std::string overrides;
   for (const std::string& o : model.data().overrides) overrides += o + "\n";
@@ -208,15 +201,15 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
                  global_part_hash(local.time, local.active_window, local.periodic_ticks, counter_totals,
                                   model.source_text(), overrides)
            : 0;
-  const std::uint64_t content = global_sum(
+  const std::uint64_t content = mpi::sum(
       particles_hash + sum_hashes(phi) + sum_hashes(tethers) + sum_hashes(edges) + rank0_part, comm);
 
   // The sizes of everything, known to every rank before anything is written.
   const SlotRange mine = slot_range(n, ranks, rank);
   const GlobalOffset tether_place = global_offset(tethers.size(), comm);
   const GlobalOffset edge_place = global_offset(edges.size(), comm);
-  const std::uint64_t escape_count = global_sum(escapes.size(), comm);
-  const std::uint64_t release_count = global_sum(releases.size(), comm);
+  const std::uint64_t escape_count = mpi::sum<std::uint64_t>(escapes.size(), comm);
+  const std::uint64_t release_count = mpi::sum<std::uint64_t>(releases.size(), comm);
   // The room the file needs (hdf5_support.hpp: HDF5 must never meet a full
   // disk half-way): the data, and generously the metadata.
   const std::uint64_t room = n * (kParticleColumnBytes + 8 * local.reaction_times.size()) + 16 * tether_place.total +
@@ -308,7 +301,7 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
     discard();
     throw;
   }
-  MPI_Barrier(comm);
+  mpi::barrier(comm);
   // On disk before it replaces anything; then the newest becomes the
   // previous one, and the new one the newest.
   int error = 0, moving = 0;
@@ -330,7 +323,7 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
     if (error != 0) std::remove(temporary.c_str());
   }
   int status[2] = {error, moving};
-  MPI_Bcast(status, 2, MPI_INT, 0, comm);
+  mpi::broadcast(status, 2, 0, comm);
   if (status[0] != 0) {
     throw OutputError(status[1] != 0 ? "cannot move " + temporary + " to " + final_path + ": " +
                                            std::strerror(status[0])
@@ -471,7 +464,7 @@ EngineSnapshot read_checkpoint(const std::string& path, MPI_Comm comm, bool ever
       counters.pop_back();
       set_statistics_counters(s.statistics, counters);
     }
-    if (global_sum(content, comm) != expected) {
+    if (mpi::sum(content, comm) != expected) {
       throw Hdf5Error("content hash mismatch: the data were changed or damaged");
     }
   } catch (const Hdf5Error& e) {

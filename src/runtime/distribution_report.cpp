@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "tethersim/mpi/reductions.hpp"
+
 namespace tethersim::runtime {
 
 const DistributionRow* DistributionReport::row(const std::string& name) const {
@@ -15,12 +17,12 @@ DistributionReport distribution_report(const decomposition::DistributedEngine& e
   const decomposition::DistributionCounters& c = engine.counters();
   const auto& rows = decomposition::kDistributionCounterRows;
   const std::size_t n = rows.size();
-  std::vector<double> local(n), lo(n), hi(n), sum(n);
+  std::vector<double> local(n);
   for (std::size_t k = 0; k < n; ++k) local[k] = rows[k].value(c);
-  MPI_Comm comm = engine.comm();
-  MPI_Allreduce(local.data(), lo.data(), static_cast<int>(n), MPI_DOUBLE, MPI_MIN, comm);
-  MPI_Allreduce(local.data(), hi.data(), static_cast<int>(n), MPI_DOUBLE, MPI_MAX, comm);
-  MPI_Allreduce(local.data(), sum.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, comm);
+  std::vector<double> lo = local, hi = local, sum = local;
+  mpi::min_in_place(lo, engine.comm());
+  mpi::max_in_place(hi, engine.comm());
+  mpi::sum_in_place(sum, engine.comm());
   DistributionReport r;
   r.ranks = engine.ranks();
   const auto& g = engine.layout().ranks();

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "tethersim/mpi/collectives.hpp"
+#include "tethersim/mpi/reductions.hpp"
 
 namespace tethersim::runtime {
 
@@ -16,14 +17,11 @@ namespace {
 
 physics::ExactSum reduced(const physics::ExactSum& local, MPI_Comm comm) {
   physics::ExactSum::Digits digits = local.canonical_digits();
-  MPI_Allreduce(MPI_IN_PLACE, digits.data(), physics::ExactSum::kDigits, MPI_INT64_T, MPI_SUM, comm);
+  mpi::reduce_in_place(digits.data(), digits.size(), MPI_SUM, comm);
   return physics::ExactSum::from_digits(digits);
 }
 
-std::uint64_t reduced(std::uint64_t local, MPI_Comm comm) {
-  MPI_Allreduce(MPI_IN_PLACE, &local, 1, MPI_UINT64_T, MPI_SUM, comm);
-  return local;
-}
+std::uint64_t reduced(std::uint64_t local, MPI_Comm comm) { return mpi::sum(local, comm); }
 
 using mpi::size_of;
 
@@ -69,8 +67,7 @@ std::uint64_t cluster_count(const engine::Engine& e, SpeciesIndex species, MPI_C
     std::sort(roots.begin(), roots.end());
     clusters = static_cast<std::uint64_t>(std::unique(roots.begin(), roots.end()) - roots.begin());
   }
-  MPI_Bcast(&clusters, 1, MPI_UINT64_T, 0, comm);
-  return clusters;
+  return mpi::broadcast(clusters, 0, comm);
 }
 
 // Particles of `species` tethered to at least one of `partner`.
@@ -92,7 +89,7 @@ std::uint64_t tethered_count(const engine::Engine& e, const Model& model, Specie
     });
     has.push_back(found);
   }
-  MPI_Allreduce(MPI_IN_PLACE, has.data(), static_cast<int>(has.size()), MPI_INT, MPI_MAX, comm);
+  mpi::max_in_place(has, comm);
   return static_cast<std::uint64_t>(std::accumulate(has.begin(), has.end(), 0));
 }
 
@@ -188,9 +185,7 @@ void reduce(LocalObservable& v, ObservableReduction reduction, MPI_Comm comm) {
       for (physics::ExactSum& sum : v.sums) sum = reduced(sum, comm);
       break;
     case ObservableReduction::sum:
-      if (size_of(comm) > 1) {
-        MPI_Allreduce(MPI_IN_PLACE, v.counts.data(), static_cast<int>(v.counts.size()), MPI_UINT64_T, MPI_SUM, comm);
-      }
+      if (size_of(comm) > 1) mpi::sum_in_place(v.counts, comm);
       break;
     case ObservableReduction::measured:
       break;
@@ -237,8 +232,8 @@ engine::EngineStatistics system_statistics(const engine::EngineStatistics& local
                           s.capped_loadings, s.attachments, s.detachments, s.releases, s.escapes}) {
     v.push_back(x);
   }
-  MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_UINT64_T, MPI_SUM, comm);
-  MPI_Allreduce(MPI_IN_PLACE, &s.largest_group, 1, MPI_UINT64_T, MPI_MAX, comm);
+  mpi::sum_in_place(v, comm);
+  s.largest_group = mpi::max(s.largest_group, comm);
   std::size_t k = 0;
   for (auto& x : s.events) x = v[k++];
   for (auto& x : s.responses) x = v[k++];

@@ -33,6 +33,7 @@
 #include "tethersim/engine/partial_view.hpp"
 #include "tethersim/engine/poll_pacer.hpp"
 #include "tethersim/engine/stall_watch.hpp"
+#include "tethersim/mpi/reductions.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
 
 namespace tethersim::decomposition {
@@ -301,7 +302,7 @@ class DistributedEngine {
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<NeighbourExchange> neighbours_;
   std::unique_ptr<Certifier> certifier_;
-  MPI_Op max_sum_op_ = MPI_OP_NULL;
+  mpi::MaxAndSum max_and_sum_;  // agree()'s one collective
   double time_ = 0.0;
   double proposal_ = 0.0;              // the next window length to try
   double typical_ = 0.0;               // moving geometric mean of certified lengths

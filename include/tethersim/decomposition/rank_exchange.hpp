@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tethersim/decomposition/record_codec.hpp"
+#include "tethersim/mpi/neighbour_graph.hpp"
 
 namespace tethersim::decomposition {
 
@@ -41,7 +42,6 @@ class ReceivedBytes {
 class NeighbourExchange {
  public:
   NeighbourExchange(MPI_Comm comm, std::vector<int> neighbours);
-  ~NeighbourExchange();
   NeighbourExchange(const NeighbourExchange&) = delete;
   NeighbourExchange& operator=(const NeighbourExchange&) = delete;
 
@@ -54,8 +54,8 @@ class NeighbourExchange {
   std::uint64_t bytes_sent() const { return bytes_sent_; }
 
  private:
-  MPI_Comm graph_ = MPI_COMM_NULL;
   std::vector<int> neighbours_;
+  mpi::NeighbourGraph graph_;
   std::vector<int> slot_of_rank_;
   std::uint64_t bytes_sent_ = 0;
 };
