@@ -805,10 +805,6 @@ std::int64_t TrajectoryFile::write_observables(double time, const FrameObservabl
 
 std::uint64_t TrajectoryFile::frames() const { return state_->frame_times.size(); }
 
-double TrajectoryFile::last_frame_time() const {
-  return state_->frame_times.empty() ? -kInfinity : state_->frame_times.back();
-}
-
 void TrajectoryFile::flush() {
   State& s = *state_;
   // Observable samples are not flushed as they are written: a checkpoint

@@ -103,7 +103,6 @@ class Engine {
   const EngineStatistics& statistics() const { return stats_; }
   const std::vector<EscapeRecord>& escapes() const { return escapes_; }
   const std::vector<ReleaseRecord>& releases() const { return releases_; }
-  bool action_potential_active() const { return active_window_ >= 0; }
   int active_window() const { return active_window_; }
   const SectorCoords& sector(Index i) const { return coords_[i]; }
   // Asks for particle i's sector and roles ahead of a loop that will read
