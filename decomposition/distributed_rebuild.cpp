@@ -32,18 +32,6 @@ void add_statistics(engine::EngineStatistics& to, const engine::EngineStatistics
   to.largest_group = std::max(to.largest_group, from.largest_group);
 }
 
-std::vector<engine::EscapeSnapshot> escape_snapshots(const engine::Engine& e) {
-  std::vector<engine::EscapeSnapshot> out;
-  for (const engine::EscapeRecord& r : e.escapes()) out.push_back({r.id, r.species, r.time, r.position, r.velocity});
-  return out;
-}
-
-std::vector<engine::ReleaseSnapshot> release_snapshots(const engine::Engine& e) {
-  std::vector<engine::ReleaseSnapshot> out;
-  for (const engine::ReleaseRecord& r : e.releases()) out.push_back({r.id, r.time});
-  return out;
-}
-
 }  // namespace
 
 void DistributedEngine::fallback(double until, double events_per_particle) {
@@ -57,8 +45,8 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
 
   Globals globals = current_globals();
   engine::EngineStatistics statistics = engine_->statistics();
-  std::vector<engine::EscapeSnapshot> escapes = escape_snapshots(*engine_);
-  std::vector<engine::ReleaseSnapshot> releases = release_snapshots(*engine_);
+  std::vector<engine::EscapeSnapshot> escapes = engine_->escapes();
+  std::vector<engine::ReleaseSnapshot> releases = engine_->releases();
   // Every rank's engine is built again from what rank 0 sends back: freed
   // now, rank 0 does not hold its part beside the whole system.
   engine_.reset();
@@ -100,8 +88,8 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
     } else {
       counters_.events_executed += serial.statistics().total_events();
       add_statistics(statistics, serial.statistics());
-      for (const engine::EscapeRecord& r : serial.escapes()) escapes.push_back({r.id, r.species, r.time, r.position, r.velocity});
-      for (const engine::ReleaseRecord& r : serial.releases()) releases.push_back({r.id, r.time});
+      escapes.insert(escapes.end(), serial.escapes().begin(), serial.escapes().end());
+      releases.insert(releases.end(), serial.releases().begin(), serial.releases().end());
       pack_every_particle(serial);
       globals = {serial.periodic_ticks(), serial.active_window()};
     }
@@ -187,8 +175,8 @@ void DistributedEngine::maybe_rebalance() {
   std::vector<engine::ParticleRecord> records = accounted_records(*engine_);
   const Globals globals = current_globals();
   const engine::EngineStatistics statistics = engine_->statistics();
-  const std::vector<engine::EscapeSnapshot> escapes = escape_snapshots(*engine_);
-  const std::vector<engine::ReleaseSnapshot> releases = release_snapshots(*engine_);
+  const std::vector<engine::EscapeSnapshot> escapes = engine_->escapes();
+  const std::vector<engine::ReleaseSnapshot> releases = engine_->releases();
   engine_.reset();  // built again from the records: not held beside them
   layout_.set_cuts(cuts);
   neighbours_ = std::make_unique<NeighbourExchange>(comm_, layout_.neighbours(rank_));

@@ -39,14 +39,17 @@ constexpr const char* kTetherRows = "/parameters/tethersim/tether_rows";
 // things), only read.
 constexpr std::int64_t kLayout = 2;
 
-struct ParticleRecord {
+// A FrameParticle on its way to the rank that writes its row, flat so that
+// it travels as bytes (not engine::ParticleRecord, which carries a whole
+// particle and its attachments between ranks).
+struct FrameRow {
   std::uint64_t slot;
   std::int64_t id;
   double position[3];
   double velocity[3];
 };
 
-struct TetherRecord {
+struct TetherRow {
   std::uint64_t slot;  // of the lower-id particle: the row order
   std::uint64_t other;
 };
@@ -647,12 +650,12 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
   const std::string what = "the frame at t = " + format_number(time);
 
   // Particles without a row (not of output.frame_species) are not written.
-  std::vector<ParticleRecord> records;
+  std::vector<FrameRow> records;
   records.reserve(particles.size());
   for (const FrameParticle& p : particles) {
     const std::optional<std::uint64_t> row = s.slots.find(p.id);
     if (!row) continue;
-    ParticleRecord& r = records.emplace_back();
+    FrameRow& r = records.emplace_back();
     r.slot = *row;
     r.id = static_cast<std::int64_t>(p.id);
     for (int c = 0; c < 3; ++c) {
@@ -660,13 +663,13 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
       r.velocity[c] = p.velocity[c];
     }
   }
-  const std::vector<ParticleRecord> mine = io_detail::exchange_by_slot(std::move(records), n, s.comm);
+  const std::vector<FrameRow> mine = io_detail::exchange_by_slot(std::move(records), n, s.comm);
   const SlotRange range = slot_range(n, s.ranks, s.rank);
   // Slots with no particle (it left) keep the fill values: NaN, id -1.
   std::vector<double> positions(range.size() * d, std::nan(""));
   std::vector<double> velocities(range.size() * d, std::nan(""));
   std::vector<std::int64_t> ids(range.size(), -1);
-  for (const ParticleRecord& r : mine) {
+  for (const FrameRow& r : mine) {
     const std::uint64_t row = r.slot - range.begin;
     ids[row] = r.id;
     for (std::size_t c = 0; c < d; ++c) {
@@ -676,11 +679,11 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
   }
 
   // Tethers, in the order of their lower particle, as pairs of rows.
-  std::vector<TetherRecord> own;
+  std::vector<TetherRow> own;
   io_detail::GlobalOffset where{};
   if (s.write_tethers) {
     // A tether is written when both its particles have rows.
-    std::vector<TetherRecord> local;
+    std::vector<TetherRow> local;
     local.reserve(tethers.size());
     for (const FrameTether& t : tethers) {
       const std::optional<std::uint64_t> a = s.slots.find(t.a);
@@ -688,7 +691,7 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
       if (a && b) local.push_back({*a, *b});
     }
     own = io_detail::exchange_by_slot(std::move(local), n, s.comm);
-    std::sort(own.begin(), own.end(), [](const TetherRecord& a, const TetherRecord& b) {
+    std::sort(own.begin(), own.end(), [](const TetherRow& a, const TetherRow& b) {
       return a.slot != b.slot ? a.slot < b.slot : a.other < b.other;
     });
     where = io_detail::global_offset(own.size(), s.comm);
