@@ -9,7 +9,7 @@
 #                                       tethersim::io, tethersim::decomposition...
 include(CMakePackageConfigHelpers)
 
-set(tethersim_installed_libraries physics model io scenario engine decomposition)
+set(tethersim_installed_libraries physics model io scenario engine mpi decomposition)
 set(tethersim_config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/tethersim)
 
 foreach(library ${tethersim_installed_libraries})

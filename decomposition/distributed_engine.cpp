@@ -67,15 +67,6 @@ constexpr int kStructuralCheck = 3;
 // fails on energy.
 constexpr int kBoundExchanges = 4;
 
-// MPI reduction: element 0 holds k; elements 1..k are maxima, the rest sums.
-void max_then_sum(void* in, void* inout, int* length, MPI_Datatype*) {
-  const auto* a = static_cast<const double*>(in);
-  auto* b = static_cast<double*>(inout);
-  const auto k = static_cast<int>(a[0]);
-  for (int i = 1; i <= k && i < *length; ++i) b[i] = std::max(a[i], b[i]);
-  for (int i = k + 1; i < *length; ++i) b[i] += a[i];
-}
-
 }  // namespace
 
 std::string distribution_problem(const Model& model) {
@@ -269,12 +260,7 @@ void DistributedEngine::finish_start(double started) {
   }
 }
 
-DistributedEngine::~DistributedEngine() {
-  if (std::uncaught_exceptions() > 0) return;  // the job is ending every rank
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (!finalized && max_sum_op_ != MPI_OP_NULL) MPI_Op_free(&max_sum_op_);
-}
+DistributedEngine::~DistributedEngine() = default;
 
 void DistributedEngine::start_layout(const DistributionSettings& settings, SectorSpan span) {
   // A developer's switch: one line per window and per failed attempt.
@@ -301,14 +287,13 @@ void DistributedEngine::start_layout(const DistributionSettings& settings, Secto
   const GridShape sectors{grid.shape()[0], grid.shape()[1], grid.shape()[2]};
   // Where the particles are, over every rank's part: the grid is cut
   // across them.
-  MPI_Allreduce(MPI_IN_PLACE, span.lo.data(), 3, MPI_INT, MPI_MIN, comm_);
-  MPI_Allreduce(MPI_IN_PLACE, span.hi.data(), 3, MPI_INT, MPI_MAX, comm_);
+  mpi::reduce_in_place(span.lo.data(), 3, MPI_MIN, comm_);
+  mpi::reduce_in_place(span.hi.data(), 3, MPI_MAX, comm_);
   std::optional<GridShape> occupied;
   if (span.hi[0] >= span.lo[0]) occupied = GridShape{span.hi[0] - span.lo[0] + 1, span.hi[1] - span.lo[1] + 1, span.hi[2] - span.lo[2] + 1};
   const GridShape shape = rank_grid_for(model_, ranks_, settings, occupied);
   layout_ = BlockLayout(sectors, shape, {grid.periodic(0), grid.periodic(1), grid.periodic(2)}, settings.halo_depth);
   neighbours_ = std::make_unique<NeighbourExchange>(comm_, layout_.neighbours(rank_));
-  MPI_Op_create(&max_then_sum, 1, &max_sum_op_);
   for (int k = 0; k < 3; ++k) work_by_slab_[static_cast<std::size_t>(k)].assign(static_cast<std::size_t>(sectors[k]), 0.0);
 }
 
@@ -374,20 +359,14 @@ double DistributedEngine::next_transition() const {
 }
 
 void DistributedEngine::agree(std::vector<double>& maxima, std::vector<double>& sums) {
-  std::vector<double> buffer;
-  buffer.push_back(static_cast<double>(maxima.size()));
-  buffer.insert(buffer.end(), maxima.begin(), maxima.end());
-  buffer.insert(buffer.end(), sums.begin(), sums.end());
   const double started = seconds_now();
   if (recorder_) {
     recorder_->begin_communication();
-    recorder_->allreduce(buffer.size() * sizeof(double));
+    recorder_->allreduce((1 + maxima.size() + sums.size()) * sizeof(double));
   }
-  MPI_Allreduce(MPI_IN_PLACE, buffer.data(), static_cast<int>(buffer.size()), MPI_DOUBLE, max_sum_op_, comm_);
+  max_and_sum_.agree(maxima, sums, comm_);
   if (recorder_) recorder_->end_communication();
   counters_.seconds_wait += seconds_now() - started;
-  std::copy(buffer.begin() + 1, buffer.begin() + 1 + static_cast<long>(maxima.size()), maxima.begin());
-  std::copy(buffer.begin() + 1 + static_cast<long>(maxima.size()), buffer.end(), sums.begin());
 }
 
 bool DistributedEngine::advance(double end, std::uint64_t event_budget) {

@@ -9,6 +9,7 @@
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/engine/free_storage.hpp"
 #include "tethersim/decomposition/record_snapshot.hpp"
+#include "tethersim/mpi/reductions.hpp"
 #include "wall_clock.hpp"
 
 namespace tethersim::decomposition {
@@ -31,18 +32,6 @@ void add_statistics(engine::EngineStatistics& to, const engine::EngineStatistics
   to.largest_group = std::max(to.largest_group, from.largest_group);
 }
 
-std::vector<engine::EscapeSnapshot> escape_snapshots(const engine::Engine& e) {
-  std::vector<engine::EscapeSnapshot> out;
-  for (const engine::EscapeRecord& r : e.escapes()) out.push_back({r.id, r.species, r.time, r.position, r.velocity});
-  return out;
-}
-
-std::vector<engine::ReleaseSnapshot> release_snapshots(const engine::Engine& e) {
-  std::vector<engine::ReleaseSnapshot> out;
-  for (const engine::ReleaseRecord& r : e.releases()) out.push_back({r.id, r.time});
-  return out;
-}
-
 }  // namespace
 
 void DistributedEngine::fallback(double until, double events_per_particle) {
@@ -57,8 +46,8 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
 
   Globals globals = current_globals();
   engine::EngineStatistics statistics = engine_->statistics();
-  std::vector<engine::EscapeSnapshot> escapes = escape_snapshots(*engine_);
-  std::vector<engine::ReleaseSnapshot> releases = release_snapshots(*engine_);
+  std::vector<engine::EscapeSnapshot> escapes = engine_->escapes();
+  std::vector<engine::ReleaseSnapshot> releases = engine_->releases();
   // Every rank's engine is built again from what rank 0 sends back: freed
   // now, rank 0 does not hold its part beside the whole system.
   engine_.reset();
@@ -102,8 +91,8 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
     } else {
       counters_.events_executed += serial.statistics().total_events();
       add_statistics(statistics, serial.statistics());
-      for (const engine::EscapeRecord& r : serial.escapes()) escapes.push_back({r.id, r.species, r.time, r.position, r.velocity});
-      for (const engine::ReleaseRecord& r : serial.releases()) releases.push_back({r.id, r.time});
+      escapes.insert(escapes.end(), serial.escapes().begin(), serial.escapes().end());
+      releases.insert(releases.end(), serial.releases().begin(), serial.releases().end());
       pack_every_particle(serial);
       globals = {serial.periodic_ticks(), serial.active_window()};
     }
@@ -116,15 +105,13 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
     recorder_->begin_communication();
     recorder_->broadcast(sizeof shared + sizeof(int) + globals.periodic_ticks.size() * sizeof(std::uint64_t), 0);
   }
-  MPI_Bcast(shared.data(), static_cast<int>(shared.size()), MPI_DOUBLE, 0, comm_);
+  mpi::broadcast(shared.data(), shared.size(), 0, comm_);
   until = shared[0];
   halt_ = static_cast<Halt>(static_cast<int>(shared[3]));
   run_seconds = shared[1];
   if (shared[2] > 0.0) serial_seconds_per_event_ = run_seconds / shared[2];
-  int window = globals.active_window;
-  MPI_Bcast(&window, 1, MPI_INT, 0, comm_);
-  globals.active_window = window;
-  MPI_Bcast(globals.periodic_ticks.data(), static_cast<int>(globals.periodic_ticks.size()), MPI_UINT64_T, 0, comm_);
+  globals.active_window = mpi::broadcast(globals.active_window, 0, comm_);
+  mpi::broadcast(globals.periodic_ticks, 0, comm_);
   if (recorder_) recorder_->end_communication();
   move_clock_to(until);
   deliver_and_build(std::move(after), globals, statistics, escapes, releases);
@@ -143,7 +130,7 @@ void DistributedEngine::maybe_rebalance() {
     recorder_->begin_communication();
     recorder_->allreduce(work.size() * sizeof(double));
   }
-  MPI_Allreduce(MPI_IN_PLACE, work.data(), static_cast<int>(work.size()), MPI_DOUBLE, MPI_SUM, comm_);
+  mpi::sum_in_place(work, comm_);
   if (recorder_) recorder_->end_communication();
   for (auto& slab : work_by_slab_) std::fill(slab.begin(), slab.end(), 0.0);
   std::array<std::vector<int>, 3> cuts = layout_.cuts();
@@ -201,8 +188,8 @@ void DistributedEngine::maybe_rebalance() {
   std::vector<engine::ParticleRecord> records = accounted_records(*engine_);
   const Globals globals = current_globals();
   const engine::EngineStatistics statistics = engine_->statistics();
-  const std::vector<engine::EscapeSnapshot> escapes = escape_snapshots(*engine_);
-  const std::vector<engine::ReleaseSnapshot> releases = release_snapshots(*engine_);
+  const std::vector<engine::EscapeSnapshot> escapes = engine_->escapes();
+  const std::vector<engine::ReleaseSnapshot> releases = engine_->releases();
   engine_.reset();  // built again from the records: not held beside them
   layout_.set_cuts(cuts);
   neighbours_ = std::make_unique<NeighbourExchange>(comm_, layout_.neighbours(rank_));

@@ -24,25 +24,13 @@ ReceivedBytes::ReceivedBytes(Bytes all, const std::vector<int>& counts, const st
 }
 
 NeighbourExchange::NeighbourExchange(MPI_Comm comm, std::vector<int> neighbours)
-    : neighbours_(std::move(neighbours)) {
+    : neighbours_(std::move(neighbours)), graph_(comm, neighbours_) {
   int size = 1;
   MPI_Comm_size(comm, &size);
   slot_of_rank_.assign(static_cast<std::size_t>(size), -1);
   for (std::size_t k = 0; k < neighbours_.size(); ++k) {
     slot_of_rank_[static_cast<std::size_t>(neighbours_[k])] = static_cast<int>(k);
   }
-  const int degree = static_cast<int>(neighbours_.size());
-  MPI_Dist_graph_create_adjacent(comm, degree, neighbours_.data(), MPI_UNWEIGHTED, degree,
-                                 neighbours_.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph_);
-}
-
-NeighbourExchange::~NeighbourExchange() {
-  // Freeing a communicator is collective: not while a failure on this rank
-  // unwinds (the job is about to end every rank).
-  if (std::uncaught_exceptions() > 0) return;
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (!finalized && graph_ != MPI_COMM_NULL) MPI_Comm_free(&graph_);
 }
 
 int NeighbourExchange::slot(int rank) const { return slot_of_rank_[static_cast<std::size_t>(rank)]; }
@@ -107,12 +95,11 @@ ReceivedBytes NeighbourExchange::exchange(std::vector<Bytes> out) {
   ReceivedBytes in = exchange_buffers(
       std::move(out),
       [&](const int* send_counts, int* receive_counts) {
-        MPI_Neighbor_alltoall(send_counts, 1, MPI_INT, receive_counts, 1, MPI_INT, graph_);
+        graph_.exchange_counts(send_counts, receive_counts);
       },
       [&](const char* send, const int* send_counts, const int* send_offsets, char* receive, const int* receive_counts,
           const int* receive_offsets) {
-        MPI_Neighbor_alltoallv(send, send_counts, send_offsets, MPI_BYTE, receive, receive_counts,
-                               receive_offsets, MPI_BYTE, graph_);
+        graph_.exchange_bytes(send, send_counts, send_offsets, receive, receive_counts, receive_offsets);
       });
   if (recorder_ != nullptr) {
     recorder_->exchange(neighbours_, sent, sizes_of(in));
@@ -130,12 +117,11 @@ ReceivedBytes all_to_all(MPI_Comm comm, std::vector<Bytes> out, RoundRecorder* r
   ReceivedBytes in = exchange_buffers(
       std::move(out),
       [&](const int* send_counts, int* receive_counts) {
-        MPI_Alltoall(send_counts, 1, MPI_INT, receive_counts, 1, MPI_INT, comm);
+        mpi::exchange_counts(send_counts, receive_counts, comm);
       },
       [&](const char* send, const int* send_counts, const int* send_offsets, char* receive, const int* receive_counts,
           const int* receive_offsets) {
-        MPI_Alltoallv(send, send_counts, send_offsets, MPI_BYTE, receive, receive_counts, receive_offsets,
-                      MPI_BYTE, comm);
+        mpi::exchange_bytes(send, send_counts, send_offsets, receive, receive_counts, receive_offsets, comm);
       });
   if (recorder != nullptr) {
     recorder->all_to_all(sent, sizes_of(in));

@@ -1,6 +1,6 @@
 #include "tethersim/decomposition/rank_grid.hpp"
 
-#include "tethersim/decomposition/block_layout.hpp"
+#include "tethersim/decomposition/halo_depth.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -8,6 +8,7 @@
 #include "tethersim/decomposition/record_codec.hpp"
 #include "tethersim/decomposition/record_snapshot.hpp"
 #include "tethersim/engine/same_state.hpp"
+#include "tethersim/mpi/reductions.hpp"
 
 namespace tethersim::decomposition {
 
@@ -130,10 +131,7 @@ void ShadowCheck::check(const engine::Engine& local, double time) {
     problem = first_difference(serial_->snapshot(time), ranks);
     if (problem.empty()) problem = first_stale_ghost(*serial_, ghosts);
   }
-  int length = static_cast<int>(problem.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, comm_);
-  problem.resize(static_cast<std::size_t>(length));
-  MPI_Bcast(problem.data(), length, MPI_CHAR, 0, comm_);
+  mpi::broadcast(problem, 0, comm_);
   if (!problem.empty()) {
     std::ostringstream where;
     where.precision(17);

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "checkpoint_layout.hpp"
 #include "checkpoint_particles.hpp"
 #include "hdf5_support.hpp"
 #include "record_columns.hpp"
@@ -21,49 +22,17 @@
 #include "tethersim/mpi/collectives.hpp"
 #include "tethersim/physics/counter_rng.hpp"
 #include "tethersim/version.hpp"
+#include "tethersim/mpi/reductions.hpp"
 
 namespace tethersim {
 
 using namespace io_detail;
+using namespace io_detail::checkpoint_layout;
 using engine::EngineSnapshot;
 
 namespace {
 
 constexpr const char* kFormat = "tethersim checkpoint";
-
-struct PhiRecord {
-  std::uint64_t slot;
-  std::uint64_t reaction;
-  double value;
-};
-
-struct TetherRecord {
-  std::uint64_t slot;  // of a
-  std::uint64_t a;
-  std::uint64_t b;
-};
-
-struct EdgeRecord {
-  std::uint64_t slot;  // of a
-  std::uint64_t a;
-  std::uint64_t b;
-  double impulse[3];
-  double time;
-  std::uint64_t sequence;
-};
-
-struct EscapeRecord {
-  std::uint64_t id;
-  std::int32_t species;
-  double time;
-  double position[3];
-  double velocity[3];
-};
-
-struct ReleaseRecord {
-  std::uint64_t id;
-  double time;
-};
 
 std::uint64_t parse_hex(const std::string& s) { return std::stoull(s, nullptr, 16); }
 
@@ -77,9 +46,9 @@ std::uint64_t bits(double x) {
 // split of the data over ranks adds up to the same value (a particle's:
 // particle_hash).
 std::uint64_t hash_of(const PhiRecord& r) { return physics::mix_hash(3, r.slot, r.reaction, bits(r.value)); }
-std::uint64_t hash_of(const TetherRecord& r) { return physics::mix_hash(4, r.a, r.b); }
+std::uint64_t hash_of(const TetherRecord& r) { return physics::mix_hash(4, r.pair[0], r.pair[1]); }
 std::uint64_t hash_of(const EdgeRecord& r) {
-  return physics::mix_hash(physics::mix_hash(5, r.a, r.b, r.sequence, bits(r.time)),
+  return physics::mix_hash(physics::mix_hash(5, r.pair[0], r.pair[1], r.sequence, bits(r.time)),
                            bits(r.impulse[0]), bits(r.impulse[1]), bits(r.impulse[2]));
 }
 
@@ -107,12 +76,6 @@ std::uint64_t sum_hashes(const std::vector<Record>& records) {
   std::uint64_t h = 0;
   for (const Record& r : records) h += hash_of(r);
   return h;
-}
-
-std::uint64_t global_sum(std::uint64_t x, MPI_Comm comm) {
-  std::uint64_t total = 0;
-  MPI_Allreduce(&x, &total, 1, MPI_UINT64_T, MPI_SUM, comm);
-  return total;
 }
 
 void write_text(hid_t parent, const std::string& name, const std::string& text, bool root,
@@ -198,17 +161,18 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
   for (const ParticleRow& row : rows) particles_hash += particle_hash(row.slot, particle_of(row));
   phi = exchange_by_slot(std::move(phi), n, comm);
   std::vector<TetherRecord> tethers;
-  for (const auto& t : local.tethers) tethers.push_back({slots.slot(t.a), t.a, t.b});
+  for (const auto& t : local.tethers) tethers.push_back({slots.slot(t.a), {t.a, t.b}});
   tethers = exchange_by_slot(std::move(tethers), n, comm);
-  std::sort(tethers.begin(), tethers.end(),
-            [](const TetherRecord& x, const TetherRecord& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+  auto by_pair = [](const auto& x, const auto& y) {
+    return x.pair[0] != y.pair[0] ? x.pair[0] < y.pair[0] : x.pair[1] < y.pair[1];
+  };
+  std::sort(tethers.begin(), tethers.end(), by_pair);
   std::vector<EdgeRecord> edges;
   for (const auto& e : local.loaded_edges) {
-    edges.push_back({slots.slot(e.a), e.a, e.b, {e.impulse.x(), e.impulse.y(), e.impulse.z()}, e.time, e.sequence});
+    edges.push_back({slots.slot(e.a), {e.a, e.b}, {e.impulse.x(), e.impulse.y(), e.impulse.z()}, e.time, e.sequence});
   }
   edges = exchange_by_slot(std::move(edges), n, comm);
-  std::sort(edges.begin(), edges.end(),
-            [](const EdgeRecord& x, const EdgeRecord& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+  std::sort(edges.begin(), edges.end(), by_pair);
   std::vector<EscapeRecord> escapes;
   for (const auto& e : local.escapes) {
     escapes.push_back({e.id, e.species, e.time, {e.position.x(), e.position.y(), e.position.z()},
@@ -225,11 +189,9 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
     return x.time != y.time ? x.time < y.time : x.id < y.id;
   });
   std::vector<std::uint64_t> counters = statistics_counters(local.statistics);
-  std::vector<std::uint64_t> counter_totals(counters.size());
-  MPI_Allreduce(counters.data(), counter_totals.data(), static_cast<int>(counters.size()), MPI_UINT64_T,
-                MPI_SUM, comm);
-  std::uint64_t largest = local.statistics.largest_group, largest_total = 0;
-  MPI_Allreduce(&largest, &largest_total, 1, MPI_UINT64_T, MPI_MAX, comm);
+  std::vector<std::uint64_t> counter_totals = counters;
+  mpi::sum_in_place(counter_totals, comm);
+  const std::uint64_t largest_total = mpi::max(local.statistics.largest_group, comm);
 
   std::string overrides;
   for (const std::string& o : model.data().overrides) overrides += o + "\n";
@@ -239,15 +201,15 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
                  global_part_hash(local.time, local.active_window, local.periodic_ticks, counter_totals,
                                   model.source_text(), overrides)
            : 0;
-  const std::uint64_t content = global_sum(
+  const std::uint64_t content = mpi::sum(
       particles_hash + sum_hashes(phi) + sum_hashes(tethers) + sum_hashes(edges) + rank0_part, comm);
 
   // The sizes of everything, known to every rank before anything is written.
   const SlotRange mine = slot_range(n, ranks, rank);
   const GlobalOffset tether_place = global_offset(tethers.size(), comm);
   const GlobalOffset edge_place = global_offset(edges.size(), comm);
-  const std::uint64_t escape_count = global_sum(escapes.size(), comm);
-  const std::uint64_t release_count = global_sum(releases.size(), comm);
+  const std::uint64_t escape_count = mpi::sum<std::uint64_t>(escapes.size(), comm);
+  const std::uint64_t release_count = mpi::sum<std::uint64_t>(releases.size(), comm);
   // The room the file needs (hdf5_support.hpp: HDF5 must never meet a full
   // disk half-way): the data, and generously the metadata.
   const std::uint64_t room = n * (kParticleColumnBytes + 8 * local.reaction_times.size()) + 16 * tether_place.total +
@@ -272,7 +234,7 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
     // H5Fcreate truncated the file, releasing the room reserved above.
     ensure_room(temporary, room, comm, what);
     H5Id transfer = collective_transfer();
-    H5Id top = create_group(file, "checkpoint");
+    H5Id top = create_group(file, kRoot);
     write_attribute(top, "format", std::string(kFormat));
     write_attribute(top, "format_version", static_cast<std::int64_t>(kCheckpointFormatVersion));
     write_attribute(top, "tethersim_version", std::string(kVersion));
@@ -285,16 +247,16 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
     write_attribute(top, "model_path", model.source_path());
     write_attribute(top, "active_window", static_cast<std::int64_t>(local.active_window));
     write_attribute(top, "content_hash", hash_text(content));
-    write_text(top, "model_text", model.source_text(), root, transfer);
-    write_text(top, "model_overrides", overrides, root, transfer);
+    write_text(top, kModelText, model.source_text(), root, transfer);
+    write_text(top, kModelOverrides, overrides, root, transfer);
 
-    H5Id group = create_group(top, "particles");
+    H5Id group = create_group(top, kParticles);
     write_particle_columns(group, rows, mine.begin, n, transfer);
     engine::free_storage(rows);
     const std::size_t reactions = local.reaction_times.size();
     if (reactions > 0) {
       // [reactions, N]: one row per reaction.
-      H5Id set = create_dataset(group, "reaction_times", H5T_NATIVE_DOUBLE, {reactions, n});
+      H5Id set = create_dataset(group, kReactionTimes, H5T_NATIVE_DOUBLE, {reactions, n});
       for (std::size_t reaction = 0; reaction < reactions; ++reaction) {
         std::vector<double> values(mine.size(), kInfinity);
         for (const PhiRecord& p : phi) {
@@ -304,30 +266,21 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
       }
     }
 
-    write_column<std::uint64_t>(top, "tethers", tethers, tether_place.offset, tether_place.total, 2,
-                                [](const TetherRecord& r, std::uint64_t* o) { o[0] = r.a; o[1] = r.b; }, transfer);
-    H5Id edge_group = create_group(top, "loaded_edges");
-    write_column<std::uint64_t>(edge_group, "pair", edges, edge_place.offset, edge_place.total, 2, [](const EdgeRecord& r, std::uint64_t* o) { o[0] = r.a; o[1] = r.b; }, transfer);
-    write_column<double>(edge_group, "impulse", edges, edge_place.offset, edge_place.total, 3, [](const EdgeRecord& r, double* o) { std::copy(r.impulse, r.impulse + 3, o); }, transfer);
-    write_column<double>(edge_group, "time", edges, edge_place.offset, edge_place.total, 1, [](const EdgeRecord& r, double* o) { *o = r.time; }, transfer);
-    write_column<std::uint64_t>(edge_group, "sequence", edges, edge_place.offset, edge_place.total, 1, [](const EdgeRecord& r, std::uint64_t* o) { *o = r.sequence; }, transfer);
+    write_record_columns(top, kTetherColumns, tethers, tether_place.offset, tether_place.total, transfer);
+    H5Id edge_group = create_group(top, kLoadedEdges);
+    write_record_columns(edge_group, kEdgeColumns, edges, edge_place.offset, edge_place.total, transfer);
 
     // Global and gathered data: rank 0 writes.
     auto root_rows = [&](const auto& all) { return root ? all : std::decay_t<decltype(all)>{}; };
-    H5Id escape_group = create_group(top, "escapes");
-    write_column<std::uint64_t>(escape_group, "id", escapes, 0, escape_count, 1, [](const EscapeRecord& r, std::uint64_t* o) { *o = r.id; }, transfer);
-    write_column<std::int32_t>(escape_group, "species", escapes, 0, escape_count, 1, [](const EscapeRecord& r, std::int32_t* o) { *o = r.species; }, transfer);
-    write_column<double>(escape_group, "time", escapes, 0, escape_count, 1, [](const EscapeRecord& r, double* o) { *o = r.time; }, transfer);
-    write_column<double>(escape_group, "position", escapes, 0, escape_count, 3, [](const EscapeRecord& r, double* o) { std::copy(r.position, r.position + 3, o); }, transfer);
-    write_column<double>(escape_group, "velocity", escapes, 0, escape_count, 3, [](const EscapeRecord& r, double* o) { std::copy(r.velocity, r.velocity + 3, o); }, transfer);
-    H5Id release_group = create_group(top, "releases");
-    write_column<std::uint64_t>(release_group, "id", releases, 0, release_count, 1, [](const ReleaseRecord& r, std::uint64_t* o) { *o = r.id; }, transfer);
-    write_column<double>(release_group, "time", releases, 0, release_count, 1, [](const ReleaseRecord& r, double* o) { *o = r.time; }, transfer);
+    H5Id escape_group = create_group(top, kEscapes);
+    write_record_columns(escape_group, kEscapeColumns, escapes, 0, escape_count, transfer);
+    H5Id release_group = create_group(top, kReleases);
+    write_record_columns(release_group, kReleaseColumns, releases, 0, release_count, transfer);
     const std::vector<std::uint64_t> ticks = root_rows(local.periodic_ticks);
-    H5Id tick_set = create_dataset(top, "periodic_ticks", H5T_NATIVE_UINT64, {local.periodic_ticks.size()});
+    H5Id tick_set = create_dataset(top, kPeriodicTicks, H5T_NATIVE_UINT64, {local.periodic_ticks.size()});
     write_rows(tick_set, H5T_NATIVE_UINT64, {}, 0, ticks.size(), ticks.data(), transfer);
     const std::vector<std::uint64_t> stats = root_rows(counter_totals);
-    H5Id stats_set = create_dataset(top, "statistics", H5T_NATIVE_UINT64, {counter_totals.size()});
+    H5Id stats_set = create_dataset(top, kStatistics, H5T_NATIVE_UINT64, {counter_totals.size()});
     write_rows(stats_set, H5T_NATIVE_UINT64, {}, 0, stats.size(), stats.data(), transfer);
 
     // Complete: mark it, flush, close, and only then replace the old one.
@@ -348,7 +301,7 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
     discard();
     throw;
   }
-  MPI_Barrier(comm);
+  mpi::barrier(comm);
   // On disk before it replaces anything; then the newest becomes the
   // previous one, and the new one the newest.
   int error = 0, moving = 0;
@@ -370,7 +323,7 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
     if (error != 0) std::remove(temporary.c_str());
   }
   int status[2] = {error, moving};
-  MPI_Bcast(status, 2, MPI_INT, 0, comm);
+  mpi::broadcast(status, 2, 0, comm);
   if (status[0] != 0) {
     throw OutputError(status[1] != 0 ? "cannot move " + temporary + " to " + final_path + ": " +
                                            std::strerror(status[0])
@@ -387,8 +340,8 @@ CheckpointHeader read_checkpoint_header(const std::string& path) {
   if (H5Fis_hdf5(path.c_str()) <= 0) throw bad("not an HDF5 file (or truncated)");
   H5Id file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
   if (!file.valid()) throw bad("cannot be opened: damaged or truncated");
-  if (!exists(file, "checkpoint")) throw bad("not a tethersim checkpoint");
-  H5Id top(H5Gopen2(file, "checkpoint", H5P_DEFAULT));
+  if (!exists(file, kRoot)) throw bad("not a tethersim checkpoint");
+  H5Id top(H5Gopen2(file, kRoot, H5P_DEFAULT));
   CheckpointHeader h;
   try {
     if (read_string_attribute(top, "format") != kFormat) throw bad("not a tethersim checkpoint");
@@ -407,8 +360,8 @@ CheckpointHeader read_checkpoint_header(const std::string& path) {
     h.model_hash = parse_hex(read_string_attribute(top, "model_hash"));
     h.physics_hash = parse_hex(read_string_attribute(top, "physics_hash"));
     h.model_path = read_string_attribute(top, "model_path");
-    h.model_text = read_text(top, "model_text");
-    const std::string overrides = read_text(top, "model_overrides");
+    h.model_text = read_text(top, kModelText);
+    const std::string overrides = read_text(top, kModelOverrides);
     std::size_t start = 0;
     while (start < overrides.size()) {
       const std::size_t end = overrides.find('\n', start);
@@ -437,18 +390,18 @@ EngineSnapshot read_checkpoint(const std::string& path, MPI_Comm comm, bool ever
   try {
     H5Id fapl = mpio_file_access(comm);
     H5Id file(checked(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl), "cannot be opened"));
-    H5Id top = open_group(file, "checkpoint");
+    H5Id top = open_group(file, kRoot);
     const std::uint64_t expected = parse_hex(read_string_attribute(top, "content_hash"));
     s.active_window = static_cast<int>(read_integer_attribute(top, "active_window"));
     const hsize_t n = header.particles;
     const SlotRange mine = slice(n);
-    H5Id group = open_group(top, "particles");
+    H5Id group = open_group(top, kParticles);
     std::vector<engine::ParticleSnapshot> particles(mine.size());
     read_particle_columns(group, particles, mine.begin);
     for (std::size_t k = 0; k < particles.size(); ++k) content += particle_hash(mine.begin + k, particles[k]);
     s.particles = std::move(particles);
-    if (exists(group, "reaction_times")) {
-      H5Id set = open_dataset(group, "reaction_times");
+    if (exists(group, kReactionTimes)) {
+      H5Id set = open_dataset(group, kReactionTimes);
       const hsize_t reactions = dataset_shape(set)[0];
       for (hsize_t reaction = 0; reaction < reactions; ++reaction) {
         std::vector<double> values(mine.size());
@@ -460,56 +413,44 @@ EngineSnapshot read_checkpoint(const std::string& path, MPI_Comm comm, bool ever
       }
     }
     {
-      H5Id set = open_dataset(top, "tethers");
-      const SlotRange rows = slice(dataset_shape(set)[0]);
-      std::vector<std::uint64_t> pairs(2 * rows.size());
-      read_rows(set, H5T_NATIVE_UINT64, {}, rows.begin, rows.size(), pairs.data());
-      std::vector<TetherRecord> records;
-      for (std::size_t k = 0; k < rows.size(); ++k) {
-        records.push_back({0, pairs[2 * k], pairs[2 * k + 1]});
-        s.tethers.push_back({pairs[2 * k], pairs[2 * k + 1]});
-      }
+      const SlotRange rows = slice(record_rows(top, kTetherColumns));
+      std::vector<TetherRecord> records(rows.size());
+      read_record_columns(top, kTetherColumns, records, rows.begin);
       content += sum_hashes(records);
+      for (const TetherRecord& r : records) s.tethers.push_back({r.pair[0], r.pair[1]});
     }
     {
-      H5Id edge_group = open_group(top, "loaded_edges");
-      const SlotRange rows = slice(dataset_shape(open_dataset(edge_group, "time"))[0]);
+      H5Id edge_group = open_group(top, kLoadedEdges);
+      const SlotRange rows = slice(record_rows(edge_group, kEdgeColumns));
       std::vector<EdgeRecord> records(rows.size());
-      read_column<std::uint64_t>(edge_group, "pair", records, rows.begin, 2, [](EdgeRecord& r, const std::uint64_t* i) { r.a = i[0]; r.b = i[1]; });
-      read_column<double>(edge_group, "impulse", records, rows.begin, 3, [](EdgeRecord& r, const double* i) { std::copy(i, i + 3, r.impulse); });
-      read_column<double>(edge_group, "time", records, rows.begin, 1, [](EdgeRecord& r, const double* i) { r.time = *i; });
-      read_column<std::uint64_t>(edge_group, "sequence", records, rows.begin, 1, [](EdgeRecord& r, const std::uint64_t* i) { r.sequence = *i; });
+      read_record_columns(edge_group, kEdgeColumns, records, rows.begin);
       content += sum_hashes(records);
       for (const EdgeRecord& r : records) {
-        s.loaded_edges.push_back({r.a, r.b, Vec3(r.impulse[0], r.impulse[1], r.impulse[2]), r.time, r.sequence});
+        s.loaded_edges.push_back(
+            {r.pair[0], r.pair[1], Vec3(r.impulse[0], r.impulse[1], r.impulse[2]), r.time, r.sequence});
       }
     }
     {
-      H5Id set = open_dataset(top, "periodic_ticks");
+      H5Id set = open_dataset(top, kPeriodicTicks);
       s.periodic_ticks.resize(dataset_shape(set)[0]);
       read_rows(set, H5T_NATIVE_UINT64, {}, 0, s.periodic_ticks.size(), s.periodic_ticks.data());
     }
     if (root) {
-      H5Id escape_group = open_group(top, "escapes");
-      std::vector<EscapeRecord> records(dataset_shape(open_dataset(escape_group, "time"))[0]);
-      read_column<std::uint64_t>(escape_group, "id", records, 0, 1, [](EscapeRecord& r, const std::uint64_t* i) { r.id = *i; });
-      read_column<std::int32_t>(escape_group, "species", records, 0, 1, [](EscapeRecord& r, const std::int32_t* i) { r.species = *i; });
-      read_column<double>(escape_group, "time", records, 0, 1, [](EscapeRecord& r, const double* i) { r.time = *i; });
-      read_column<double>(escape_group, "position", records, 0, 3, [](EscapeRecord& r, const double* i) { std::copy(i, i + 3, r.position); });
-      read_column<double>(escape_group, "velocity", records, 0, 3, [](EscapeRecord& r, const double* i) { std::copy(i, i + 3, r.velocity); });
+      H5Id escape_group = open_group(top, kEscapes);
+      std::vector<EscapeRecord> records(record_rows(escape_group, kEscapeColumns));
+      read_record_columns(escape_group, kEscapeColumns, records, 0);
       content += sum_hashes(records);
       for (const EscapeRecord& r : records) {
         s.escapes.push_back({r.id, static_cast<SpeciesIndex>(r.species), r.time,
                              Vec3(r.position[0], r.position[1], r.position[2]),
                              Vec3(r.velocity[0], r.velocity[1], r.velocity[2])});
       }
-      H5Id release_group = open_group(top, "releases");
-      std::vector<ReleaseRecord> releases(dataset_shape(open_dataset(release_group, "time"))[0]);
-      read_column<std::uint64_t>(release_group, "id", releases, 0, 1, [](ReleaseRecord& r, const std::uint64_t* i) { r.id = *i; });
-      read_column<double>(release_group, "time", releases, 0, 1, [](ReleaseRecord& r, const double* i) { r.time = *i; });
+      H5Id release_group = open_group(top, kReleases);
+      std::vector<ReleaseRecord> releases(record_rows(release_group, kReleaseColumns));
+      read_record_columns(release_group, kReleaseColumns, releases, 0);
       content += sum_hashes(releases);
       for (const ReleaseRecord& r : releases) s.releases.push_back({r.id, r.time});
-      H5Id stats_set = open_dataset(top, "statistics");
+      H5Id stats_set = open_dataset(top, kStatistics);
       std::vector<std::uint64_t> counters(dataset_shape(stats_set)[0]);
       read_rows(stats_set, H5T_NATIVE_UINT64, {}, 0, counters.size(), counters.data());
       if (counters.size() != statistics_counters(s.statistics).size() + 1) {
@@ -523,7 +464,7 @@ EngineSnapshot read_checkpoint(const std::string& path, MPI_Comm comm, bool ever
       counters.pop_back();
       set_statistics_counters(s.statistics, counters);
     }
-    if (global_sum(content, comm) != expected) {
+    if (mpi::sum(content, comm) != expected) {
       throw Hdf5Error("content hash mismatch: the data were changed or damaged");
     }
   } catch (const Hdf5Error& e) {

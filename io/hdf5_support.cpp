@@ -11,6 +11,8 @@
 #include <cstring>
 #include <exception>
 
+#include "tethersim/mpi/reductions.hpp"
+
 namespace tethersim::io_detail {
 
 H5Id& H5Id::operator=(H5Id&& other) noexcept {
@@ -335,8 +337,7 @@ void ensure_room(const std::string& path, std::uint64_t extra, MPI_Comm comm,
                  const std::string& what) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  int error = rank == 0 ? reserve_room(path, extra) : 0;
-  MPI_Bcast(&error, 1, MPI_INT, 0, comm);
+  const int error = mpi::broadcast(rank == 0 ? reserve_room(path, extra) : 0, 0, comm);
   if (error != 0) throw OutputError(path + ": cannot write " + what + ": " + room_problem(error));
 }
 
@@ -354,7 +355,7 @@ void ensure_room_for_new_file(const std::string& path, std::uint64_t bytes, MPI_
       if (error != 0) ::unlink(path.c_str());
     }
   }
-  MPI_Bcast(&error, 1, MPI_INT, 0, comm);
+  error = mpi::broadcast(error, 0, comm);
   if (error != 0) throw OutputError(path + ": cannot write " + what + ": " + room_problem(error));
 }
 

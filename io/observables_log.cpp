@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "hdf5_support.hpp"
-#include "observable_layout.hpp"
 #include "tethersim/io/json_output.hpp"
 #include "tethersim/model/number_format.hpp"
 
@@ -46,9 +45,9 @@ std::uint64_t observables_kept_length(std::istream& in, double time) {
 
 ObservablesLog::ObservablesLog(const std::filesystem::path& path, const Model& model, const char* mode)
     : path_(path.string()) {
-  const auto layout = io_detail::observable_layout(model);
-  // The first six are the fixed ones write() names itself.
-  for (std::size_t k = 6; k < layout.size(); ++k) count_names_.push_back(layout[k].first);
+  for (ObservableColumn& column : observable_columns(model)) {
+    if (column.field->in(kInLog)) columns_.push_back(std::move(column));
+  }
   file_ = std::fopen(path_.c_str(), mode);
   if (file_ == nullptr) throw OutputError(path_ + ": cannot open: " + std::strerror(errno));
 }
@@ -76,14 +75,14 @@ ObservablesLog ObservablesLog::append(const std::filesystem::path& path, const M
 ObservablesLog::ObservablesLog(ObservablesLog&& other) noexcept
     : path_(std::move(other.path_)),
       file_(std::exchange(other.file_, nullptr)),
-      count_names_(std::move(other.count_names_)) {}
+      columns_(std::move(other.columns_)) {}
 
 ObservablesLog& ObservablesLog::operator=(ObservablesLog&& other) noexcept {
   if (this != &other) {
     if (file_ != nullptr) std::fclose(file_);
     path_ = std::move(other.path_);
     file_ = std::exchange(other.file_, nullptr);
-    count_names_ = std::move(other.count_names_);
+    columns_ = std::move(other.columns_);
   }
   return *this;
 }
@@ -96,20 +95,7 @@ void ObservablesLog::write(double time, std::int64_t step, const FrameObservable
   Json sample;
   sample["time"] = json_number(time);
   sample["step"] = step;
-  sample["kinetic_energy"] = json_number(o.kinetic_energy);
-  sample["momentum"] = Json::array({json_number(o.momentum.x()), json_number(o.momentum.y()),
-                                    json_number(o.momentum.z())});
-  sample["particles"] = o.particles;
-  sample["escapes"] = o.escapes;
-  sample["tethers"] = o.tethers;
-  Json events = Json::object();
-  for (std::size_t k = 0; k < io_detail::kEventCountColumns.size(); ++k) {
-    events[io_detail::kEventCountColumns[k]] = k < o.event_counts.size() ? o.event_counts[k] : 0;
-  }
-  sample["event_counts"] = std::move(events);
-  std::size_t name = 0;
-  for (std::uint64_t count : o.clusters) sample[count_names_.at(name++)] = count;
-  for (std::uint64_t count : o.tethered) sample[count_names_.at(name++)] = count;
+  for (const ObservableColumn& column : columns_) sample[column.name] = observable_json(o, column);
   const std::string line = json_text(sample);
   if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0) {
     throw OutputError(path_ + ": cannot write the observables at t = " + format_number(time) + ": " +

@@ -2,7 +2,11 @@
 // Records as HDF5 columns (private to io/): one field of a row type written
 // as one dataset of `columns` values per row, or read back into the rows.
 
+#include <algorithm>
+#include <cstddef>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "hdf5_support.hpp"
@@ -30,6 +34,66 @@ void read_column(hid_t group, const std::string& name, std::vector<Record>& rows
   std::vector<T> data(rows.size() * columns);
   read_rows(open_dataset(group, name), native_type<T>(), {}, first, rows.size(), data.data());
   for (std::size_t k = 0; k < rows.size(); ++k) put(rows[k], &data[k * columns]);
+}
+
+// One column of a record type, declared once for the writer and the
+// reader: the member it holds (a scalar, or an array of scalars as that
+// many values per row) and its dataset's name.
+template <auto Member>
+struct RecordColumn {
+  std::string_view name;
+};
+
+template <typename MemberPointer>
+struct ColumnMember;
+template <typename Record, typename T>
+struct ColumnMember<T Record::*> {
+  using Scalar = T;
+  static constexpr std::size_t width = 1;
+  static const T* begin(const T& v) { return &v; }
+  static T* begin(T& v) { return &v; }
+};
+template <typename Record, typename T, std::size_t N>
+struct ColumnMember<T (Record::*)[N]> {
+  using Scalar = T;
+  static constexpr std::size_t width = N;
+  static const T* begin(const T (&v)[N]) { return v; }
+  static T* begin(T (&v)[N]) { return v; }
+};
+
+// Writes every column of `columns` (a tuple of RecordColumn) in `group`,
+// in the tuple's order, as write_column does one.
+template <typename Record, typename... Columns>
+void write_record_columns(hid_t group, const std::tuple<Columns...>& columns, const std::vector<Record>& rows,
+                          hsize_t first, hsize_t total, hid_t transfer) {
+  auto write_one = [&]<auto Member>(const RecordColumn<Member>& column) {
+    using M = ColumnMember<decltype(Member)>;
+    using T = typename M::Scalar;
+    write_column<T>(
+        group, std::string(column.name), rows, first, total, M::width,
+        [](const Record& r, T* out) { std::copy(M::begin(r.*Member), M::begin(r.*Member) + M::width, out); },
+        transfer);
+  };
+  std::apply([&](const auto&... column) { (write_one(column), ...); }, columns);
+}
+
+// Reads rows [first, first + rows.size()) of every column of `columns`.
+template <typename Record, typename... Columns>
+void read_record_columns(hid_t group, const std::tuple<Columns...>& columns, std::vector<Record>& rows,
+                         hsize_t first) {
+  auto read_one = [&]<auto Member>(const RecordColumn<Member>& column) {
+    using M = ColumnMember<decltype(Member)>;
+    using T = typename M::Scalar;
+    read_column<T>(group, std::string(column.name), rows, first, M::width,
+                   [](Record& r, const T* in) { std::copy(in, in + M::width, M::begin(r.*Member)); });
+  };
+  std::apply([&](const auto&... column) { (read_one(column), ...); }, columns);
+}
+
+// The rows the columns of `columns` hold in `group` (its first column's).
+template <typename... Columns>
+hsize_t record_rows(hid_t group, const std::tuple<Columns...>& columns) {
+  return dataset_shape(open_dataset(group, std::string(std::get<0>(columns).name)))[0];
 }
 
 }  // namespace tethersim::io_detail

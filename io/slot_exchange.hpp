@@ -13,6 +13,7 @@
 #include "tethersim/engine/free_storage.hpp"
 #include "tethersim/io/slot_map.hpp"
 #include "tethersim/mpi/collectives.hpp"
+#include "tethersim/mpi/reductions.hpp"
 
 namespace tethersim::io_detail {
 
@@ -74,13 +75,7 @@ struct GlobalOffset {
   std::uint64_t total = 0;
 };
 inline GlobalOffset global_offset(std::uint64_t count, MPI_Comm comm) {
-  GlobalOffset g;
-  MPI_Exscan(&count, &g.offset, 1, MPI_UINT64_T, MPI_SUM, comm);
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  if (rank == 0) g.offset = 0;  // MPI_Exscan leaves rank 0's result undefined
-  MPI_Allreduce(&count, &g.total, 1, MPI_UINT64_T, MPI_SUM, comm);
-  return g;
+  return {mpi::sum_before(count, comm), mpi::sum(count, comm)};
 }
 
 }  // namespace tethersim::io_detail

@@ -12,7 +12,6 @@
 #include <optional>
 
 #include "hdf5_support.hpp"
-#include "observable_layout.hpp"
 #include "slot_exchange.hpp"
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/model/hash_text.hpp"
@@ -40,14 +39,17 @@ constexpr const char* kTetherRows = "/parameters/tethersim/tether_rows";
 // things), only read.
 constexpr std::int64_t kLayout = 2;
 
-struct ParticleRecord {
+// A FrameParticle on its way to the rank that writes its row, flat so that
+// it travels as bytes (not engine::ParticleRecord, which carries a whole
+// particle and its attachments between ranks).
+struct FrameRow {
   std::uint64_t slot;
   std::int64_t id;
   double position[3];
   double velocity[3];
 };
 
-struct TetherRecord {
+struct TetherRow {
   std::uint64_t slot;  // of the lower-id particle: the row order
   std::uint64_t other;
 };
@@ -122,6 +124,62 @@ void extend_frames(hid_t dataset, hsize_t frames) {
   checked(H5Dset_extent(dataset, shape.data()), "extending a dataset");
 }
 
+// The observables the trajectory holds, one dataset group each.
+std::vector<ObservableColumn> trajectory_observables(const Model& model) {
+  std::vector<ObservableColumn> columns;
+  for (ObservableColumn& column : observable_columns(model)) {
+    if (column.field->in(kInTrajectory)) columns.push_back(std::move(column));
+  }
+  return columns;
+}
+
+// The observable whose group holds the step and time of every sample (the
+// others link to them).
+std::string sample_clock() { return std::string(kObservables) + "/" + std::string(kObservableFields[0].name); }
+
+// Every dataset a sample extends, in the order samples write them: the
+// clock's step and time, then each observable's value.
+std::vector<std::string> sample_datasets(const std::vector<ObservableColumn>& observables) {
+  std::vector<std::string> sets = {sample_clock() + "/step", sample_clock() + "/time"};
+  for (const ObservableColumn& column : observables) {
+    sets.push_back(std::string(kObservables) + "/" + column.name + "/value");
+  }
+  return sets;
+}
+
+std::string observable_unit(const Model& model, ObservableUnit unit) {
+  switch (unit) {
+    case ObservableUnit::energy: return model.units().energy();
+    case ObservableUnit::momentum: return model.units().momentum();
+    case ObservableUnit::none: break;
+  }
+  return "";
+}
+
+// /observables/<name>: value [samples] or [samples, columns], and the
+// step and time of the samples (made once, linked from the clock's group).
+void create_observable(hid_t observables, const ObservableColumn& column, const Model& model) {
+  H5Id group = create_group(observables, column.name);
+  const hid_t type = column.field->type() == ObservableType::count ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE;
+  H5Id value = column.columns == 0
+                   ? create_extensible_dataset(group, "value", type, {}, {1024})
+                   : create_extensible_dataset(group, "value", type, {column.columns}, {256, column.columns});
+  if (column.field->items == ObservableItems::per_event_kind) {
+    write_attribute(value, "columns", std::vector<std::string>(kEventCountColumns.begin(), kEventCountColumns.end()));
+  }
+  write_unit(value, observable_unit(model, column.field->unit));
+  if (column.field == &kObservableFields[0]) {
+    create_extensible_dataset(group, "step", H5T_NATIVE_INT64, {}, {1024});
+    write_unit(create_extensible_dataset(group, "time", H5T_NATIVE_DOUBLE, {}, {1024}), model.units().time);
+    return;
+  }
+  for (const char* part : {"step", "time"}) {
+    checked(H5Lcreate_hard(observables, (std::string(kObservableFields[0].name) + "/" + part).c_str(), group, part,
+                           H5P_DEFAULT, H5P_DEFAULT),
+            "linking observables");
+  }
+}
+
 }  // namespace
 
 struct TrajectoryFile::State {
@@ -154,7 +212,7 @@ struct TrajectoryFile::State {
   bool single_precision = false;  // positions and velocities as floats
   bool write_tether_rows = false;  // ids are not rows: rows for the XDMF too
   bool write_tethers = true;
-  std::vector<std::pair<std::string, std::size_t>> observables;
+  std::vector<ObservableColumn> observables;  // the datasets under /observables
   H5Id file;
   H5Id transfer;
   std::vector<double> frame_times;
@@ -174,6 +232,19 @@ struct TrajectoryFile::State {
   hsize_t tether_rows = 0;  // second extent of the tethers dataset
 
   bool root() const { return rank == 0; }
+  // The datasets that grow by one entry per frame, in this file's layout
+  // (create makes them, write_frame extends them, append checks and
+  // truncates them): the frame clock, positions, ids, box edges, tether
+  // counts, and the optional parts the model's output.frame_fields chose.
+  std::vector<std::string> frame_datasets() const {
+    std::vector<std::string> sets = {std::string(kPosition) + "/step", std::string(kPosition) + "/time",
+                                     std::string(kPosition) + "/value", std::string(kId) + "/value",
+                                     std::string(kParameters) + "/tether_counts", std::string(kEdges) + "/value"};
+    if (write_velocity) sets.push_back(std::string(kVelocity) + "/value");
+    if (write_tethers) sets.push_back(std::string(kTethers) + "/value");
+    if (write_tether_rows) sets.push_back(kTetherRows);
+    return sets;
+  }
   // Secures the room on disk for what an operation allocates, before HDF5
   // writes any of it (hdf5_support.hpp: a write failing half-way cannot be
   // recovered from). Throws OutputError, with the file unchanged.
@@ -215,7 +286,7 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
   const int compression = model.output().frame_compression;
   s->write_velocity = std::find(fields.begin(), fields.end(), "velocity") != fields.end();
   s->write_tethers = std::find(fields.begin(), fields.end(), "tethers") != fields.end();
-  s->observables = observable_layout(model);
+  s->observables = trajectory_observables(model);
   s->transfer = collective_transfer();
   // The room for everything written here (frames and samples reserve their
   // own): species, model text, and generously the groups, attributes and
@@ -363,34 +434,7 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
     }
 
     H5Id observables = create_group(file, "observables");
-    bool first = true;
-    for (const auto& [name, columns] : s->observables) {
-      H5Id group = create_group(observables, name);
-      const bool integer = name != "kinetic_energy" && name != "momentum";
-      const hid_t type = integer ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE;
-      if (columns == 0) {
-        create_extensible_dataset(group, "value", type, {}, {1024});
-      } else {
-        H5Id value = create_extensible_dataset(group, "value", type, {columns}, {256, columns});
-        if (name == "event_counts") {
-          write_attribute(value, "columns",
-                          std::vector<std::string>(kEventCountColumns.begin(), kEventCountColumns.end()));
-        }
-      }
-      if (name == "kinetic_energy") write_unit(open_dataset(group, "value"), model.units().energy());
-      if (name == "momentum") write_unit(open_dataset(group, "value"), model.units().momentum());
-      if (first) {
-        create_extensible_dataset(group, "step", H5T_NATIVE_INT64, {}, {1024});
-        write_unit(create_extensible_dataset(group, "time", H5T_NATIVE_DOUBLE, {}, {1024}), model.units().time);
-        first = false;
-      } else {
-        for (const char* part : {"step", "time"}) {
-          checked(H5Lcreate_hard(observables, ("kinetic_energy/" + std::string(part)).c_str(), group,
-                                 part, H5P_DEFAULT, H5P_DEFAULT),
-                  "linking observables");
-        }
-      }
-    }
+    for (const ObservableColumn& column : s->observables) create_observable(observables, column, model);
 
     H5Id parameters = create_group(create_group(file, "parameters"), "tethersim");
     write_attribute(parameters, "layout", kLayout);
@@ -427,7 +471,7 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
                                       SlotMap slots, const std::vector<SpeciesIndex>& species,
                                       double time) {
   auto s = State::make(path, comm, model, frame_rows(model, std::move(slots), species, nullptr));
-  s->observables = observable_layout(model);
+  s->observables = trajectory_observables(model);
   s->transfer = collective_transfer();
   H5Id fapl = mpio_file_access(comm);
   s->file = H5Id(H5Fopen(path.c_str(), H5F_ACC_RDWR, fapl));
@@ -440,10 +484,6 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
                       "this trajectory belongs to another run (" + why +
                           "): continue into a new --output directory");
   };
-  std::vector<std::string> frame_sets = {std::string(kPosition) + "/step", std::string(kPosition) + "/time",
-                                         std::string(kPosition) + "/value", std::string(kId) + "/value",
-                                         std::string(kParameters) + "/tether_counts",
-                                         std::string(kEdges) + "/value"};
   hsize_t kept = 0;
   try {
     // First everything that makes the file this run's, and everything this
@@ -470,12 +510,11 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
         file_hash != hash_text(model.hash())) {
       throw another_run("its model hash is " + file_hash + ", the checkpoint's model has " + hash_text(model.hash()));
     }
+    // The optional parts this file was created with.
     s->write_velocity = exists(file, kVelocity);
     s->write_tethers = exists(file, kTethers);
-    if (s->write_velocity) frame_sets.push_back(std::string(kVelocity) + "/value");
-    if (s->write_tethers) frame_sets.push_back(std::string(kTethers) + "/value");
     s->write_tether_rows = exists(file, kTetherRows);
-    if (s->write_tether_rows) frame_sets.push_back(kTetherRows);
+    const std::vector<std::string> frame_sets = s->frame_datasets();
     for (const std::string& name : frame_sets) {
       if (!exists(file, name)) throw Hdf5Error("missing dataset " + name);
     }
@@ -508,18 +547,16 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
     // A continued trajectory keeps the precision (and compression) it was
     // created with: its datasets are not rewritten.
     s->single_precision = holds_floats(open_dataset(file, std::string(kPosition) + "/value"));
-    for (const auto& [name, columns] : s->observables) {
-      if (!exists(file, std::string(kObservables) + "/" + name + "/value")) {
+    for (const ObservableColumn& column : s->observables) {
+      if (!exists(file, std::string(kObservables) + "/" + column.name + "/value")) {
         throw InputError({path, 0}, "output",
-                         "this trajectory has no observable '" + name +
+                         "this trajectory has no observable '" + column.name +
                              "': keep output.cluster_species and output.tethered_pairs as they were, "
                              "or continue into a new --output directory");
       }
     }
-    for (const std::string& name : {std::string("kinetic_energy/step"), std::string("kinetic_energy/time")}) {
-      if (!exists(file, std::string(kObservables) + "/" + name)) {
-        throw Hdf5Error("missing dataset " + std::string(kObservables) + "/" + name);
-      }
+    for (const std::string& name : sample_datasets(s->observables)) {
+      if (!exists(file, name)) throw Hdf5Error("missing dataset " + name);
     }
     // Keep the frames up to the restart time; later ones are redone (a
     // frame cut short by a crash among them).
@@ -562,7 +599,7 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
     s->tether_counts.resize(kept);
     for (hsize_t k = 0; k < kept; ++k) s->tether_counts[k] = static_cast<std::uint64_t>(raw[k]);
     if (s->write_tethers) s->tether_rows = dataset_shape(open_dataset(file, std::string(kTethers) + "/value"))[1];
-    H5Id obs_times = open_dataset(file, std::string(kObservables) + "/kinetic_energy/time");
+    H5Id obs_times = open_dataset(file, sample_clock() + "/time");
     const hsize_t samples = dataset_shape(obs_times)[0];
     std::vector<double> sample_times(samples);
     read_rows(obs_times, H5T_NATIVE_DOUBLE, {}, 0, samples, sample_times.data());
@@ -579,12 +616,8 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
       }
     };
     last_of(kPosition, kept, frame_times);
-    last_of(std::string(kObservables) + "/kinetic_energy", s->observable_samples, sample_times);
-    std::vector<std::string> sample_sets = {std::string(kObservables) + "/kinetic_energy/step"};
-    for (const auto& [name, columns] : s->observables) {
-      sample_sets.push_back(std::string(kObservables) + "/" + name + "/value");
-    }
-    for (const std::string& name : sample_sets) {
+    last_of(sample_clock(), s->observable_samples, sample_times);
+    for (const std::string& name : sample_datasets(s->observables)) {
       if (dataset_shape(open_dataset(file, name))[0] < s->observable_samples) {
         throw Hdf5Error(name + " does not have one entry per sample");
       }
@@ -597,14 +630,9 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
   // too (at a file size limit, even rewriting what is there fails).
   ensure_room(path, ChunkGrowth{}.room(), comm, "the trajectory");
   try {
-    for (const std::string& name : frame_sets) extend_frames(open_dataset(file, name), kept);
-    for (const auto& [name, columns] : s->observables) {
-      const std::string group = std::string(kObservables) + "/" + name;
-      extend_frames(open_dataset(file, group + "/value"), s->observable_samples);
-      if (name == "kinetic_energy") {
-        extend_frames(open_dataset(file, group + "/step"), s->observable_samples);
-        extend_frames(open_dataset(file, group + "/time"), s->observable_samples);
-      }
+    for (const std::string& name : s->frame_datasets()) extend_frames(open_dataset(file, name), kept);
+    for (const std::string& name : sample_datasets(s->observables)) {
+      extend_frames(open_dataset(file, name), s->observable_samples);
     }
   } catch (const Hdf5Error& e) {
     throw s->failure("the trajectory (removing the frames after the checkpoint)", e);
@@ -622,12 +650,12 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
   const std::string what = "the frame at t = " + format_number(time);
 
   // Particles without a row (not of output.frame_species) are not written.
-  std::vector<ParticleRecord> records;
+  std::vector<FrameRow> records;
   records.reserve(particles.size());
   for (const FrameParticle& p : particles) {
     const std::optional<std::uint64_t> row = s.slots.find(p.id);
     if (!row) continue;
-    ParticleRecord& r = records.emplace_back();
+    FrameRow& r = records.emplace_back();
     r.slot = *row;
     r.id = static_cast<std::int64_t>(p.id);
     for (int c = 0; c < 3; ++c) {
@@ -635,13 +663,13 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
       r.velocity[c] = p.velocity[c];
     }
   }
-  const std::vector<ParticleRecord> mine = io_detail::exchange_by_slot(std::move(records), n, s.comm);
+  const std::vector<FrameRow> mine = io_detail::exchange_by_slot(std::move(records), n, s.comm);
   const SlotRange range = slot_range(n, s.ranks, s.rank);
   // Slots with no particle (it left) keep the fill values: NaN, id -1.
   std::vector<double> positions(range.size() * d, std::nan(""));
   std::vector<double> velocities(range.size() * d, std::nan(""));
   std::vector<std::int64_t> ids(range.size(), -1);
-  for (const ParticleRecord& r : mine) {
+  for (const FrameRow& r : mine) {
     const std::uint64_t row = r.slot - range.begin;
     ids[row] = r.id;
     for (std::size_t c = 0; c < d; ++c) {
@@ -651,11 +679,11 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
   }
 
   // Tethers, in the order of their lower particle, as pairs of rows.
-  std::vector<TetherRecord> own;
+  std::vector<TetherRow> own;
   io_detail::GlobalOffset where{};
   if (s.write_tethers) {
     // A tether is written when both its particles have rows.
-    std::vector<TetherRecord> local;
+    std::vector<TetherRow> local;
     local.reserve(tethers.size());
     for (const FrameTether& t : tethers) {
       const std::optional<std::uint64_t> a = s.slots.find(t.a);
@@ -663,7 +691,7 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
       if (a && b) local.push_back({*a, *b});
     }
     own = io_detail::exchange_by_slot(std::move(local), n, s.comm);
-    std::sort(own.begin(), own.end(), [](const TetherRecord& a, const TetherRecord& b) {
+    std::sort(own.begin(), own.end(), [](const TetherRow& a, const TetherRow& b) {
       return a.slot != b.slot ? a.slot < b.slot : a.other < b.other;
     });
     where = io_detail::global_offset(own.size(), s.comm);
@@ -744,54 +772,33 @@ std::int64_t TrajectoryFile::write_observables(double time, const FrameObservabl
   State& s = *state_;
   const hid_t file = s.file;
   const hsize_t row = s.observable_samples;
-  const std::string base = std::string(kObservables) + "/";
   const std::string what = "the observables at t = " + format_number(time);
   std::int64_t step = 0;
   try {
     // Open every dataset and secure the room for the chunks this sample
     // starts (one in 256 or 1024 samples) before writing anything.
-    std::vector<std::pair<std::string, H5Id>> sets;
-    sets.emplace_back("kinetic_energy/step", open_dataset(file, base + "kinetic_energy/step"));
-    sets.emplace_back("kinetic_energy/time", open_dataset(file, base + "kinetic_energy/time"));
-    for (const auto& [name, columns] : s.observables) {
-      sets.emplace_back(name + "/value", open_dataset(file, base + name + "/value"));
-    }
+    std::vector<H5Id> sets;
+    for (const std::string& name : sample_datasets(s.observables)) sets.push_back(open_dataset(file, name));
     ChunkGrowth growth;
-    for (const auto& [name, set] : sets) {
+    for (const H5Id& set : sets) {
       std::vector<hsize_t> shape = dataset_shape(set);
       if (!shape.empty()) shape[0] = row + 1;
       growth += chunk_growth(set, shape);
     }
     s.make_room(growth, what);
-    auto grow = [&](const std::string& name) -> hid_t {
-      for (const auto& [set_name, set] : sets) {
-        if (set_name == name) {
-          extend_frames(set, row + 1);
-          return set;
-        }
-      }
-      throw Hdf5Error("missing dataset " + base + name);
-    };
+    for (const H5Id& set : sets) extend_frames(set, row + 1);
     step = s.step_at(time);
-    s.write_scalar_row(grow("kinetic_energy/step"), H5T_NATIVE_INT64, row, &step);
-    s.write_scalar_row(grow("kinetic_energy/time"), H5T_NATIVE_DOUBLE, row, &time);
-    s.write_scalar_row(grow("kinetic_energy/value"), H5T_NATIVE_DOUBLE, row, &o.kinetic_energy);
-    s.write_scalar_row(grow("momentum/value"), H5T_NATIVE_DOUBLE, row, o.momentum.data());
-    auto integer = [&](const std::string& name, std::uint64_t value) {
-      const auto v = static_cast<std::int64_t>(value);
-      s.write_scalar_row(grow(name + "/value"), H5T_NATIVE_INT64, row, &v);
-    };
-    integer("particles", o.particles);
-    integer("escapes", o.escapes);
-    integer("tethers", o.tethers);
-    std::vector<std::int64_t> events(kEventCountColumns.size(), 0);
-    for (std::size_t k = 0; k < o.event_counts.size() && k < events.size(); ++k) {
-      events[k] = static_cast<std::int64_t>(o.event_counts[k]);
+    s.write_scalar_row(sets[0], H5T_NATIVE_INT64, row, &step);
+    s.write_scalar_row(sets[1], H5T_NATIVE_DOUBLE, row, &time);
+    for (std::size_t k = 0; k < s.observables.size(); ++k) {
+      const ObservableColumn& column = s.observables[k];
+      const hid_t set = sets[k + 2];
+      if (column.field->type() == ObservableType::real) {
+        s.write_scalar_row(set, H5T_NATIVE_DOUBLE, row, observable_reals(o, column).data());
+      } else {
+        s.write_scalar_row(set, H5T_NATIVE_INT64, row, observable_counts(o, column).data());
+      }
     }
-    s.write_scalar_row(grow("event_counts/value"), H5T_NATIVE_INT64, row, events.data());
-    std::size_t extra = 6;
-    for (std::uint64_t c : o.clusters) integer(s.observables[extra++].first, c);
-    for (std::uint64_t c : o.tethered) integer(s.observables[extra++].first, c);
   } catch (const Hdf5Error& e) {
     throw s.failure(what, e);
   }
@@ -800,10 +807,6 @@ std::int64_t TrajectoryFile::write_observables(double time, const FrameObservabl
 }
 
 std::uint64_t TrajectoryFile::frames() const { return state_->frame_times.size(); }
-
-double TrajectoryFile::last_frame_time() const {
-  return state_->frame_times.empty() ? -kInfinity : state_->frame_times.back();
-}
 
 void TrajectoryFile::flush() {
   State& s = *state_;

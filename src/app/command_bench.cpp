@@ -10,7 +10,7 @@
 #include "exit_codes.hpp"
 #include "resource_usage.hpp"
 #include "tethersim/engine/engine.hpp"
-#include "tethersim/decomposition/mpi_session.hpp"
+#include "tethersim/mpi/session.hpp"
 #include "tethersim/io/checkpoint_file.hpp"
 #include "tethersim/io/model_file.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
@@ -89,7 +89,7 @@ int bench_main(const Arguments& args) {
               cells, model.domain().length().x(), engine.grid().edge().x(), setup.seconds());
 
   if (values.count("io")) {
-    const decomposition::MpiSession mpi;
+    const mpi::Session mpi;
     const std::string dir = values["io"].as<std::string>();
     std::vector<ParticleId> ids(static_cast<std::size_t>(n));
     for (std::size_t k = 0; k < ids.size(); ++k) ids[k] = k;

@@ -3,7 +3,7 @@
 
 #include "command_options.hpp"
 #include "exit_codes.hpp"
-#include "tethersim/decomposition/mpi_session.hpp"
+#include "tethersim/mpi/session.hpp"
 #include "tethersim/io/file_info.hpp"
 
 namespace tethersim::app {
@@ -23,7 +23,7 @@ int info_main(const Arguments& args) {
                           args, options, positional, values)) {
     return kExitOk;
   }
-  const decomposition::MpiSession mpi;  // parallel HDF5 needs MPI, even alone
+  const mpi::Session mpi;  // parallel HDF5 needs MPI, even alone
   for (const std::string& file : values["file"].as<std::vector<std::string>>()) {
     std::cout << describe_file(file, values.count("json") > 0);
   }

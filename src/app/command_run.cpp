@@ -8,7 +8,7 @@
 #include "exit_codes.hpp"
 #include "run_session.hpp"
 #include "tethersim/decomposition/block_layout.hpp"
-#include "tethersim/decomposition/mpi_session.hpp"
+#include "tethersim/mpi/session.hpp"
 #include "tethersim/io/input_error.hpp"
 
 namespace tethersim::app {
@@ -196,7 +196,7 @@ int run_main(const Arguments& args) {
 
   // Failures on several ranks end the job inside run_simulation
   // (failure_policy.hpp); a single process reports them from main.
-  const decomposition::MpiSession mpi;
+  const mpi::Session mpi;
   return run_simulation(request, mpi);
 }
 

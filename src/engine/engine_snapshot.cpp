@@ -48,10 +48,8 @@ void Engine::restore(const EngineSnapshot& snapshot) {
   }
   // Transitions at the snapshot time itself have not happened yet.
   schedule_action_potentials(snapshot.time);
-  for (const EscapeSnapshot& e : snapshot.escapes) {
-    escapes_.push_back({e.id, e.species, e.time, e.position, e.velocity});
-  }
-  for (const ReleaseSnapshot& r : snapshot.releases) releases_.push_back({r.id, r.time});
+  escapes_ = snapshot.escapes;
+  releases_ = snapshot.releases;
   stats_ = snapshot.statistics;
   clock_ = snapshot.time;
   predict_all();
@@ -94,10 +92,8 @@ EngineSnapshot Engine::snapshot(double at) const {
     for (Index i : order) column.push_back(phi[i]);
     s.reaction_times.push_back(std::move(column));
   }
-  for (const EscapeRecord& e : escapes_) {
-    s.escapes.push_back({e.id, e.species, e.time, e.position, e.velocity});
-  }
-  for (const ReleaseRecord& r : releases_) s.releases.push_back({r.id, r.time});
+  s.escapes = escapes_;
+  s.releases = releases_;
   s.statistics = stats_;
   return s;
 }

@@ -5,17 +5,17 @@
 #include <cstdlib>
 #include <thread>
 
+#include "tethersim/mpi/reductions.hpp"
+
 namespace tethersim::runtime {
 
 int agree_on_failure(MPI_Comm comm, const std::optional<RunFailure>& mine) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
-  int first = mine ? rank : ranks;
-  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
+  const int first = mpi::min(mine ? rank : ranks, comm);
   if (first == ranks) return 0;
-  int code = mine ? mine->exit_code : 0;
-  MPI_Bcast(&code, 1, MPI_INT, first, comm);
+  const int code = mpi::broadcast(mine ? mine->exit_code : 0, first, comm);
   if (rank == first) {
     std::fprintf(stderr, "%s\n", mine->message.c_str());
     std::fflush(stderr);

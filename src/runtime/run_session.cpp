@@ -25,6 +25,7 @@
 #include "tethersim/io/observables_log.hpp"
 #include "tethersim/io/trajectory_file.hpp"
 #include "tethersim/mpi/collectives.hpp"
+#include "tethersim/mpi/reductions.hpp"
 
 namespace tethersim::runtime {
 
@@ -100,7 +101,7 @@ struct Schedule {
 
 // A model that cannot be split over ranks, or not over this rank grid, is
 // refused with the reason (no MPI call: before the first collective).
-void check_distribution(const Model& model, const RunRequest& request, const decomposition::MpiSession& mpi) {
+void check_distribution(const Model& model, const RunRequest& request, const mpi::Session& mpi) {
   if (mpi.size() == 1) return;
   const std::string problem = decomposition::distribution_problem(model);
   if (!problem.empty()) {
@@ -135,7 +136,7 @@ struct LoadedRun {
 // checkpoint.
 template <typename State>
 std::unique_ptr<Simulation> make_simulation(const Model& model, const RunRequest& request,
-                                            const decomposition::MpiSession& mpi, State&& state) {
+                                            const mpi::Session& mpi, State&& state) {
   const std::string& records = request.distribution.record_rounds;
   if (!records.empty()) {
     // Every rank may make it: the first wins, the others find it there.
@@ -152,7 +153,7 @@ std::unique_ptr<Simulation> make_simulation(const Model& model, const RunRequest
 
 // A fresh run's model and initial particles: files only, no collective
 // call, the same on every rank.
-LoadedRun read_fresh(const RunRequest& request, const decomposition::MpiSession& mpi) {
+LoadedRun read_fresh(const RunRequest& request, const mpi::Session& mpi) {
   LoadedRun run;
   run.model = std::make_unique<Model>(
       load_model_file(request.model_path, ModelFileOptions{request.overrides, false}, &run.initial));
@@ -195,7 +196,7 @@ struct AlreadyFinished : std::runtime_error {
 // then the request's; refused when they change the physics, or when the end
 // time is not after the checkpoint's. Files only, no MPI call.
 Model restart_model(const CheckpointHeader& header, const std::string& path, const RunRequest& request,
-                    const decomposition::MpiSession& mpi) {
+                    const mpi::Session& mpi) {
   // The run continues in the checkpoint's directory unless told otherwise;
   // a later override of a key replaces an earlier one.
   std::vector<std::string> overrides;
@@ -238,7 +239,7 @@ Model restart_model(const CheckpointHeader& header, const std::string& path, con
 
 // A restart reads its checkpoint collectively; before that, every rank
 // checks alone that there is one to read.
-void check_restart_source(const RunRequest& request, const decomposition::MpiSession& mpi) {
+void check_restart_source(const RunRequest& request, const mpi::Session& mpi) {
   const std::vector<std::string> candidates = checkpoint_candidates(request.restart);
   // Not while another run writes there: its checkpoint may be half replaced.
   OutputLock::check_free(fs::path(candidates.front()).parent_path());
@@ -256,7 +257,7 @@ void check_restart_source(const RunRequest& request, const decomposition::MpiSes
   }
 }
 
-LoadedRun load_restart(const RunRequest& request, const decomposition::MpiSession& mpi) {
+LoadedRun load_restart(const RunRequest& request, const mpi::Session& mpi) {
   LoadedRun run;
   const std::vector<std::string> candidates = checkpoint_candidates(request.restart);
   std::string path;
@@ -290,7 +291,7 @@ LoadedRun load_restart(const RunRequest& request, const decomposition::MpiSessio
   run.slots = SlotMap(std::move(ids));
   // Sizes the trajectory's tether chunks, which every rank must create alike.
   std::uint64_t tethers = snapshot.tethers.size();
-  if (mpi.size() > 1) MPI_Allreduce(MPI_IN_PLACE, &tethers, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  if (mpi.size() > 1) tethers = mpi::sum(tethers, MPI_COMM_WORLD);
   run.counts.tethers = tethers;
   run.directory = run.model->output().directory;
   run.restarted = true;
@@ -564,7 +565,7 @@ class RunLoop {
 };
 
 // Starts the simulation and runs it: collective from the first call on.
-int start_and_run(LoadedRun& run, const RunRequest& request, const decomposition::MpiSession& mpi) {
+int start_and_run(LoadedRun& run, const RunRequest& request, const mpi::Session& mpi) {
   try {
     if (run.restarted) {
       run = load_restart(request, mpi);
@@ -595,12 +596,7 @@ int start_and_run(LoadedRun& run, const RunRequest& request, const decomposition
       problem = e.what();
     }
   }
-  if (mpi.size() > 1) {
-    int length = static_cast<int>(problem.size());
-    MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    problem.resize(static_cast<std::size_t>(length));
-    MPI_Bcast(problem.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
-  }
+  if (mpi.size() > 1) mpi::broadcast(problem, 0, MPI_COMM_WORLD);
   if (!problem.empty()) {
     // Every rank knows: end alike, without an abort.
     if (mpi.is_root()) std::fprintf(stderr, "tethersim: error: %s\n", problem.c_str());
@@ -625,7 +621,7 @@ int start_and_run(LoadedRun& run, const RunRequest& request, const decomposition
 
 }  // namespace
 
-int run_simulation(const RunRequest& given, const decomposition::MpiSession& mpi) {
+int run_simulation(const RunRequest& given, const mpi::Session& mpi) {
   // One process keeps freed memory for reuse; several ranks do not (it
   // cost them a third more memory for no steady gain: docs/engine.md).
   if (mpi.size() == 1) keep_freed_memory();

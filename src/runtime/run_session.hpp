@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "tethersim/decomposition/distributed_engine.hpp"
-#include "tethersim/decomposition/mpi_session.hpp"
+#include "tethersim/mpi/session.hpp"
 #include "tethersim/engine/stall_watch.hpp"
 
 namespace tethersim::runtime {
@@ -29,6 +29,6 @@ struct RunRequest {
 };
 
 // Returns the process exit code; throws InputError for bad input.
-int run_simulation(const RunRequest& request, const decomposition::MpiSession& mpi);
+int run_simulation(const RunRequest& request, const mpi::Session& mpi);
 
 }  // namespace tethersim::runtime

@@ -23,23 +23,23 @@ double per_second(double count, double seconds) { return seconds > 0 ? count / s
 // Wall time without the checkpoint writes (what LAMMPS calls loop time).
 double loop_seconds(const RunTotals& t) { return std::max(t.wall_seconds - t.checkpoint_seconds, 0.0); }
 
+// A sample as summary.json gives it: every observable kObservableFields
+// writes there under its name; those with one value per model item as an
+// object of them (clusters by species, tethered by "A-B").
 Json observables_json(const Model& model, double time, const FrameObservables& s) {
   Json o;
   o["time"] = json_number(time);
-  o["kinetic_energy"] = json_number(s.kinetic_energy);
-  o["momentum"] = Json::array({json_number(s.momentum.x()), json_number(s.momentum.y()), json_number(s.momentum.z())});
-  o["particles"] = s.particles;
-  o["escapes"] = s.escapes;
-  o["tethers"] = s.tethers;
-  Json clusters = Json::object();
-  for (std::size_t k = 0; k < s.clusters.size(); ++k) clusters[model.output().cluster_species[k]] = s.clusters[k];
-  o["clusters"] = std::move(clusters);
-  Json tethered = Json::object();
-  for (std::size_t k = 0; k < s.tethered.size(); ++k) {
-    const auto& pair = model.output().tethered_pairs[k];
-    tethered[pair[0] + "-" + pair[1]] = s.tethered[k];
+  for (const ObservableField& field : kObservableFields) {
+    if (!field.in(kInSummary)) continue;
+    const std::vector<ObservableColumn> columns = observable_columns(model, field);
+    if (field.items == ObservableItems::one) {
+      o[columns.front().summary_name] = observable_json(s, columns.front());
+      continue;
+    }
+    Json items = Json::object();
+    for (const ObservableColumn& column : columns) items[column.summary_name] = observable_json(s, column);
+    o[std::string(field.name)] = std::move(items);
   }
-  o["tethered"] = std::move(tethered);
   return o;
 }
 

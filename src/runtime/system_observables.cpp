@@ -1,10 +1,15 @@
 #include "system_observables.hpp"
 
 #include <algorithm>
+#include <array>
+#include <string_view>
+#include <type_traits>
+#include <variant>
 #include <numeric>
 #include <unordered_map>
 
 #include "tethersim/mpi/collectives.hpp"
+#include "tethersim/mpi/reductions.hpp"
 
 namespace tethersim::runtime {
 
@@ -12,14 +17,11 @@ namespace {
 
 physics::ExactSum reduced(const physics::ExactSum& local, MPI_Comm comm) {
   physics::ExactSum::Digits digits = local.canonical_digits();
-  MPI_Allreduce(MPI_IN_PLACE, digits.data(), physics::ExactSum::kDigits, MPI_INT64_T, MPI_SUM, comm);
+  mpi::reduce_in_place(digits.data(), digits.size(), MPI_SUM, comm);
   return physics::ExactSum::from_digits(digits);
 }
 
-std::uint64_t reduced(std::uint64_t local, MPI_Comm comm) {
-  MPI_Allreduce(MPI_IN_PLACE, &local, 1, MPI_UINT64_T, MPI_SUM, comm);
-  return local;
-}
+std::uint64_t reduced(std::uint64_t local, MPI_Comm comm) { return mpi::sum(local, comm); }
 
 using mpi::size_of;
 
@@ -65,8 +67,7 @@ std::uint64_t cluster_count(const engine::Engine& e, SpeciesIndex species, MPI_C
     std::sort(roots.begin(), roots.end());
     clusters = static_cast<std::uint64_t>(std::unique(roots.begin(), roots.end()) - roots.begin());
   }
-  MPI_Bcast(&clusters, 1, MPI_UINT64_T, 0, comm);
-  return clusters;
+  return mpi::broadcast(clusters, 0, comm);
 }
 
 // Particles of `species` tethered to at least one of `partner`.
@@ -88,19 +89,43 @@ std::uint64_t tethered_count(const engine::Engine& e, const Model& model, Specie
     });
     has.push_back(found);
   }
-  MPI_Allreduce(MPI_IN_PLACE, has.data(), static_cast<int>(has.size()), MPI_INT, MPI_MAX, comm);
+  mpi::max_in_place(has, comm);
   return static_cast<std::uint64_t>(std::accumulate(has.begin(), has.end(), 0));
 }
 
-}  // namespace
+// This rank's part of an observable, before the ranks combine theirs
+// (ObservableReduction::measured: already the system's value).
+struct LocalObservable {
+  std::vector<physics::ExactSum> sums;  // ObservableType::real, one per component
+  std::vector<std::uint64_t> counts;    // ObservableType::count
+};
 
-FrameObservables system_observables(const engine::Engine& e, const Model& model, MPI_Comm comm) {
-  FrameObservables o;
-  o.kinetic_energy = reduced(e.kinetic_energy_sum(), comm).value();
+using Measure = LocalObservable (*)(const engine::Engine&, const Model&, MPI_Comm);
+
+// How each observable of kObservableFields is measured, in the same order.
+struct ObservableMeasure {
+  std::string_view name;
+  Measure measure;
+};
+
+LocalObservable measure_kinetic_energy(const engine::Engine& e, const Model&, MPI_Comm) {
+  return {{e.kinetic_energy_sum()}, {}};
+}
+
+LocalObservable measure_momentum(const engine::Engine& e, const Model&, MPI_Comm) {
   const std::array<physics::ExactSum, 3> p = e.momentum_sum();
-  for (int k = 0; k < 3; ++k) o.momentum[k] = reduced(p[static_cast<std::size_t>(k)], comm).value();
-  o.particles = reduced(static_cast<std::uint64_t>(e.alive_count()), comm);
-  o.escapes = reduced(static_cast<std::uint64_t>(e.escapes().size()), comm);
+  return {{p.begin(), p.end()}, {}};
+}
+
+LocalObservable measure_particles(const engine::Engine& e, const Model&, MPI_Comm) {
+  return {{}, {static_cast<std::uint64_t>(e.alive_count())}};
+}
+
+LocalObservable measure_escapes(const engine::Engine& e, const Model&, MPI_Comm) {
+  return {{}, {static_cast<std::uint64_t>(e.escapes().size())}};
+}
+
+LocalObservable measure_tethers(const engine::Engine& e, const Model&, MPI_Comm) {
   std::uint64_t tethers = 0;
   const engine::ParticleStore& store = e.particles();
   for (engine::Index i = 0; i < store.size(); ++i) {
@@ -109,16 +134,92 @@ FrameObservables system_observables(const engine::Engine& e, const Model& model,
       tethers += store.id[i] < store.id[j] && e.counted_here(i, j);
     });
   }
-  o.tethers = reduced(tethers, comm);
+  return {{}, {tethers}};
+}
+
+LocalObservable measure_event_counts(const engine::Engine& e, const Model&, MPI_Comm) {
+  const auto& events = e.statistics().events;
+  return {{}, {events.begin(), events.end()}};
+}
+
+LocalObservable measure_clusters(const engine::Engine& e, const Model& model, MPI_Comm comm) {
+  LocalObservable v;
   for (const std::string& name : model.output().cluster_species) {
-    o.clusters.push_back(cluster_count(e, *model.find_species(name), comm));
+    v.counts.push_back(cluster_count(e, *model.find_species(name), comm));
   }
+  return v;
+}
+
+LocalObservable measure_tethered(const engine::Engine& e, const Model& model, MPI_Comm comm) {
+  LocalObservable v;
   for (const auto& pair : model.output().tethered_pairs) {
-    o.tethered.push_back(
+    v.counts.push_back(
         tethered_count(e, model, *model.find_species(pair[0]), *model.find_species(pair[1]), comm));
   }
-  const engine::EngineStatistics stats = system_statistics(e.statistics(), comm);
-  o.event_counts.assign(stats.events.begin(), stats.events.end());
+  return v;
+}
+
+constexpr std::array<ObservableMeasure, kObservableFieldCount> kMeasures = {{
+    {"kinetic_energy", measure_kinetic_energy},
+    {"momentum", measure_momentum},
+    {"particles", measure_particles},
+    {"escapes", measure_escapes},
+    {"tethers", measure_tethers},
+    {"event_counts", measure_event_counts},
+    {"clusters", measure_clusters},
+    {"tethered", measure_tethered},
+}};
+
+constexpr bool measures_follow_fields() {
+  for (std::size_t k = 0; k < kObservableFieldCount; ++k) {
+    if (kMeasures[k].name != kObservableFields[k].name || kMeasures[k].measure == nullptr) return false;
+  }
+  return true;
+}
+static_assert(measures_follow_fields(), "every observable of kObservableFields has its measure, in order");
+
+// The system's value from every rank's part, as the field says.
+void reduce(LocalObservable& v, ObservableReduction reduction, MPI_Comm comm) {
+  switch (reduction) {
+    case ObservableReduction::exact_sum:
+      for (physics::ExactSum& sum : v.sums) sum = reduced(sum, comm);
+      break;
+    case ObservableReduction::sum:
+      if (size_of(comm) > 1) mpi::sum_in_place(v.counts, comm);
+      break;
+    case ObservableReduction::measured:
+      break;
+  }
+}
+
+// Stores the system's value in the member the field names.
+void store(FrameObservables& o, const ObservableField& field, const LocalObservable& v) {
+  std::visit(
+      [&](auto member) {
+        auto& value = o.*member;
+        using Value = std::remove_cvref_t<decltype(value)>;
+        if constexpr (std::is_same_v<Value, double>) {
+          value = v.sums.at(0).value();
+        } else if constexpr (std::is_same_v<Value, Vec3>) {
+          for (int k = 0; k < 3; ++k) value[k] = v.sums.at(static_cast<std::size_t>(k)).value();
+        } else if constexpr (std::is_same_v<Value, std::uint64_t>) {
+          value = v.counts.at(0);
+        } else {
+          value = v.counts;
+        }
+      },
+      field.member);
+}
+
+}  // namespace
+
+FrameObservables system_observables(const engine::Engine& e, const Model& model, MPI_Comm comm) {
+  FrameObservables o;
+  for (std::size_t k = 0; k < kObservableFieldCount; ++k) {
+    LocalObservable v = kMeasures[k].measure(e, model, comm);
+    reduce(v, kObservableFields[k].reduction, comm);
+    store(o, kObservableFields[k], v);
+  }
   return o;
 }
 
@@ -131,8 +232,8 @@ engine::EngineStatistics system_statistics(const engine::EngineStatistics& local
                           s.capped_loadings, s.attachments, s.detachments, s.releases, s.escapes}) {
     v.push_back(x);
   }
-  MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_UINT64_T, MPI_SUM, comm);
-  MPI_Allreduce(MPI_IN_PLACE, &s.largest_group, 1, MPI_UINT64_T, MPI_MAX, comm);
+  mpi::sum_in_place(v, comm);
+  s.largest_group = mpi::max(s.largest_group, comm);
   std::size_t k = 0;
   for (auto& x : s.events) x = v[k++];
   for (auto& x : s.responses) x = v[k++];

@@ -13,23 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "tethersim/decomposition/halo_depth.hpp"
 #include "tethersim/decomposition/rank_grid.hpp"
 
 namespace tethersim::decomposition {
 
 using SectorIndex3 = std::array<std::int32_t, 3>;
-
-// Sector layers of the halo. Certification needs a cross component to stay
-// one interaction reach (up to two sectors) inside the window's edge; a
-// fourth layer over three doubles the certified windows on a dense gas for
-// 3% more particles per rank at 10^6 per rank (docs/distribution.md).
-inline constexpr int kHaloDepth = 4;
-// The depths a run may ask for (--halo-depth). Certified windows need 3 or
-// more (a cross component must stay an interaction reach inside the
-// window); with 2, speculative windows that keep failing fall back to one
-// rank.
-inline constexpr int kMinHaloDepth = 2;
-inline constexpr int kMaxHaloDepth = 8;
 
 class BlockLayout {
  public:

@@ -27,12 +27,14 @@
 
 #include "tethersim/decomposition/block_layout.hpp"
 #include "tethersim/decomposition/certification.hpp"
+#include "tethersim/decomposition/distribution_counters.hpp"
 #include "tethersim/decomposition/rank_exchange.hpp"
 #include "tethersim/decomposition/round_recorder.hpp"
 #include "tethersim/engine/engine.hpp"
 #include "tethersim/engine/partial_view.hpp"
 #include "tethersim/engine/poll_pacer.hpp"
 #include "tethersim/engine/stall_watch.hpp"
+#include "tethersim/mpi/reductions.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
 
 namespace tethersim::decomposition {
@@ -112,68 +114,6 @@ struct SectorSpan {
 class SynchronizationError : public std::logic_error {
  public:
   using std::logic_error::logic_error;
-};
-
-// What one rank did (summary.json and the end-of-run table report min, mean
-// and max over ranks).
-struct DistributionCounters {
-  std::uint64_t windows = 0;
-  std::uint64_t certifications = 0;   // attempts, retries included
-  std::uint64_t retries = 0;
-  std::uint64_t failures_reach = 0;   // why attempts failed (on this rank)
-  std::uint64_t failures_depth = 0;
-  std::uint64_t failures_energy = 0;
-  std::uint64_t bound_exchanges = 0;  // extra rounds of phase 2 (bounds that rose, sent again)
-  std::uint64_t fallbacks = 0;
-  std::uint64_t fallbacks_declined = 0;  // windows kept: a fallback would cost more time or memory
-  std::uint64_t rebalances = 0;
-  // Speculative windows this rank ended early because its undo log and
-  // history reached the window memory, and the most they held.
-  std::uint64_t memory_cuts = 0;
-  // Speculative windows whose journal this rank dropped (undone only whole).
-  std::uint64_t journals_dropped = 0;
-  std::uint64_t window_peak_bytes = 0;
-  double delta_sum = 0.0;
-  double delta_min = kInfinity;
-  double delta_max = 0.0;
-  std::uint64_t events_executed = 0;   // here, counted here or elsewhere
-  std::uint64_t events_duplicated = 0; // executed here, counted by another rank
-  std::uint64_t components = 0;        // summed over windows
-  std::uint64_t cross_components = 0;
-  std::uint64_t largest_component = 0;
-  std::uint64_t active_ghosts = 0;     // summed over windows
-  std::uint64_t examined_owned = 0;    // particles certificates examined, summed over certifications
-  std::uint64_t examined_ghosts = 0;
-  std::uint64_t owned = 0;             // now
-  std::uint64_t ghosts = 0;            // now
-  std::uint64_t ghosts_max = 0;
-  std::uint64_t migrations = 0;        // particles that moved to another rank's block
-  std::uint64_t bytes_sent = 0;
-  double bound_over_speed = 0.0;       // largest certified bound / largest speed
-  double seconds_certify = 0.0;
-  double seconds_execute = 0.0;
-  double seconds_exchange = 0.0;
-  double seconds_wait = 0.0;           // in collective agreement (load imbalance shows here)
-  double seconds_rebuild = 0.0;        // fallbacks and rebalancing
-  // Speculative windows.
-  std::uint64_t speculative_windows = 0;  // attempts
-  std::uint64_t commits = 0;
-  std::uint64_t rollbacks = 0;
-  std::uint64_t partial_commits = 0;      // cut short: kept up to the earliest violation
-  // Why attempts were undone (on this rank; an attempt fails on every rank
-  // when it fails on one): a particle whose runs parted came near this
-  // rank's particles (in this rank's run, or in its owner's), or took part
-  // with one of them in a group or rule event after parting; forced by a
-  // testing switch.
-  std::uint64_t rollbacks_near = 0;
-  std::uint64_t rollbacks_contact = 0;
-  std::uint64_t rollbacks_forced = 0;
-  std::uint64_t events_rolled_back = 0;   // executed here and undone (at or after a violation, or whole windows)
-  std::uint64_t parted_particles = 0;     // particles whose runs parted, summed over windows
-  std::uint64_t history_steps_sent = 0;
-  std::uint64_t messages_sent = 0;        // to neighbours, every exchange
-  std::uint64_t certified_rounds = 0;     // rounds made safe by certificates
-  double seconds_verify = 0.0;            // comparing histories, undoing
 };
 
 class DistributedEngine {
@@ -373,7 +313,7 @@ class DistributedEngine {
   std::unique_ptr<NeighbourExchange> neighbours_;
   std::unique_ptr<RoundRecorder> recorder_;  // --record-rounds
   std::unique_ptr<Certifier> certifier_;
-  MPI_Op max_sum_op_ = MPI_OP_NULL;
+  mpi::MaxAndSum max_and_sum_;  // agree()'s one collective
   double time_ = 0.0;
   double proposal_ = 0.0;              // the next window length to try
   double typical_ = 0.0;               // moving geometric mean of certified lengths

@@ -11,6 +11,7 @@
 
 #include "tethersim/decomposition/record_codec.hpp"
 #include "tethersim/decomposition/round_recorder.hpp"
+#include "tethersim/mpi/neighbour_graph.hpp"
 
 namespace tethersim::decomposition {
 
@@ -42,7 +43,6 @@ class ReceivedBytes {
 class NeighbourExchange {
  public:
   NeighbourExchange(MPI_Comm comm, std::vector<int> neighbours);
-  ~NeighbourExchange();
   NeighbourExchange(const NeighbourExchange&) = delete;
   NeighbourExchange& operator=(const NeighbourExchange&) = delete;
 
@@ -59,8 +59,8 @@ class NeighbourExchange {
 
  private:
   RoundRecorder* recorder_ = nullptr;
-  MPI_Comm graph_ = MPI_COMM_NULL;
   std::vector<int> neighbours_;
+  mpi::NeighbourGraph graph_;
   std::vector<int> slot_of_rank_;
   std::uint64_t bytes_sent_ = 0;
 };

@@ -38,21 +38,6 @@
 
 namespace tethersim::engine {
 
-// A particle removed at an open face or the escape sphere.
-struct EscapeRecord {
-  ParticleId id = 0;
-  SpeciesIndex species = 0;
-  double time = 0.0;
-  Vec3 position = Vec3::Zero();
-  Vec3 velocity = Vec3::Zero();
-};
-
-// A reaction-gated detachment that released its subject (exocytosis).
-struct ReleaseRecord {
-  ParticleId id = 0;
-  double time = 0.0;
-};
-
 class Engine {
  public:
   // Takes the initial particles by value: pass them with std::move when
@@ -101,9 +86,8 @@ class Engine {
   const Adjacency& tethers() const { return tethers_; }
   const LoadedEdges& loaded_edges() const { return loaded_; }
   const EngineStatistics& statistics() const { return stats_; }
-  const std::vector<EscapeRecord>& escapes() const { return escapes_; }
-  const std::vector<ReleaseRecord>& releases() const { return releases_; }
-  bool action_potential_active() const { return active_window_ >= 0; }
+  const std::vector<EscapeSnapshot>& escapes() const { return escapes_; }
+  const std::vector<ReleaseSnapshot>& releases() const { return releases_; }
   int active_window() const { return active_window_; }
   const SectorCoords& sector(Index i) const { return coords_[i]; }
   // Asks for particle i's sector and roles ahead of a loop that will read
@@ -431,8 +415,8 @@ class Engine {
   double clock_ = 0.0;
   std::uint64_t events_at_reorder_ = 0;
   mutable EngineStatistics stats_;  // pair_tests is counted by const predictions
-  std::vector<EscapeRecord> escapes_;
-  std::vector<ReleaseRecord> releases_;
+  std::vector<EscapeSnapshot> escapes_;  // as the snapshot keeps them
+  std::vector<ReleaseSnapshot> releases_;
 
   // Particles changed by the event being processed; re-predicted after it.
   std::vector<Index> touched_;

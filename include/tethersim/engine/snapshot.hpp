@@ -48,6 +48,8 @@ struct LoadedEdgeSnapshot {
   std::uint64_t sequence = 0;
 };
 
+// A particle removed at an open face or the escape sphere (the engine keeps
+// its escapes as these too).
 struct EscapeSnapshot {
   ParticleId id = 0;
   SpeciesIndex species = 0;
@@ -56,6 +58,7 @@ struct EscapeSnapshot {
   Vec3 velocity = Vec3::Zero();
 };
 
+// A reaction-gated detachment that released its subject (exocytosis).
 struct ReleaseSnapshot {
   ParticleId id = 0;
   double time = 0.0;

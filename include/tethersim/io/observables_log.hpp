@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "tethersim/io/trajectory_file.hpp"
+#include "tethersim/io/observable_fields.hpp"
 #include "tethersim/model/model.hpp"
 
 namespace tethersim {
@@ -42,9 +42,8 @@ class ObservablesLog {
   ObservablesLog(const std::filesystem::path& path, const Model& model, const char* mode);
   std::string path_;
   std::FILE* file_ = nullptr;
-  // The names of the counts after event_counts: clusters_<X>, then
-  // tethered_<A>_<B>, as in the trajectory.
-  std::vector<std::string> count_names_;
+  // The keys of a line after time and step (kObservableFields).
+  std::vector<ObservableColumn> columns_;
 };
 
 // The length in bytes of the part of an observables.jsonl to keep on a

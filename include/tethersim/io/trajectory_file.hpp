@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "tethersim/io/observable_fields.hpp"
 #include "tethersim/io/slot_map.hpp"
 #include "tethersim/model/model.hpp"
 
@@ -38,18 +39,6 @@ struct FrameParticle {
 struct FrameTether {
   ParticleId a = 0;  // a < b
   ParticleId b = 0;
-};
-
-// Values that are the same on every rank (global sums) when written.
-struct FrameObservables {
-  double kinetic_energy = 0.0;
-  Vec3 momentum = Vec3::Zero();
-  std::uint64_t particles = 0;
-  std::uint64_t escapes = 0;
-  std::uint64_t tethers = 0;
-  std::vector<std::uint64_t> clusters;     // per output.cluster_species
-  std::vector<std::uint64_t> tethered;     // per output.tethered_pairs
-  std::vector<std::uint64_t> event_counts; // cumulative, per event kind
 };
 
 class TrajectoryFile {
@@ -84,7 +73,6 @@ class TrajectoryFile {
   std::int64_t write_observables(double time, const FrameObservables& observables);
 
   std::uint64_t frames() const;
-  double last_frame_time() const;
   // Flushes the file (collective) and rewrites the XDMF sidecar for the
   // frames so far (rank 0). Frames are flushed as they are written,
   // observable samples here; call it before writing a checkpoint. The

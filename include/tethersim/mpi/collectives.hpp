@@ -130,4 +130,15 @@ std::vector<T> all_to_all(const std::vector<T>& send, const std::vector<std::siz
   return received;
 }
 
+// The two steps of all_to_all for callers that pack their own buffers:
+// one count per rank each way, then the bytes. Collective.
+inline void exchange_counts(const int* send_counts, int* receive_counts, MPI_Comm comm) {
+  MPI_Alltoall(send_counts, 1, MPI_INT, receive_counts, 1, MPI_INT, comm);
+}
+inline void exchange_bytes(const char* send, const int* send_counts, const int* send_offsets, char* receive,
+                           const int* receive_counts, const int* receive_offsets, MPI_Comm comm) {
+  MPI_Alltoallv(send, send_counts, send_offsets, MPI_BYTE, receive, receive_counts, receive_offsets, MPI_BYTE,
+                comm);
+}
+
 }  // namespace tethersim::mpi
