@@ -84,19 +84,22 @@ void write_unit(hid_t object, const std::string& unit) {
 // species output.frame_species names. `species` is every slot's species;
 // `kept_species`, when given, gets each kept row's (only when some species
 // are left out: otherwise the rows' species are `species`).
-SlotMap frame_rows(const Model& model, SlotMap slots, const std::vector<SpeciesIndex>& species,
+SlotMap frame_rows(const Model& model, SlotMap slots, const SlotSpecies& species,
                    std::vector<SpeciesIndex>* kept_species) {
   const std::vector<std::string>& kept = model.output().frame_species;
   if (kept.empty()) return slots;
+  if (!species.covers(0, slots.size())) {
+    throw std::logic_error("output.frame_species needs every slot's species on every rank");
+  }
   std::vector<bool> keep(model.species().size(), false);
   for (const std::string& name : kept) {
     if (const auto index = model.find_species(name)) keep[*index] = true;
   }
   std::vector<ParticleId> ids;
   for (std::uint64_t slot = 0; slot < slots.size(); ++slot) {
-    if (!keep[species[slot]]) continue;
+    if (!keep[species.at(slot)]) continue;
     ids.push_back(slots.id(slot));
-    if (kept_species != nullptr) kept_species->push_back(species[slot]);
+    if (kept_species != nullptr) kept_species->push_back(species.at(slot));
   }
   return SlotMap(std::move(ids));
 }
@@ -275,12 +278,13 @@ TrajectoryFile::~TrajectoryFile() {
 }
 
 TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, const Model& model,
-                                      SlotMap slots, const std::vector<SpeciesIndex>& species,
+                                      SlotMap slots, const SlotSpecies& species,
                                       std::uint64_t expected_tethers) {
   std::vector<SpeciesIndex> kept_species;
   auto s = State::make(path, comm, model, frame_rows(model, std::move(slots), species, &kept_species));
-  // Each row's species, without copying every slot's when every species is kept.
-  const std::vector<SpeciesIndex>& row_species = model.output().frame_species.empty() ? species : kept_species;
+  // Each row's species, without copying the slots' when every species is kept.
+  const bool every_species = model.output().frame_species.empty();
+  auto row_species = [&](std::uint64_t row) { return every_species ? species.at(row) : kept_species[row]; };
   const auto& fields = model.output().frame_fields;
   s->single_precision = model.output().frame_single_precision;
   const int compression = model.output().frame_compression;
@@ -392,7 +396,10 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
     write_attribute(species_set, "masses", masses);  // inf for infinite masses
     const SlotRange mine = slot_range(n, s->ranks, s->rank);
     std::vector<std::int32_t> my_species(mine.size());
-    for (std::uint64_t k = 0; k < mine.size(); ++k) my_species[k] = row_species[mine.begin + k];
+    if (every_species && !species.covers(mine.begin, mine.end)) {
+      throw std::logic_error("the trajectory's species rows of this rank are not at hand");
+    }
+    for (std::uint64_t k = 0; k < mine.size(); ++k) my_species[k] = row_species(mine.begin + k);
     write_rows(species_set, H5T_NATIVE_INT32, {}, mine.begin, mine.size(), my_species.data(), s->transfer);
     // H5MD's mass element, per row (inf for infinite-mass species).
     H5Id mass_set = create_dataset(all, "mass", H5T_NATIVE_DOUBLE, {n});
@@ -468,7 +475,7 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
 }
 
 TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, const Model& model,
-                                      SlotMap slots, const std::vector<SpeciesIndex>& species,
+                                      SlotMap slots, const SlotSpecies& species,
                                       double time) {
   auto s = State::make(path, comm, model, frame_rows(model, std::move(slots), species, nullptr));
   s->observables = trajectory_observables(model);

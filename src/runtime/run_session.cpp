@@ -122,7 +122,9 @@ struct LoadedRun {
   std::unique_ptr<Model> model;
   std::unique_ptr<Simulation> simulation;
   SlotMap slots;
-  std::vector<SpeciesIndex> species_by_slot;
+  // The species of the trajectory rows this rank writes (of every row when
+  // output.frame_species keeps only some).
+  SlotSpecies species_by_slot;
   ParticleCounts counts;
   fs::path directory;
   bool restarted = false;
@@ -159,13 +161,21 @@ LoadedRun read_fresh(const RunRequest& request, const mpi::Session& mpi) {
       load_model_file(request.model_path, ModelFileOptions{request.overrides, false}, &run.initial));
   check_distribution(*run.model, request, mpi);
   run.counts = count_particles(run.initial);
-  std::vector<ParticleId> ids;
-  ids.reserve(run.initial.particles.size());
-  for (const ParticleSpec& p : run.initial.particles) {
-    ids.push_back(p.id);
-    run.species_by_slot.push_back(p.species);
+  // Slots are positions in id order (the particles are sorted by id).
+  const std::vector<ParticleSpec>& all = run.initial.particles;
+  if (all.empty() || all.back().id == all.size() - 1) {
+    run.slots = SlotMap::dense_map(all.size());
+  } else {
+    std::vector<ParticleId> ids;
+    ids.reserve(all.size());
+    for (const ParticleSpec& p : all) ids.push_back(p.id);
+    run.slots = SlotMap(std::move(ids));
   }
-  run.slots = SlotMap(std::move(ids));
+  const SlotRange rows = run.model->output().frame_species.empty() ? slot_range(all.size(), mpi.size(), mpi.rank())
+                                                                   : SlotRange{0, all.size()};
+  run.species_by_slot.begin = rows.begin;
+  run.species_by_slot.species.reserve(rows.size());
+  for (std::uint64_t k = rows.begin; k < rows.end; ++k) run.species_by_slot.species.push_back(all[k].species);
   run.directory = run.model->output().directory;
   return run;
 }
@@ -278,17 +288,35 @@ LoadedRun load_restart(const RunRequest& request, const mpi::Session& mpi) {
     }
   }
   run.model = std::make_unique<Model>(restart_model(header, path, request, mpi));
-  std::vector<std::uint64_t> pairs;
-  for (const auto& p : snapshot.particles) pairs.insert(pairs.end(), {p.id, p.species});
-  // The trajectory's rows are every particle's: slices share theirs.
-  // Slices come in rank order, each sorted by id: the whole is sorted.
-  if (mpi.size() > 1) pairs = tethersim::mpi::all_gather(pairs, MPI_COMM_WORLD);
-  std::vector<ParticleId> ids;
-  for (std::size_t k = 0; k < pairs.size(); k += 2) {
-    ids.push_back(pairs[k]);
-    run.species_by_slot.push_back(static_cast<SpeciesIndex>(pairs[k + 1]));
+  // The trajectory's rows are every particle's. Slices come in rank order,
+  // each sorted by id, and each is the rows slot_range gives the rank: the
+  // whole is sorted, and a rank's slice holds the species of the rows it
+  // writes. Ids 0..N-1 need no table; others, and a trajectory of some
+  // species only, need every slot's on every rank.
+  const auto& slice = snapshot.particles;
+  const bool several = mpi.size() > 1;
+  const std::uint64_t total = several ? mpi::sum<std::uint64_t>(slice.size(), MPI_COMM_WORLD) : slice.size();
+  const std::uint64_t last_id = slice.empty() ? 0 : slice.back().id;
+  const std::uint64_t largest_id = several ? mpi::max(last_id, MPI_COMM_WORLD) : last_id;
+  const bool dense = total == 0 || largest_id == total - 1;
+  const SlotRange rows = slot_range(total, mpi.size(), mpi.rank());
+  const bool sliced_by_rows = !(several ? mpi::any_rank(rows.size() != slice.size(), MPI_COMM_WORLD)
+                                        : rows.size() != slice.size());
+  if (dense && run.model->output().frame_species.empty() && sliced_by_rows) {
+    run.slots = SlotMap::dense_map(total);
+    run.species_by_slot.begin = rows.begin;
+    for (const auto& p : slice) run.species_by_slot.species.push_back(p.species);
+  } else {
+    std::vector<std::uint64_t> pairs;
+    for (const auto& p : slice) pairs.insert(pairs.end(), {p.id, p.species});
+    if (several) pairs = tethersim::mpi::all_gather(pairs, MPI_COMM_WORLD);
+    std::vector<ParticleId> ids;
+    for (std::size_t k = 0; k < pairs.size(); k += 2) {
+      ids.push_back(pairs[k]);
+      run.species_by_slot.species.push_back(static_cast<SpeciesIndex>(pairs[k + 1]));
+    }
+    run.slots = SlotMap(std::move(ids));
   }
-  run.slots = SlotMap(std::move(ids));
   // Sizes the trajectory's tether chunks, which every rank must create alike.
   std::uint64_t tethers = snapshot.tethers.size();
   if (mpi.size() > 1) tethers = mpi::sum(tethers, MPI_COMM_WORLD);

@@ -46,10 +46,10 @@ int main(int argc, char** argv) {
                        "output.directory=\"unused\"", "action_potential.windows=[{ start = 10.0, end = 40.0 }]"};
   const Model model = load_model_text(text, "presynaptic.toml", options, &initial);
   std::vector<ParticleId> ids;
-  std::vector<SpeciesIndex> species;
+  SlotSpecies species;  // every slot's
   for (const ParticleSpec& p : initial.particles) {
     ids.push_back(p.id);
-    species.push_back(p.species);
+    species.species.push_back(p.species);
   }
   const SlotMap slots(ids);
   engine::Engine engine(model, initial);

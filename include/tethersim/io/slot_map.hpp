@@ -17,6 +17,12 @@ class SlotMap {
   SlotMap() = default;
   // `ids` sorted and unique. Ids 0..N-1 (what generators make) need no table.
   explicit SlotMap(std::vector<ParticleId> ids);
+  // The slots of ids 0..n-1, without a table.
+  static SlotMap dense_map(std::uint64_t n) {
+    SlotMap m;
+    m.size_ = n;
+    return m;
+  }
 
   std::uint64_t size() const { return size_; }
   std::uint64_t slot(ParticleId id) const;  // precondition: id is in the map
@@ -39,5 +45,16 @@ struct SlotRange {
   std::uint64_t size() const { return end - begin; }
 };
 SlotRange slot_range(std::uint64_t total, int ranks, int rank);
+
+// The species of a contiguous range of slots: every slot's, or only those a
+// rank writes (its slot_range), so that no rank of a large run holds a
+// table of the whole system.
+struct SlotSpecies {
+  std::uint64_t begin = 0;
+  std::vector<SpeciesIndex> species;
+  std::uint64_t end() const { return begin + species.size(); }
+  bool covers(std::uint64_t first, std::uint64_t last) const { return begin <= first && last <= end(); }
+  SpeciesIndex at(std::uint64_t slot) const { return species[slot - begin]; }
+};
 
 }  // namespace tethersim

@@ -44,11 +44,13 @@ struct FrameTether {
 class TrajectoryFile {
  public:
   // Creates a new file (replacing none: the caller checked the directory).
-  // `slots` are every particle's, `species` every slot's species; the
-  // file's rows are those of output.frame_species. Collective over `comm`.
+  // `slots` are every particle's; `species` the species of at least the
+  // slots this rank writes (slot_range), of every slot when
+  // output.frame_species keeps only some: the file's rows are those of
+  // output.frame_species. Collective over `comm`.
   // `expected_tethers` sizes the tether chunks (the initial count is fine).
   static TrajectoryFile create(const std::string& path, MPI_Comm comm, const Model& model,
-                               SlotMap slots, const std::vector<SpeciesIndex>& species,
+                               SlotMap slots, const SlotSpecies& species,
                                std::uint64_t expected_tethers);
   // Reopens a trajectory to continue it after a restart at `time`: frames
   // and observables after `time` are removed first (after checking that the
@@ -57,7 +59,7 @@ class TrajectoryFile {
   // `slots` and `species` as for create: a trajectory of some species
   // (output.frame_species) keeps the same rows when continued.
   static TrajectoryFile append(const std::string& path, MPI_Comm comm, const Model& model,
-                               SlotMap slots, const std::vector<SpeciesIndex>& species, double time);
+                               SlotMap slots, const SlotSpecies& species, double time);
 
   TrajectoryFile(TrajectoryFile&&) noexcept;
   TrajectoryFile& operator=(TrajectoryFile&&) noexcept;
