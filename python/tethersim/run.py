@@ -471,19 +471,21 @@ class Run:
         velocities = None
         if "velocity/value" in self._all:
             velocities = (self._all["velocity/value"][:] * factor["length"] / factor["time"]).astype(np.float32)
-        universe.load_new(positions, format=MemoryReader, dimensions=boxes, dt=dt, velocities=velocities)
-        universe.trajectory.units = dict(held)
-        # Observables sampled at the frames, as MDAnalysis's H5MD reader
-        # gives them (ts.data[name], with the frame's step).
+        # Each frame's own time, and the observables sampled at the frames
+        # as MDAnalysis's H5MD reader gives them (ts.data[name], with the
+        # frame's step).
         samples = self._observable_samples_by_frame()
 
-        def frame_data(ts):
-            ts.time = float(times[ts.frame])
-            for name, values in samples.items():
-                ts.data[name] = values[ts.frame]
-            return ts
+        class FramesInMemory(MemoryReader):
+            def _read_next_timestep(self, ts=None):
+                ts = super()._read_next_timestep(ts)
+                ts.time = float(times[ts.frame])
+                for name, values in samples.items():
+                    ts.data[name] = values[ts.frame]
+                return ts
 
-        universe.trajectory.add_transformations(frame_data)
+        universe.load_new(positions, format=FramesInMemory, dimensions=boxes, dt=dt, velocities=velocities)
+        universe.trajectory.units = dict(held)
         names = np.array(self.species_names, dtype=object)
         universe.add_TopologyAttr("types", names[self._all["species"][:]])
         if "mass" in self._all:

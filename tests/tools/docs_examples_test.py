@@ -8,8 +8,9 @@ Markers (HTML comments, invisible on the rendered page) say how:
                                        part of a model; it is appended to the
                                        minimal example (model-format.md,
                                        section 1) and the whole validated.
-  <!-- docs-check: skip REASON -->     before a ```toml fence: not validated,
-                                       for the reason given.
+  <!-- docs-check: skip REASON -->     before a fence: neither validated nor
+                                       its quoted errors checked, for the
+                                       reason given.
   <!-- docs-check: error INPUT [ARGS] -->
       before a fence, one per quoted line: the fence's lines starting with
       "tethersim: error:" are, in order, exactly what `tethersim validate
@@ -66,7 +67,7 @@ def blocks(lines):
 
 
 def main():
-    tethersim, root = sys.argv[1], pathlib.Path(sys.argv[2])
+    tethersim, root = os.path.abspath(sys.argv[1]), pathlib.Path(sys.argv[2]).resolve()
     pages = [root / "README.md"] + sorted((root / "docs").glob("*.md"))
     minimal = None
     failures, checked = [], {"snippets": 0, "fragments": 0, "skipped": 0, "errors": 0}
@@ -98,10 +99,10 @@ def main():
         for number, language, text, markers in found:
             where = f"{name}:{number}"
             kinds = [m[1] for m in markers]
+            if "skip" in kinds:
+                checked["skipped"] += 1
+                continue
             if language == "toml":
-                if "skip" in kinds:
-                    checked["skipped"] += 1
-                    continue
                 if "fragment" in kinds:
                     if minimal is None:
                         failures.append(f"{where}: a fragment before the minimal example")

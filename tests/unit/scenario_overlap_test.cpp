@@ -3,6 +3,7 @@
 // (or, for random placement, avoiding) an overlap.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -100,7 +101,7 @@ TEST(FirstOverlap, HubsReachFartherThanTheGrid) {
   EXPECT_EQ(overlap->first, 0u);
   EXPECT_EQ(overlap->second, 1u);
   EXPECT_DOUBLE_EQ(overlap->blocking, 3.0);
-  const std::vector<ParticleSpec> far = {particle(0, W, 5.0), particle(1, A, 8.0), particle(2, W, 5.1)};
+  const std::vector<ParticleSpec> far = {particle(0, W, 5.0), particle(1, A, 8.0), particle(2, W, 4.9)};
   EXPECT_FALSE(scenario::first_overlap(far, model).has_value());
 }
 
@@ -115,19 +116,21 @@ TEST(FirstOverlap, FindsTheOnlyOverlapAmongManyParticles) {
     }
   }
   EXPECT_FALSE(scenario::first_overlap(lattice, model).has_value());
-  lattice[637].position[1] += 0.25;  // 0.75 from its neighbour at +y
+  lattice[637].position[1] += 0.25;  // 0.75 from its neighbour at +y, 647
   const auto overlap = scenario::first_overlap(lattice, model);
   ASSERT_TRUE(overlap.has_value());
   EXPECT_EQ(overlap->first, 637u);
-  EXPECT_EQ(overlap->second, 638u);
+  EXPECT_EQ(overlap->second, 647u);
 }
 
 TEST(InitialOverlaps, ExplicitParticlesAreRefusedWithThePairNamed) {
   const std::string text = model_text(
       "reflective",
       "particle = [{ species = \"A\", position = [5.0, 5.0, 5.0] }, { species = \"A\", position = [5.2, 5.0, 5.0] }]\n");
+  // On the line of the later particle's table.
+  const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(text.find("[5.2")), '\n'));
   EXPECT_EQ(load_problem(text),
-            "model.toml: initial.particle.1: particles 0 (species A) and 1 (species A) overlap: 0.2 apart, "
+            "model.toml:" + std::to_string(line) + ": initial.particle.1: particles 0 (species A) and 1 (species A) overlap: 0.2 apart, "
             "closer than their blocking distance 1 (pair.A-A.blocking)");
 }
 
