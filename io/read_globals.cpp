@@ -76,6 +76,7 @@ void read_globals(TableReader& root, ReadContext& ctx) {
   }
 
   auto run = root.table("run");
+  if (!run) root.refuse_misspelling_of("run");
   if (!run) throw InputError({ctx.sources.file(), 0}, "run", "missing required table [run] (with end_time)");
   d.end_time = run->required_number("end_time");
   const std::int64_t seed = run->integer("seed", 1);

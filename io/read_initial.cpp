@@ -87,6 +87,7 @@ std::string resolve_path(const ReadContext& ctx, const std::string& path) {
 void read_initial(TableReader& root, ReadContext& ctx) {
   auto initial = root.table("initial");
   if (!initial) {
+    root.refuse_misspelling_of("initial");
     throw InputError({ctx.sources.file(), 0}, "initial",
                      "missing required table [initial] (a generator, particle files or "
                      "explicit particles)");
@@ -158,7 +159,10 @@ void read_initial(TableReader& root, ReadContext& ctx) {
       p.id = static_cast<ParticleId>(id);
     }
     p.species = ctx.species(t, "species", t.required_text("species"));
-    if (!t.has("position")) t.fail_here("missing required key 'position'");
+    if (!t.has("position")) {
+      t.refuse_misspelling_of("position");
+      t.fail_here("missing required key 'position'");
+    }
     p.position = t.vector("position", Vec3::Zero(), dims);
     p.velocity = t.vector("velocity", Vec3::Zero(), dims);
     const SourceLocation where = t.where("position");

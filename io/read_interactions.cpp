@@ -24,7 +24,10 @@ void read_external(TableReader& root, ReadContext& ctx) {
     // Each kind's own keys.
     switch (e.kind) {
       case PeriodicImpulseKind::gravity:
-        if (!t.has("g")) t.fail_here("missing required key 'g' (the acceleration vector)");
+        if (!t.has("g")) {
+          t.refuse_misspelling_of("g");
+          t.fail_here("missing required key 'g' (the acceleration vector)");
+        }
         e.acceleration = t.vector("g", Vec3::Zero(), dims);
         break;
       case PeriodicImpulseKind::drag:

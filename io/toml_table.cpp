@@ -101,7 +101,10 @@ double TableReader::number(const std::string& name, double fallback) {
 
 double TableReader::required_number(const std::string& name) {
   asked_.insert(name);
-  if (!has(name)) fail_here("missing required key '" + name + "'");
+  if (!has(name)) {
+    refuse_misspelling_of(name);
+    fail_here("missing required key '" + name + "'");
+  }
   return number(name, 0.0);
 }
 
@@ -123,7 +126,10 @@ std::string TableReader::text(const std::string& name, const std::string& fallba
 
 std::string TableReader::required_text(const std::string& name) {
   asked_.insert(name);
-  if (!has(name)) fail_here("missing required key '" + name + "'");
+  if (!has(name)) {
+    refuse_misspelling_of(name);
+    fail_here("missing required key '" + name + "'");
+  }
   return text(name, "");
 }
 
@@ -241,15 +247,23 @@ std::string closest_name(const std::string& word, const std::vector<std::string>
   return best;
 }
 
+void TableReader::fail_unknown(const std::string& name, const std::string& suggestion) const {
+  const std::string where_text = key_.empty() ? "at the top level" : "in [" + key_ + "]";
+  throw InputError(location_of(*find(name)), key_.empty() ? name : key_ + "." + name,
+                   "unknown key '" + name + "' " + where_text +
+                       (suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)"));
+}
+
+void TableReader::refuse_misspelling_of(const std::string& name) const {
+  for (const std::string& k : keys()) {
+    if (!asked_.count(k) && !closest_name(k, {name}).empty()) fail_unknown(k, name);
+  }
+}
+
 void TableReader::finish() const {
   for (const std::string& k : keys()) {
     if (asked_.count(k)) continue;
-    const std::string suggestion =
-        closest_name(k, std::vector<std::string>(asked_.begin(), asked_.end()));
-    std::string where_text = key_.empty() ? "at the top level" : "in [" + key_ + "]";
-    throw InputError(location_of(*find(k)), key_.empty() ? k : key_ + "." + k,
-                     "unknown key '" + k + "' " + where_text +
-                         (suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)"));
+    fail_unknown(k, closest_name(k, std::vector<std::string>(asked_.begin(), asked_.end())));
   }
 }
 

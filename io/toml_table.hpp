@@ -50,6 +50,10 @@ class TableReader {
 
   [[noreturn]] void fail(const std::string& name, const std::string& message) const;
   [[noreturn]] void fail_here(const std::string& message) const;
+  // Before reporting a required key or table `name` as missing: a key of
+  // this table nobody asked for that is close to it is a misspelling of
+  // it, reported as unknown with "did you mean 'name'?". Returns otherwise.
+  void refuse_misspelling_of(const std::string& name) const;
 
   double number(const std::string& name, double fallback);
   double required_number(const std::string& name);
@@ -74,6 +78,7 @@ class TableReader {
  private:
   const TomlValue* find(const std::string& name) const;
   const TomlValue& use(const std::string& name);
+  [[noreturn]] void fail_unknown(const std::string& name, const std::string& suggestion) const;
 
   const TomlValue* table_;
   std::string key_;

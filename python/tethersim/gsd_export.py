@@ -11,13 +11,18 @@ def export_gsd(run, path):
     """Writes run (a Run or an output directory) to the GSD file `path`;
     returns the number of frames written.
 
-    GSD boxes are centred on the origin, so positions are shifted by the box
-    centre. A frame holds the particles present in it (N may fall from frame
-    to frame); their tethersim ids are in the log entry "particles/id".
+    GSD boxes are centred on the origin, so positions are in the box-centred
+    frame: model coordinates = GSD positions + the log entry
+    "tethersim/origin" (the box centre). Lengths and times are the model's
+    own units (GSD has none). A frame holds the particles present in it (N
+    may fall from frame to frame); their tethersim ids are in the log entry
+    "particles/id". A run without frames raises TrajectoryError (no empty
+    file is written).
     """
     import gsd.hoomd
     if not isinstance(run, Run):
         run = Run(run)
+    run.require_frames("a GSD file")
     snapshot_type = getattr(gsd.hoomd, "Frame", None) or gsd.hoomd.Snapshot
     names = run.species_names
     radii = run.species_radii
@@ -56,6 +61,7 @@ def export_gsd(run, path):
             snap.bonds.group = pairs.astype(np.uint32).reshape(-1, 2)
             snap.log["particles/id"] = frame.ids[rows].astype(np.int64)
             snap.log["time"] = np.array([frame.time])
+            snap.log["tethersim/origin"] = centre
             out.append(snap)
             written += 1
     return written

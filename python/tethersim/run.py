@@ -414,52 +414,105 @@ class Run:
 
     # -- other tools -------------------------------------------------------
 
-    def _load_in_memory(self, universe):
-        from MDAnalysis.coordinates.memory import MemoryReader
-        positions = self._all["position/value"][:].astype(np.float32)
-        edges = np.diagonal(self._all["box/edges/value"][:], axis1=1, axis2=2)
-        boxes = np.hstack([edges, np.full((len(edges), 3), 90.0)]).astype(np.float32)
-        times = self.frame_times
-        dt = float(times[1] - times[0]) if len(times) > 1 else 1.0
-        universe.load_new(positions, format=MemoryReader, dimensions=boxes, dt=dt)
+    def require_frames(self, what):
+        """A clear error instead of an empty result (or MDAnalysis's OSError)."""
+        if self.frame_count == 0:
+            raise TrajectoryError(f"{self.trajectory_path}: the run wrote no frames (output.frame_interval "
+                                  f"is inf), so there is nothing for {what}: set [output] frame_interval")
 
-    def universe(self, convert_units=None):
+    def mdanalysis_units(self, convert_units=True):
+        """{"length", "time"}: the units a Universe from universe() holds.
+        Each unit name MDAnalysis knows is converted to its unit (Angstrom,
+        ps) when convert_units; any other name (such as "tu") and every name
+        without convert_units is kept, and declared as it is. No unit: ""."""
+        from MDAnalysis import units as mda_units
+        base = {"length": "Angstrom", "time": "ps"}
+        result = {}
+        for kind, base_unit in base.items():
+            name = self.units[kind]
+            known = name in mda_units.conversion_factor.get(kind, {})
+            result[kind] = base_unit if (convert_units and known) else name
+        return result
+
+    def universe(self, convert_units=True):
         """An MDAnalysis Universe over the frames (3-D runs only).
 
         Atoms are the rows (types: species names, masses, bonds: the first
-        frame's tethers). MDAnalysis places the box at the origin, like the
-        stored positions (model coordinates minus box_offset), and converts
-        to its units (Angstrom, ps) when the model's units are ones it knows;
-        convert_units=None converts when it can, else reads the numbers as
-        they are. Unit names its reader refuses (such as "tu") load the
-        frames into memory instead (unconverted; frame times then come from
-        a constant dt).
+        frame's tethers). Positions are in the box frame, [0, edges], the
+        frame MDAnalysis boxes have (model coordinates = positions +
+        box_offset, in the model's units). Every unit name is treated alike:
+        converted to MDAnalysis's units (Angstrom, ps) when it knows the
+        name and convert_units is true, kept otherwise; either way
+        u.trajectory.units says what the numbers are (mdanalysis_units()).
+        u.trajectory.dt is the spacing of the first two frames in those time
+        units (frames are evenly spaced unless the run was continued with
+        another frame_interval). A run without frames raises TrajectoryError.
         """
         import MDAnalysis as mda
+        from MDAnalysis import units as mda_units
+        from MDAnalysis.coordinates.memory import MemoryReader
         if self.dimensions != 3:
             raise ValueError("MDAnalysis reads 3-D trajectories only")
+        self.require_frames("an MDAnalysis universe")
+        held = self.mdanalysis_units(convert_units)
+        factor = {}
+        for kind in ("length", "time"):
+            name = self.units[kind]
+            factor[kind] = mda_units.get_conversion_factor(kind, name, held[kind]) if held[kind] != name else 1.0
         n = int(self._all["position/value"].shape[1])
         universe = mda.Universe.empty(n, trajectory=False)
-        try:
-            if convert_units is None:
-                try:
-                    universe.load_new(self.trajectory_path, format="H5MD", convert_units=True)
-                except ValueError:  # no units: the numbers as they are
-                    universe.load_new(self.trajectory_path, format="H5MD", convert_units=False)
-            else:
-                universe.load_new(self.trajectory_path, format="H5MD", convert_units=convert_units)
-        except RuntimeError:
-            # A unit name MDAnalysis's H5MD reader does not know (it refuses
-            # those even without conversion, e.g. the presynaptic "tu"):
-            # the frames go in memory, unconverted.
-            self._load_in_memory(universe)
+        # The frames go in memory, converted here: MDAnalysis's H5MD reader
+        # refuses unit names it does not know, and gives no dt.
+        positions = (self._all["position/value"][:] * factor["length"]).astype(np.float32)
+        edges = np.diagonal(self._all["box/edges/value"][:], axis1=1, axis2=2) * factor["length"]
+        boxes = np.hstack([edges, np.full((len(edges), 3), 90.0)]).astype(np.float32)
+        times = self.frame_times * factor["time"]
+        dt = float(times[1] - times[0]) if len(times) > 1 else 1.0
+        velocities = None
+        if "velocity/value" in self._all:
+            velocities = (self._all["velocity/value"][:] * factor["length"] / factor["time"]).astype(np.float32)
+        # Each frame's own time, and the observables sampled at the frames
+        # as MDAnalysis's H5MD reader gives them (ts.data[name], with the
+        # frame's step).
+        samples = self._observable_samples_by_frame()
+
+        class FramesInMemory(MemoryReader):
+            def _read_next_timestep(self, ts=None):
+                ts = super()._read_next_timestep(ts)
+                ts.time = float(times[ts.frame])
+                for name, values in samples.items():
+                    ts.data[name] = values[ts.frame]
+                return ts
+
+        universe.load_new(positions, format=FramesInMemory, dimensions=boxes, dt=dt, velocities=velocities)
+        universe.trajectory.units = dict(held)
         names = np.array(self.species_names, dtype=object)
         universe.add_TopologyAttr("types", names[self._all["species"][:]])
         if "mass" in self._all:
             universe.add_TopologyAttr("masses", self._all["mass"][:])
-        if self.frame_count > 0 and "connectivity/tethers" in self.file:
+        if "connectivity/tethers" in self.file:
             universe.add_TopologyAttr("bonds", [tuple(map(int, p)) for p in self.tether_rows(0)])
         return universe
+
+    def _observable_samples_by_frame(self):
+        """{name: values per frame} for the scalar observables sampled at the
+        frames' steps (all of them when observables_interval = frame_interval)."""
+        result = {}
+        if "observables" not in self.file:
+            return result
+        steps = self.frame_steps
+        for name, group in self.file["observables"].items():
+            if not isinstance(group, h5py.Group) or "value" not in group or "step" not in group:
+                continue
+            value = group["value"]
+            if value.ndim != 1:
+                continue
+            index = {int(s): i for i, s in enumerate(group["step"][:])}
+            if all(int(s) in index for s in steps):
+                stored = value[:]
+                result[name] = [stored[index[int(s)]] for s in steps]
+        result["step"] = list(steps)
+        return result
 
 
 def _unit(dataset):

@@ -61,7 +61,9 @@ int run_main(const Arguments& args) {
       "stall-events", po::value<unsigned long long>()->value_name("N"),
       "stop with a checkpoint and exit 1 after N events without simulated time advancing (default "
       "10^7; 0: never)")(
-      "quiet,q", "print nothing but errors")(
+      "quiet,q", "print nothing but errors (run.log still gets everything)")(
+      "distribution-report", "print the per-rank table of a distributed run (windows, rollbacks, bytes, times) "
+      "even when nothing in it is amiss; summary.json always holds it")(
       "ranks-grid", po::value<std::string>()->value_name("X,Y,Z"),
       "how MPI ranks split the sector grid (default: the grid with the smallest halos)")(
       "balance", po::value<std::string>()->value_name("auto|off|force|random")->default_value("auto"),
@@ -193,6 +195,7 @@ int run_main(const Arguments& args) {
   }
   request.overwrite = values.count("overwrite") > 0;
   request.quiet = values.count("quiet") > 0;
+  request.distribution_report = values.count("distribution-report") > 0;
 
   // Failures on several ranks end the job inside run_simulation
   // (failure_policy.hpp); a single process reports them from main.

@@ -158,6 +158,13 @@ std::string describe_model(const Model& model, const ParticleCounts& counts) {
   const OutputSettings& o = model.output();
   out << "output: directory " << o.directory << ", frames every " << num(o.frame_interval)
       << ", checkpoints every " << num(o.checkpoint_interval) << "\n";
+  // The default writes no frames (a large run's frames are a choice, not a
+  // default); say so before the run rather than leave an empty trajectory.
+  if (is_infinite(o.frame_interval)) {
+    out << "warning: no frames: output.frame_interval is inf, so trajectory.h5 gets no positions (the final "
+           "state is in checkpoint.h5); set [output] frame_interval, e.g. "
+        << num(model.end_time() / 100.0) << " for 100 frames\n";
+  }
   return out.str();
 }
 

@@ -10,7 +10,7 @@ namespace tethersim::runtime {
 
 namespace {
 
-// A stream that writes to two others. stdout and stderr are replaced by
+// A stream that writes to two others (or to the log alone: screen null). stdout and stderr are replaced by
 // such streams (glibc lets them be assigned), so that every printf of the
 // program reaches the log without each caller knowing of it.
 struct Tee {
@@ -20,8 +20,10 @@ struct Tee {
 
 ssize_t tee_write(void* cookie, const char* data, std::size_t size) {
   const Tee& tee = *static_cast<Tee*>(cookie);
-  std::fwrite(data, 1, size, tee.screen);
-  std::fflush(tee.screen);
+  if (tee.screen != nullptr) {
+    std::fwrite(data, 1, size, tee.screen);
+    std::fflush(tee.screen);
+  }
   std::fwrite(data, 1, size, tee.log);
   std::fflush(tee.log);  // a killed job keeps its log up to the last line
   return static_cast<ssize_t>(size);
@@ -57,13 +59,13 @@ std::string run_log_header(bool continued, int ranks) {
          " on " + std::to_string(ranks) + (ranks == 1 ? " MPI rank" : " MPI ranks");
 }
 
-RunLog::RunLog(const std::filesystem::path& directory, const std::string& first_line) {
+RunLog::RunLog(const std::filesystem::path& directory, const std::string& first_line, bool quiet) {
   log_ = std::fopen((directory / "run.log").c_str(), "a");
   if (log_ == nullptr) return;
   std::fprintf(log_, "%s\n", first_line.c_str());
   std::fflush(stdout);
   std::fflush(stderr);
-  std::FILE* out = open_tee(stdout, log_, _IOLBF);
+  std::FILE* out = open_tee(quiet ? nullptr : stdout, log_, _IOLBF);
   std::FILE* err = open_tee(stderr, log_, _IONBF);
   if (out == nullptr || err == nullptr) {
     if (out != nullptr) std::fclose(out);

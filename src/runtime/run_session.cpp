@@ -17,6 +17,7 @@
 #include "resource_usage.hpp"
 #include "run_summary.hpp"
 #include "distributed_simulation.hpp"
+#include "distribution_shown.hpp"
 #include "serial_simulation.hpp"
 #include "stop_signals.hpp"
 #include "tethersim/io/checkpoint_file.hpp"
@@ -569,7 +570,19 @@ class RunLoop {
     }
     write_file_atomically((run_.directory / "summary.json").string(), summary_json(model_, stats, totals_));
     if (!request_.quiet) {
-      print_summary(stdout, model_, stats, totals_);
+      // The per-rank table is summary.json's; on stdout when asked for or
+      // when it explains a slow run, else one line pointing to it.
+      RunTotals shown = totals_;
+      const bool table = totals_.distribution &&
+                         (request_.distribution_report || distribution_matters(*totals_.distribution, totals_.wall_seconds));
+      if (!table) shown.distribution.reset();
+      print_summary(stdout, model_, stats, shown);
+      if (totals_.distribution && !table) {
+        const DistributionReport& d = *totals_.distribution;
+        std::printf("  distribution       %d ranks as %s; duplicated events %.2f%%, imbalance %.3f (per rank: "
+                    "summary.json \"distribution\", or --distribution-report)\n",
+                    d.ranks, d.rank_grid.c_str(), 100.0 * d.duplicated_fraction, d.imbalance);
+      }
       std::printf("  output             %s (trajectory.h5, trajectory.xdmf, observables.jsonl, summary.json)\n",
                   run_.directory.string().c_str());
     }
@@ -630,10 +643,13 @@ int start_and_run(LoadedRun& run, const RunRequest& request, const mpi::Session&
     if (mpi.is_root()) std::fprintf(stderr, "tethersim: error: %s\n", problem.c_str());
     return kExitBadInput;
   }
-  // From here on rank 0's terminal output goes to DIR/run.log as well.
+  // From here on rank 0's terminal output goes to DIR/run.log as well; with
+  // --quiet to the log only, which still gets everything.
   std::optional<RunLog> log;
-  if (mpi.is_root()) log.emplace(run.directory, run_log_header(run.restarted, mpi.size()));
-  if (!request.quiet) {
+  if (mpi.is_root()) log.emplace(run.directory, run_log_header(run.restarted, mpi.size()), request.quiet);
+  RunRequest shown = request;
+  if (log && log->active()) shown.quiet = false;
+  if (!shown.quiet) {
     if (run.restarted) {
       std::printf("continuing model '%s' from its checkpoint at t = %.10g to t = %.10g%s\n",
                   run.model->name().c_str(), run.start_time, run.model->end_time(),
@@ -643,7 +659,7 @@ int start_and_run(LoadedRun& run, const RunRequest& request, const mpi::Session&
       if (mpi.size() > 1) std::printf("running on %d MPI ranks\n", mpi.size());
     }
   }
-  RunLoop loop(run, request);
+  RunLoop loop(run, shown);
   return loop.execute();
 }
 

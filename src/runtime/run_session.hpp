@@ -19,6 +19,9 @@ struct RunRequest {
   std::vector<std::string> overrides;
   bool overwrite = false;
   bool quiet = false;
+  // The per-rank table of a distributed run on stdout even when it does
+  // not matter (distribution_matters); summary.json always has it.
+  bool distribution_report = false;
   double max_walltime_hours = 0.0;  // 0 = no limit
   // Wall time kept back from max_walltime_hours for the final checkpoint;
   // negative: 1% of the limit.

@@ -7,6 +7,7 @@
 
 #include "tethersim/scenario/generator.hpp"
 #include "tethersim/scenario/memory_budget.hpp"
+#include "tethersim/scenario/overlap.hpp"
 
 namespace tethersim::scenario {
 
@@ -100,7 +101,7 @@ void check_tethers(const Model& model, const std::vector<ParticleSpec>& sorted,
     if (!pair.tetherable()) {
       throw ModelError({"initial.tethers", name + ": pair " + pair_name + " has no tethering distance"});
     }
-    // A tether may start slack (even overlapping), never stretched.
+    // A tether may start slack, never stretched (nor overlapping: check_overlaps).
     Vec3 d = b->position - a->position;
     for (int k = 0; k < 3; ++k) {
       if (wraps(model.domain().boundary[k])) {
@@ -124,6 +125,20 @@ void check_tethers(const Model& model, const std::vector<ParticleSpec>& sorted,
                                                std::to_string(tethers[i].b) + " is listed twice"});
     }
   }
+}
+
+// Generated ids are 0 ... generated_count - 1, so an overlap is blamed on
+// the explicit particle of the pair when there is one (its line is known).
+void check_overlaps(const Model& model, const std::vector<ParticleSpec>& sorted,
+                    std::size_t generated_count) {
+  const std::optional<Overlap> overlap = first_overlap(sorted, model);
+  if (!overlap) return;
+  const ParticleSpec& later = sorted[overlap->second];
+  const ParticleSpec& earlier = sorted[overlap->first];
+  const bool later_generated = later.id < generated_count;
+  const ParticleSpec& blamed = later_generated ? earlier : later;
+  throw ModelError({origin_key(blamed, later_generated && earlier.id < generated_count),
+                    describe_overlap(sorted, model, *overlap)});
 }
 
 void check_action_potential_anchors(const Model& model, const InitialParticles& init) {
@@ -180,6 +195,7 @@ InitialParticles build_initial_particles(const Model& model) {
   }
   check_unique_ids(init.particles);
   check_tethers(model, init.particles, init.tethers);
+  check_overlaps(model, init.particles, generated_count);
 
   init.count_by_species.assign(model.species().size(), 0);
   for (const ParticleSpec& p : init.particles) ++init.count_by_species[p.species];

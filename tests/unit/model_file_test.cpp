@@ -509,18 +509,19 @@ cells = 2
 
 [[initial.particle]]
 species = "A"
-position = [0.1, 0.1, 0.1]
+position = [1.5, 0.5, 0.5]
 )";
-  // Without an id the explicit particle is numbered after the 32 generated.
+  // Without an id the explicit particle is numbered after the 32 generated
+  // (placed in a gap of the lattice, at contact with its neighbours).
   const Model model = load_model_text(gas, "gas.toml");
   const scenario::InitialParticles init = scenario::build_initial_particles(model);
   ASSERT_EQ(init.particles.size(), 33u);
   EXPECT_EQ(init.particles.back().id, 32u);
-  EXPECT_EQ(init.particles.back().position, Vec3(0.1, 0.1, 0.1));
+  EXPECT_EQ(init.particles.back().position, Vec3(1.5, 0.5, 0.5));
   const std::string clash = replaced(gas, "species = \"A\"\nposition", "id = 5\nspecies = \"A\"\nposition");
   const InputError e = load_error(clash);
   EXPECT_EQ(e.key(), "initial.particle.5");
-  EXPECT_EQ(e.where().line, line_of(clash, "[0.1, 0.1, 0.1]"));
+  EXPECT_EQ(e.where().line, line_of(clash, "[1.5, 0.5, 0.5]"));
 }
 
 // --- Hashes ------------------------------------------------------------------

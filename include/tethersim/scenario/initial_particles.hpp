@@ -19,8 +19,10 @@ struct InitialParticles {
 // tethers (which already include the particle and tether files), and checks
 // what no single source can: unique ids, particles inside the box,
 // stationary infinite masses, tethers between existing particles of a
-// tetherable pair, one membrane and one zone particle when action
-// potentials are enabled. Throws ModelError.
+// tetherable pair, no two particles closer than their blocking distance
+// (first_overlap, overlap.hpp: the one place every start is checked), one
+// membrane and one zone particle when action potentials are enabled.
+// Throws ModelError.
 InitialParticles build_initial_particles(const Model& model);
 
 }  // namespace tethersim::scenario
