@@ -243,7 +243,9 @@ TEST(Certifier, ALinePassingAStillParticleJoinsIt) {
   // blocking distance, an overlapping start the model refuses.
   for (int k = 1; k < 40; ++k) {
     const double phase = k / 40.0;
-    if (k >= 5) EXPECT_EQ(largest_passing_a_still_particle(0.999, phase), 2u) << "phase " << phase;
+    if (k >= 5) {
+      EXPECT_EQ(largest_passing_a_still_particle(0.999, phase), 2u) << "phase " << phase;
+    }
     EXPECT_EQ(largest_passing_a_still_particle(1.001, phase), 0u) << "phase " << phase;
   }
 }
