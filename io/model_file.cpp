@@ -10,6 +10,7 @@
 #include "tethersim/scenario/generator.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
 #include "tethersim/scenario/memory_budget.hpp"
+#include "tethersim/scenario/run_budget.hpp"
 
 namespace tethersim {
 
@@ -31,8 +32,8 @@ namespace {
 
 using namespace io_detail;
 
-// The first line of a toml11 syntax error, without its decorations.
-std::string syntax_message(const toml::syntax_error& e) {
+// The first line of a toml11 error, without its decorations.
+std::string syntax_message(const toml::exception& e) {
   std::string text = e.what();
   const auto end = text.find('\n');
   if (end != std::string::npos) text.resize(end);
@@ -42,8 +43,26 @@ std::string syntax_message(const toml::syntax_error& e) {
   return "TOML syntax error: " + text;
 }
 
+// Refuses a run whose counts over its length cannot fit; hands over the
+// warnings of large ones, each as one line naming file, line and key.
+// Throws ModelError.
+void check_run_budget(const Model& model, const std::vector<std::size_t>& count_by_species,
+                      const ReadContext& ctx, std::vector<std::string>* warnings) {
+  // A restart (no initial particles read) has part of its output written
+  // already: only the fixed bounds apply to it.
+  const double free_disk =
+      ctx.options.skip_initial_files ? 0.0 : scenario::free_disk_bytes(model.output().directory);
+  const scenario::RunBudget budget = scenario::run_budget(model, count_by_species, free_disk);
+  if (budget.refusal) throw ModelError(*budget.refusal);
+  if (warnings == nullptr) return;
+  for (const ModelProblem& w : budget.warnings) {
+    warnings->push_back(InputError(ctx.sources.find(w.key), w.key, w.message).what());
+  }
+}
+
 Model read_document(TomlValue document, const std::string& path, const std::string& text,
-                    const ModelFileOptions& options, scenario::InitialParticles* initial) {
+                    const ModelFileOptions& options, scenario::InitialParticles* initial,
+                    std::vector<std::string>* warnings) {
   ReadContext ctx(path);
   ctx.options = options;
   ctx.base_directory = std::filesystem::path(path).parent_path().string();
@@ -88,10 +107,13 @@ Model read_document(TomlValue document, const std::string& path, const std::stri
     // them, because only the reader knows the file and line of each
     // particle, tether and parameter. Restarts take their state from a
     // checkpoint instead.
+    std::vector<std::size_t> count_by_species;
     if (!options.skip_initial_files) {
       scenario::InitialParticles built = scenario::build_initial_particles(model);
+      count_by_species = built.count_by_species;
       if (initial != nullptr) *initial = std::move(built);
     }
+    check_run_budget(model, count_by_species, ctx, warnings);
     return model;
   } catch (const ModelError& e) {
     throw InputError(ctx.sources.find(e.problem().key), e.problem().key, e.problem().message);
@@ -101,20 +123,23 @@ Model read_document(TomlValue document, const std::string& path, const std::stri
 }  // namespace
 
 Model load_model_text(const std::string& text, const std::string& path,
-                      const ModelFileOptions& options, scenario::InitialParticles* initial) {
+                      const ModelFileOptions& options, scenario::InitialParticles* initial,
+                      std::vector<std::string>* warnings) {
   TomlValue document;
+  check_toml_encoding(text, path);
   check_toml_nesting(text, path);
   try {
     std::istringstream stream(text);
     document = toml::parse(stream, path);
-  } catch (const toml::syntax_error& e) {
+  } catch (const toml::exception& e) {
+    // A syntax error, or one its parser calls internal: both are the text's.
     throw InputError({path, static_cast<int>(e.location().line())}, "", syntax_message(e));
   }
-  return read_document(std::move(document), path, text, options, initial);
+  return read_document(std::move(document), path, text, options, initial, warnings);
 }
 
 Model load_model_file(const std::string& path, const ModelFileOptions& options,
-                      scenario::InitialParticles* initial) {
+                      scenario::InitialParticles* initial, std::vector<std::string>* warnings) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     throw InputError({path, 0}, "", "is a directory, not a model file");
@@ -123,7 +148,7 @@ Model load_model_file(const std::string& path, const ModelFileOptions& options,
   if (!in) throw InputError({path, 0}, "", "cannot open the model file (does it exist?)");
   std::ostringstream text;
   text << in.rdbuf();
-  return load_model_text(text.str(), path, options, initial);
+  return load_model_text(text.str(), path, options, initial, warnings);
 }
 
 }  // namespace tethersim

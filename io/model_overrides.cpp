@@ -1,6 +1,9 @@
 // --set key.path=value: edits the TOML document before it is read.
 #include <charconv>
+#include <cstdio>
+#include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include "model_reading.hpp"
 #include "toml_limits.hpp"
@@ -49,28 +52,57 @@ TomlValue* select_element(TomlValue& array, const std::string& selector) {
   return nullptr;
 }
 
-// The value text as TOML, or as a bare string when it is not valid TOML
-// (so --set initial.generator=presynaptic needs no quotes).
-TomlValue parse_value(const std::string& text, const std::string& origin) {
-  check_toml_nesting(text, origin);
-  try {
-    std::istringstream in("value = " + text + "\n");
-    return toml::find(toml::parse(in, origin), "value");
-  } catch (const std::exception&) {
-    std::string quoted = "value = \"";
-    for (char c : text) {
-      if (c == '"' || c == '\\') quoted += '\\';
+// `text` as a TOML basic string: quotes, backslashes and control
+// characters escaped (the text is UTF-8, checked before).
+std::string quoted_string(const std::string& text) {
+  std::string quoted = "\"";
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      quoted += '\\';
+      quoted += c;
+    } else if (byte < 0x20 || byte == 0x7f) {
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\u%04X", static_cast<unsigned>(byte));
+      quoted += escape;
+    } else {
       quoted += c;
     }
-    std::istringstream in(quoted + "\"\n");
-    return toml::find(toml::parse(in, origin), "value");
   }
+  return quoted + "\"";
+}
+
+// The document "value = TEXT", or nothing when that is not TOML with the
+// one key `value` (text such as "1\nother = 2" would smuggle in a second).
+std::optional<TomlValue> parse_as_toml(const std::string& text, const std::string& origin) {
+  try {
+    std::istringstream in("value = " + text + "\n");
+    const TomlValue document = toml::parse(in, origin);
+    if (document.as_table().size() != 1) return std::nullopt;
+    return toml::find(document, "value");
+  } catch (const toml::exception&) {
+    return std::nullopt;
+  } catch (const std::out_of_range&) {  // toml::find without the key
+    return std::nullopt;
+  }
+}
+
+// The value text as TOML, or as a bare string when it is not valid TOML
+// (so --set initial.generator=presynaptic needs no quotes).
+TomlValue parse_value(const std::string& text, const std::string& origin, const std::string& key) {
+  check_toml_nesting(text, origin);
+  if (std::optional<TomlValue> value = parse_as_toml(text, origin)) return *value;
+  if (std::optional<TomlValue> value = parse_as_toml(quoted_string(text), origin)) return *value;
+  // Not reached for UTF-8 text; a parser failure is still the override's.
+  throw InputError({origin, 0}, key, "the value is neither TOML nor a plain string");
 }
 
 }  // namespace
 
 void apply_override(TomlValue& root, const std::string& assignment) {
-  const std::string origin = "--set " + assignment;
+  // The override as one printable line: it names every message about it.
+  const std::string origin = "--set " + printable_text(assignment);
+  check_toml_encoding(assignment, origin);
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) {
     throw InputError({origin, 0}, "", "expected key=value, e.g. --set run.end_time=100");
@@ -95,7 +127,7 @@ void apply_override(TomlValue& root, const std::string& assignment) {
         throw InputError({origin, 0}, walked, "is not a table, so it has no key '" + part + "'");
       }
       auto& table = node->as_table();
-      if (!table.count(part)) table[part] = parse_value("{}", origin);
+      if (!table.count(part)) table[part] = parse_value("{}", origin, walked);
       node = &table[part];
     }
     walked += (walked.empty() ? "" : ".") + part;
@@ -104,7 +136,7 @@ void apply_override(TomlValue& root, const std::string& assignment) {
     throw InputError({origin, 0}, path, "select one element of the array first (e.g. species.V.mass)");
   }
   if (!node->is_table()) throw InputError({origin, 0}, path, "the parent is not a table");
-  node->as_table()[parts.back()] = parse_value(assignment.substr(eq + 1), origin);
+  node->as_table()[parts.back()] = parse_value(assignment.substr(eq + 1), origin, path);
 }
 
 }  // namespace tethersim::io_detail

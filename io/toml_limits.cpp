@@ -36,10 +36,12 @@ std::size_t skip_string(const std::string& text, std::size_t i, int& line) {
   return i;
 }
 
+// An override is one line of its own: its origin says which, and no line
+// number is given for it.
+int line_in(const std::string& origin, int line) { return origin.rfind("--set ", 0) == 0 ? 0 : line; }
+
 [[noreturn]] void too_deep(const std::string& origin, int line) {
-  // An override is one line of its own: its origin says which.
-  const bool override_text = origin.rfind("--set ", 0) == 0;
-  throw InputError({origin, override_text ? 0 : line}, "",
+  throw InputError({origin, line_in(origin, line)}, "",
                    "TOML nested more than " + std::to_string(kMaxTomlNesting) +
                        " levels deep (arrays, inline tables or dotted keys)");
 }
@@ -81,7 +83,81 @@ std::string float_problem(const std::string& token) {
   return {};
 }
 
+// The length of the UTF-8 sequence starting at text[i] (1 to 4), or 0 when
+// the bytes there are not one: a stray continuation byte, a truncated
+// sequence, an overlong form, a surrogate or a code point beyond U+10FFFF.
+std::size_t utf8_length(const std::string& text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  if (lead < 0x80) return 1;
+  std::size_t length = 0;
+  unsigned char low = 0x80, high = 0xbf;  // the range of the second byte
+  if (lead >= 0xc2 && lead <= 0xdf) {
+    length = 2;
+  } else if (lead >= 0xe0 && lead <= 0xef) {
+    length = 3;
+    if (lead == 0xe0) low = 0xa0;   // overlong
+    if (lead == 0xed) high = 0x9f;  // surrogates
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    length = 4;
+    if (lead == 0xf0) low = 0x90;   // overlong
+    if (lead == 0xf4) high = 0x8f;  // beyond U+10FFFF
+  } else {
+    return 0;
+  }
+  if (i + length > text.size()) return 0;
+  if (byte(i + 1) < low || byte(i + 1) > high) return 0;
+  for (std::size_t k = 2; k < length; ++k) {
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xbf) return 0;
+  }
+  return length;
+}
+
+std::string hex_byte(unsigned char c) {
+  static const char* digits = "0123456789ABCDEF";
+  return std::string("\\x") + digits[c >> 4] + digits[c & 15];
+}
+
 }  // namespace
+
+void check_toml_encoding(const std::string& text, const std::string& origin) {
+  int line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t length = utf8_length(text, i);
+    if (length == 0) {
+      throw InputError({origin, line_in(origin, line)}, "",
+                       "byte " + hex_byte(static_cast<unsigned char>(text[i])) + " at column " +
+                           std::to_string(i - line_start + 1) +
+                           " is not UTF-8 text, which TOML must be");
+    }
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+    i += length;
+  }
+}
+
+std::string printable_text(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t length = utf8_length(text, i);
+    const auto byte = static_cast<unsigned char>(text[i]);
+    // Control characters too, but for the line breaks and tabs a message
+    // folds into spaces anyway.
+    const bool control =
+        (byte < 0x20 && text[i] != '\n' && text[i] != '\r' && text[i] != '\t') || byte == 0x7f;
+    if (length == 0 || control) {
+      out += hex_byte(static_cast<unsigned char>(text[i]));
+      ++i;
+    } else {
+      out.append(text, i, length);
+      i += length;
+    }
+  }
+  return out;
+}
 
 void check_toml_nesting(const std::string& text, const std::string& origin) {
   int line = 1;

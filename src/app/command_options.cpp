@@ -119,11 +119,12 @@ void add_model_override_option(po::options_description& options) {
 
 Model load_model_with_overrides(const std::string& path, const po::variables_map& values,
                                 std::vector<std::string> extra_overrides,
-                                scenario::InitialParticles& initial) {
+                                scenario::InitialParticles& initial,
+                                std::vector<std::string>& warnings) {
   ModelFileOptions options;
   if (values.count("set")) options.overrides = values["set"].as<std::vector<std::string>>();
   options.overrides.insert(options.overrides.end(), extra_overrides.begin(), extra_overrides.end());
-  return load_model_file(path, options, &initial);
+  return load_model_file(path, options, &initial, &warnings);
 }
 
 }  // namespace tethersim::app

@@ -36,9 +36,11 @@ std::string string_override(const std::string& key, const std::string& value);
 void add_model_override_option(po::options_description& options);
 
 // Loads a model file with the --set overrides (and any extra ones), and
-// hands over its checked initial particles.
+// hands over its checked initial particles and its warnings (large but
+// possible counts over the run, one line each).
 Model load_model_with_overrides(const std::string& path, const po::variables_map& values,
                                 std::vector<std::string> extra_overrides,
-                                scenario::InitialParticles& initial);
+                                scenario::InitialParticles& initial,
+                                std::vector<std::string>& warnings);
 
 }  // namespace tethersim::app

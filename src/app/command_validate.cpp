@@ -20,15 +20,21 @@ int validate_main(const Arguments& args) {
   po::variables_map values;
   if (!parse_command_line("validate",
                           "Checks a model file (syntax, keys, values, species, pairs, rules,\n"
-                          "generator parameters, the initial particles) and describes it:\n"
-                          "species, pairs, rules, particle counts and the sector grid.\n"
+                          "generator parameters, the initial particles, what the run would\n"
+                          "make over its length: frames, samples, checkpoints, impulses) and\n"
+                          "describes it: species, pairs (and those that pass through each\n"
+                          "other), rules, particle counts and the sector grid. Large but\n"
+                          "possible counts get a warning line on stderr.\n"
                           "Exit code 0 when valid, 2 with a one-line error otherwise.",
                           args, options, positional, values)) {
     return kExitOk;
   }
   scenario::InitialParticles initial;
-  const Model model = load_model_with_overrides(values["model"].as<std::string>(), values, {}, initial);
+  std::vector<std::string> warnings;
+  const Model model =
+      load_model_with_overrides(values["model"].as<std::string>(), values, {}, initial, warnings);
   if (!values.count("quiet")) {
+    for (const std::string& w : warnings) std::cerr << "tethersim: warning: " << w << "\n";
     std::cout << describe_model(model, count_particles(initial));
     if (values.count("canonical")) std::cout << "\ncanonical parameters:\n" << model.canonical_text();
     std::cout << "valid\n";

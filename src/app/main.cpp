@@ -1,4 +1,5 @@
 // tethersim: the command line.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -68,7 +69,10 @@ int main(int argc, char** argv) {
       std::cerr << "tethersim: error: " << e.what() << "\n";
       return kExitBadInput;
     } catch (const std::exception& e) {
-      std::cerr << "tethersim: failed: " << e.what() << "\n";
+      // One line, like every message here, whatever a library's message holds.
+      std::string message = e.what();
+      std::replace_if(message.begin(), message.end(), [](char ch) { return ch == '\n' || ch == '\r'; }, ' ');
+      std::cerr << "tethersim: failed: " << message << "\n";
       return kExitRuntimeFailure;
     }
   }

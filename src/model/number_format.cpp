@@ -1,6 +1,7 @@
 #include "tethersim/model/number_format.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include "tethersim/physics/vector.hpp"
@@ -15,6 +16,12 @@ std::string format_number(double x) {
   out.precision(10);
   out << x;
   return out.str();
+}
+
+std::string format_estimate(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", x);
+  return buffer;
 }
 
 }  // namespace tethersim

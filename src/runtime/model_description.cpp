@@ -67,6 +67,23 @@ void describe_pairs(std::ostringstream& out, const Model& model) {
       << "  " << pad("pair", 12) << pad("blocking", 10) << pad("tethering", 11)
       << "c_rebound / c_retract / c_revolve\n"
       << rows.str();
+  // blocking = 0 means no blocking: said here, so that it is never a
+  // surprise that particles of some size overlap.
+  std::string crossing;
+  for (SpeciesIndex a = 0; a < n; ++a) {
+    for (SpeciesIndex b = a; b < n; ++b) {
+      const Species& sa = model.species(a);
+      const Species& sb = model.species(b);
+      if (model.pair(a, b).blocks() || sa.infinite_mass() || sb.infinite_mass() ||
+          !(sa.radius + sb.radius > 0.0)) {
+        continue;
+      }
+      crossing += (crossing.empty() ? "" : ", ") + sa.name + "-" + sb.name;
+    }
+  }
+  if (!crossing.empty()) {
+    out << "  pass through each other (blocking 0: no blocking, whatever the radii): " << crossing << "\n";
+  }
 }
 
 void describe_rules(std::ostringstream& out, const Model& model) {

@@ -154,12 +154,20 @@ std::unique_ptr<Simulation> make_simulation(const Model& model, const RunRequest
   return std::make_unique<DistributedSimulation>(model, MPI_COMM_WORLD, state, request.distribution);
 }
 
+// Large but possible counts over the run (model_file.hpp), from rank 0.
+void print_warnings(const std::vector<std::string>& warnings, const RunRequest& request) {
+  if (request.quiet) return;
+  for (const std::string& w : warnings) std::fprintf(stderr, "tethersim: warning: %s\n", w.c_str());
+}
+
 // A fresh run's model and initial particles: files only, no collective
 // call, the same on every rank.
 LoadedRun read_fresh(const RunRequest& request, const mpi::Session& mpi) {
   LoadedRun run;
-  run.model = std::make_unique<Model>(
-      load_model_file(request.model_path, ModelFileOptions{request.overrides, false}, &run.initial));
+  std::vector<std::string> warnings;
+  run.model = std::make_unique<Model>(load_model_file(
+      request.model_path, ModelFileOptions{request.overrides, false}, &run.initial, &warnings));
+  print_warnings(warnings, request);
   check_distribution(*run.model, request, mpi);
   run.counts = count_particles(run.initial);
   // Slots are positions in id order (the particles are sorted by id).
@@ -205,9 +213,10 @@ struct AlreadyFinished : std::runtime_error {
 
 // The model a restart continues: the checkpoint's, with its overrides and
 // then the request's; refused when they change the physics, or when the end
-// time is not after the checkpoint's. Files only, no MPI call.
+// time is not after the checkpoint's. Files only, no MPI call. `warnings`
+// (when given) receives the large counts of the continued run.
 Model restart_model(const CheckpointHeader& header, const std::string& path, const RunRequest& request,
-                    const mpi::Session& mpi) {
+                    const mpi::Session& mpi, std::vector<std::string>* warnings = nullptr) {
   // The run continues in the checkpoint's directory unless told otherwise;
   // a later override of a key replaces an earlier one.
   std::vector<std::string> overrides;
@@ -221,7 +230,8 @@ Model restart_model(const CheckpointHeader& header, const std::string& path, con
   for (const std::string& o : header.overrides) add(o);
   add("output.directory=\"" + fs::path(path).parent_path().string() + "\"");
   for (const std::string& o : request.overrides) add(o);
-  Model model = load_model_text(header.model_text, header.model_path, ModelFileOptions{overrides, true});
+  Model model =
+      load_model_text(header.model_text, header.model_path, ModelFileOptions{overrides, true}, nullptr, warnings);
   if (model.physics_hash() != header.physics_hash) {
     const Model original =
         load_model_text(header.model_text, header.model_path, ModelFileOptions{header.overrides, true});
@@ -288,7 +298,9 @@ LoadedRun load_restart(const RunRequest& request, const mpi::Session& mpi) {
       std::fprintf(stderr, "tethersim run: %s; using %s\n", e.what(), candidates[k + 1].c_str());
     }
   }
-  run.model = std::make_unique<Model>(restart_model(header, path, request, mpi));
+  std::vector<std::string> warnings;
+  run.model = std::make_unique<Model>(restart_model(header, path, request, mpi, &warnings));
+  print_warnings(warnings, request);
   // The trajectory's rows are every particle's. Slices come in rank order,
   // each sorted by id, and each is the rows slot_range gives the rank: the
   // whole is sorted, and a rank's slice holds the species of the rows it

@@ -4,19 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+
+#include "tethersim/model/number_format.hpp"
 
 namespace tethersim::scenario {
-
-namespace {
-
-std::string rough(double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", x);
-  return buffer;
-}
-
-}  // namespace
 
 double sector_count(const Model& model) {
   const Vec3 length = model.domain().length();
@@ -38,15 +29,15 @@ std::optional<ModelProblem> memory_problem(const Model& model, std::uint64_t par
   const double sector_bytes = sparse ? n * kSparseBytesPerParticle : sectors * kBytesPerSector;
   const double needed = particle_bytes + sector_bytes;
   if (available_bytes <= 0.0 || needed <= available_bytes) return std::nullopt;
-  const std::string budget = "; this machine has " + rough(available_bytes) + " bytes";
+  const std::string budget = "; this machine has " + format_estimate(available_bytes) + " bytes";
   if (sector_bytes > particle_bytes) {
     return ModelProblem{"domain.sector_size",
-                        "the box holds " + rough(sectors) + " sectors for " + rough(n) +
-                            " particles, needing at least " + rough(needed) + " bytes" + budget +
+                        "the box holds " + format_estimate(sectors) + " sectors for " + format_estimate(n) +
+                            " particles, needing at least " + format_estimate(needed) + " bytes" + budget +
                             " (set a larger domain.sector_size or a smaller box)"};
   }
-  return ModelProblem{particle_key, "would make " + rough(n) + " particles, needing at least " +
-                                        rough(needed) + " bytes with the sector grid" + budget};
+  return ModelProblem{particle_key, "would make " + format_estimate(n) + " particles, needing at least " +
+                                        format_estimate(needed) + " bytes with the sector grid" + budget};
 }
 
 std::optional<ModelProblem> particle_count_problem(std::uint64_t particles,
@@ -54,15 +45,15 @@ std::optional<ModelProblem> particle_count_problem(std::uint64_t particles,
                                                    double available_bytes) {
   const auto n = static_cast<double>(particles);
   if (particles > kMaxParticles) {
-    return ModelProblem{key, "would make " + rough(n) + " particles; at most " +
+    return ModelProblem{key, "would make " + format_estimate(n) + " particles; at most " +
                                  std::to_string(kMaxParticles) + " fit"};
   }
   const double needed = n * kBytesPerParticle;
   if (available_bytes <= 0.0 || needed <= available_bytes) return std::nullopt;
-  return ModelProblem{key, "would make " + rough(n) + " particles, needing at least " +
-                               rough(needed) + " bytes (" +
+  return ModelProblem{key, "would make " + format_estimate(n) + " particles, needing at least " +
+                               format_estimate(needed) + " bytes (" +
                                std::to_string(static_cast<int>(kBytesPerParticle)) +
-                               " per particle); this machine has " + rough(available_bytes) +
+                               " per particle); this machine has " + format_estimate(available_bytes) +
                                " bytes"};
 }
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Fuzzes the model reader: mutates the example model files and checks that
-`tethersim validate` answers every mutation with exit 0, or exit 2 and one
-line on stderr; never a crash, another exit code or a hang.
+"""Fuzzes the model reader: mutates the example model files, and adds
+`--set KEY=VALUE` overrides to some cases, and checks that
+`tethersim validate` answers every case with exit 0, or exit 2 and one line
+on stderr; never a crash, another exit code or a hang. Mutations and
+override values include bytes that are not UTF-8.
 
 Deterministic: case i of seed s is always the same mutation, so a failure
 is reproduced with --seed s --only i (the failing file is kept with -k).
@@ -26,6 +28,18 @@ EDGE_NUMBERS = [
 ]
 # Characters that change the meaning of TOML text.
 SYNTAX = list("[]{}=\".,#'\\\n") + ["\"\"\"", "'''", " = ", "[[", "]]"]
+# Bytes that are not UTF-8 text where they stand (a stray continuation byte,
+# bytes never in UTF-8, a truncated sequence, an overlong form, a
+# surrogate), as the surrogate escapes that write them as those bytes.
+NOT_UTF8 = [b.decode("utf-8", "surrogateescape") for b in
+            [b"\x80", b"\xff", b"\xfe", b"\xc3", b"\xe2\x82", b"\xc0\xaf", b"\xed\xa0\x80",
+             b"\xf4\x90\x80\x80"]]
+# Override values: edge numbers, TOML that is more than one value, text
+# with control characters, and bytes that are not UTF-8.
+SET_VALUES = EDGE_NUMBERS + [
+    "1e-300", "5e-324", "pi/16", "presynaptic", "[1, 2, 3]", "{ tau = 1, speed = 2 }", '"\\u0000"',
+    "1\nother = 2", "1\n[x]", '"""a\nb"""', "\x01", "a\tb", "", "=", "[[[[", "{a=", '"unterminated',
+] + NOT_UTF8 + ['"' + b + '"' for b in NOT_UTF8]
 NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d_]*(\.\d+)?([eE][-+]?\d+)?(?![\w.])")
 
 
@@ -80,6 +94,11 @@ def flip_byte(rng, text):
     return text[:i] + chr(rng.randrange(1, 256)) + text[i + 1:]
 
 
+def insert_not_utf8(rng, text):
+    i = rng.randrange(len(text) + 1)
+    return text[:i] + rng.choice(NOT_UTF8) + text[i:]
+
+
 def truncate(rng, text):
     return text[:rng.randrange(len(text) + 1)]
 
@@ -104,14 +123,43 @@ def rename_key(rng, text):
 
 
 MUTATORS = [replace_number, replace_number, replace_number, scale_number, delete_line,
-            duplicate_line, swap_lines, insert_syntax, delete_span, flip_byte, truncate,
-            nest_deeply, rename_key]
+            duplicate_line, swap_lines, insert_syntax, delete_span, flip_byte, insert_not_utf8,
+            truncate, nest_deeply, rename_key]
 
 
 def mutate(rng, text):
     for _ in range(rng.choice([1, 1, 2, 3])):
         text = rng.choice(MUTATORS)(rng, text)
     return text
+
+
+def key_paths(text):
+    """The dotted paths of the keys a model file sets, as --set names them
+    (the first element of an array of tables by index)."""
+    paths = []
+    table = ""
+    for line in text.split("\n"):
+        header = re.match(r"^\s*\[(\[?)\s*([A-Za-z_.]+)\s*\]", line)
+        if header:
+            table = header.group(2) + (".0" if header.group(1) else "")
+            continue
+        key = re.match(r"^\s*([A-Za-z_]+)\s*=", line)
+        if key:
+            paths.append((table + "." if table else "") + key.group(1))
+    return paths
+
+
+def overrides(rng, text):
+    """One to three --set assignments: a key of the file (or a mangled one)
+    and a value meant to break something."""
+    paths = key_paths(text) or ["run.end_time"]
+    out = []
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        path = rng.choice(paths)
+        if rng.random() < 0.1:
+            path = path + rng.choice(NOT_UTF8 + [".x", ".0", ".."])
+        out.append(path + "=" + rng.choice(SET_VALUES))
+    return out
 
 
 def main():
@@ -143,14 +191,20 @@ def main():
             # One generator per case: case i does not depend on the others.
             rng = random.Random(args.seed * 1_000_003 + case)
             source, text = texts[rng.randrange(len(texts))]
-            mutated = mutate(rng, text)
+            # A third of the cases: the example as it is, with overrides.
+            assignments = overrides(rng, text) if rng.random() < 1 / 3 else []
+            mutated = text if assignments else mutate(rng, text)
             path = os.path.join(work, f"case{case}.toml")
             with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(mutated)
             problem = None
             try:
-                r = subprocess.run([args.exe, "validate", "--quiet", path], capture_output=True,
-                                   timeout=args.timeout, env=environment)
+                # Arguments as bytes: surrogate escapes become the bytes they stand for.
+                command = [args.exe, "validate", "--quiet", path]
+                for a in assignments:
+                    command.append(os.fsencode("--set=" + a))
+                r = subprocess.run(command, capture_output=True, timeout=args.timeout,
+                                   env=environment)
                 err = r.stderr.decode("utf-8", "replace")
                 if r.returncode not in (0, 2):
                     problem = f"exit {r.returncode}"
@@ -165,14 +219,15 @@ def main():
                 err = ""
             if problem:
                 failures += 1
-                print(f"case {case} (from {os.path.basename(source)}, seed {args.seed}): "
-                      f"{problem}\n{err[:2000]}", file=sys.stderr)
+                shown = " ".join(ascii("--set=" + a) for a in assignments)
+                print(f"case {case} (from {os.path.basename(source)}, seed {args.seed}"
+                      f"{', ' + shown if shown else ''}): {problem}\n{err[:2000]}", file=sys.stderr)
                 if args.keep:
                     os.makedirs(args.keep, exist_ok=True)
                     with open(os.path.join(args.keep, f"seed{args.seed}-case{case}.toml"), "w",
                               encoding="utf-8", errors="surrogateescape") as f:
                         f.write(mutated)
-    print(f"{len(cases)} mutations: {counts[0]} valid, {counts[2]} refused with one line, "
+    print(f"{len(cases)} cases: {counts[0]} valid, {counts[2]} refused with one line, "
           f"{failures} failures")
     return 1 if failures else 0
 

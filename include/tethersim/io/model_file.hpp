@@ -21,15 +21,20 @@ struct ModelFileOptions {
 // syntax, unknown keys, wrong types, invalid values, unknown species,
 // missing pairs, generator parameters, particle files, and the initial
 // particles they all make together (scenario::build_initial_particles; not
-// with skip_initial_files). When `initial` is given, the built particles
-// are handed over in it, so a run builds them once.
+// with skip_initial_files), and the counts the run would make over its
+// length (scenario/run_budget.hpp: frames, samples, checkpoints, impulses).
+// When `initial` is given, the built particles are handed over in it, so a
+// run builds them once. When `warnings` is given, it receives one line
+// ("FILE:LINE: KEY: estimate") for each large but possible count.
 Model load_model_file(const std::string& path, const ModelFileOptions& options = {},
-                      scenario::InitialParticles* initial = nullptr);
+                      scenario::InitialParticles* initial = nullptr,
+                      std::vector<std::string>* warnings = nullptr);
 
 // The same from text already in memory; `path` names it in messages and
 // resolves relative particle-file paths.
 Model load_model_text(const std::string& text, const std::string& path,
                       const ModelFileOptions& options = {},
-                      scenario::InitialParticles* initial = nullptr);
+                      scenario::InitialParticles* initial = nullptr,
+                      std::vector<std::string>* warnings = nullptr);
 
 }  // namespace tethersim
