@@ -111,6 +111,7 @@ void read_globals(TableReader& root, ReadContext& ctx) {
                     "must be 0 (unlimited) or at least 2, got " + std::to_string(cap));
     }
     dyn.max_group_size = static_cast<std::size_t>(cap);
+    dyn.tc_elastic_time = physics->number("tc_elastic_time", dyn.tc_elastic_time);
     physics->finish();
   }
 }

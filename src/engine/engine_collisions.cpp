@@ -98,15 +98,19 @@ void Engine::collide(Index i, Index j, EventKind kind, double t) {
   note_participants(gb.members);
   const physics::PairKinematics pair{separation(a, b, t), ga.velocity, gb.velocity, ga.mass,
                                      gb.mass};
+  const Dynamics& dyn = model_.dynamics();
+  auto last_change = [&](Index p) {
+    return particles_.state[p].mobile ? particles_.state[p].t0 : -kInfinity;
+  };
+  const bool elastic = physics::elastic_by_tc(t, last_change(a), last_change(b), dyn.tc_elastic_time);
   const physics::CollisionImpulse impulse =
       kind == EventKind::blocking
-          ? physics::rebound_impulse(pair, pp.c_rebound)
-          : physics::tether_impulse(pair, pp.c_retract, pp.c_revolve,
-                                    model_.dynamics().theta_revolve);
+          ? physics::rebound_impulse(pair, elastic ? 1.0 : pp.c_rebound)
+          : physics::tether_impulse(pair, elastic ? 1.0 : pp.c_retract,
+                                    elastic ? 1.0 : pp.c_revolve, dyn.theta_revolve);
   count(stats_.responses[static_cast<int>(impulse.response)]);
   if (impulse.response == physics::CollisionResponse::none) return;
 
-  const Dynamics& dyn = model_.dynamics();
   const bool capped =
       dyn.max_group_size > 0 && ga.members.size() + gb.members.size() > dyn.max_group_size;
   if (dyn.restitution_delay == 0.0 || capped) {

@@ -81,7 +81,10 @@ std::string canonical_physics_text(const ModelData& d) {
       << "restitution_delay = " << number_text(dyn.restitution_delay) << "\n"
       << "restitution_schedule = " << to_string(dyn.schedule) << "\n"
       << "dt_max = " << number_text(dyn.dt_max) << "\n"
-      << "max_group_size = " << dyn.max_group_size << "\n"
+      << "max_group_size = " << dyn.max_group_size << "\n";
+  // Only when set, so that every model without it keeps its hash.
+  if (dyn.tc_elastic_time > 0.0) out << "tc_elastic_time = " << number_text(dyn.tc_elastic_time) << "\n";
+  out
       << "domain.lo = " << vector_text(d.domain.lo) << "\n"
       << "domain.hi = " << vector_text(d.domain.hi) << "\n"
       << "domain.boundary = " << to_string(d.domain.boundary[0]) << " "

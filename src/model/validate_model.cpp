@@ -81,6 +81,7 @@ void validate_globals(const ModelData& d, ProblemList& p) {
           "point and a tethered pair collides without end), got " + format_number(dyn.theta_revolve));
   }
   p.non_negative("physics.restitution_delay", dyn.restitution_delay);
+  p.non_negative("physics.tc_elastic_time", dyn.tc_elastic_time);
   p.positive("physics.dt_max", dyn.dt_max);
   // Predicted times dt_max or more ahead count as "never", and are not
   // predicted again until something else happens to the particle. Every

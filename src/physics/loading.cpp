@@ -26,7 +26,14 @@ BranchVelocities restitution_velocities(const Vec3& v_group, const Vec3& p_ab,
 double restitution_time_max_schedule(double now, double restitution_delay,
                                      double earliest_other_edge) {
   if (is_infinite(earliest_other_edge)) return now + restitution_delay;
-  return 0.5 * (now + earliest_other_edge);
+  // When the earliest edge is the next double after now, the midpoint can
+  // round down to now. The new edge would then restitute now, before the
+  // older edge (LIFO), and a pair that collides again at the instant of its
+  // restitution would reload at now again, forever: the older edge, and
+  // time, would never come. The earliest edge's time is the nearest time
+  // after now, and the new edge still restitutes first there.
+  const double halfway = 0.5 * (now + earliest_other_edge);
+  return halfway > now ? halfway : earliest_other_edge;
 }
 
 Vec3 impact_velocity(const Vec3& v_group, const Vec3& dp, double group_mass) {

@@ -130,6 +130,9 @@ std::string describe_model(const Model& model, const ParticleCounts& counts) {
       << "), restitution delay " << num(dyn.restitution_delay) << " (" << to_string(dyn.schedule)
       << " schedule), dt_max " << num(dyn.dt_max);
   if (dyn.max_group_size > 0) out << ", loaded groups capped at " << dyn.max_group_size;
+  if (dyn.tc_elastic_time > 0.0) {
+    out << ", collisions elastic within " << num(dyn.tc_elastic_time) << " of a velocity change (TC model)";
+  }
   out << "\nbox " << vec(dom.lo) << " to " << vec(dom.hi) << ", boundaries "
       << to_string(dom.boundary[0]) << " / " << to_string(dom.boundary[1]) << " / "
       << to_string(dom.boundary[2]) << "\n";

@@ -489,7 +489,8 @@ class RunLoop {
     if (is_root()) {
       std::fprintf(stderr,
                    "tethersim run: stalled: %s; stopped at t = %.10g with a checkpoint in %s (see "
-                   "docs/engine.md, \"Stalls\"; the limit is --stall-events)\n",
+                   "docs/engine.md, \"Stalls\"; the limit is --stall-events; for inelastic "
+                   "collapse, set physics.tc_elastic_time, the TC model)\n",
                    description.c_str(), t, written.c_str());
     }
     return kExitRuntimeFailure;

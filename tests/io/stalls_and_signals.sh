@@ -3,10 +3,7 @@
 # is doing (docs/engine.md, "Stalls"):
 # - the presynaptic example with seeds 2 and 8 (which froze at t = 0.59 and
 #   t = 348 when the generator started dimer halves at one point) finishes;
-# - a frozen run (inelastic collapse: c = 0 with a restitution delay) stops
-#   after --stall-events events with exit code 1, a checkpoint that
-#   verifies, and one line naming the time, the event kinds and particles;
-# - a frozen run with the watch off stops on SIGTERM, SIGINT and
+# - a run whose clock crawls with the watch off stops on SIGTERM, SIGINT and
 #   --max-walltime within a few seconds, with a checkpoint and exit code 0,
 #   on one rank and on two (through jobs/local/mpirun.sh);
 # - degenerate inputs that froze are refused with one line and exit code 2.
@@ -26,17 +23,12 @@ for seed in 2 8; do
     fail "presynaptic seed $seed did not reach t = 900"
 done
 
-# Inelastic collapse: a small gas with c = 0 and a restitution delay.
-frozen=("$src/examples/gas.toml" --set initial.parameters.cells=3 --set 'pair_defaults.c=0.0'
-        --set physics.restitution_delay=0.01 --set 'pair.0.c=0.0' --end-time 1e6 -q)
-
-code=0
-timeout 300 "$exe" run "${frozen[@]}" --stall-events 200000 -o "$work/stalled" 2> "$work/stalled.err" || code=$?
-[ "$code" -eq 1 ] || fail "a stalled run exited $code, expected 1: $(cat "$work/stalled.err")"
-expect_one_line "$(cat "$work/stalled.err")" \
-  "^tethersim run: stalled: [0-9]+ events without simulated time advancing at t = .*: .*(blocking|restitution) [0-9]+.* among particles [0-9]+ \\(A\\).*checkpoint"
-verified_checkpoint_time "$work/stalled/checkpoint.h5" > /dev/null
-[ "$(json_field "$work/stalled/summary.json" interrupted)" = "True" ] || fail "a stalled run's summary is not marked interrupted"
+# Inelastic collapse: a dense gas with c = 0.1 whose clock crawls (t = 0.5
+# in 20 s; stalls_cured.sh runs it to its end with the TC model). Every loop
+# at one exact instant found so far was a defect and is fixed, so no model
+# is known that the stall watch stops; its unit tests hold it.
+frozen=("$src/examples/gas.toml" --set initial.parameters.cells=6 --set initial.parameters.density=1.3
+        --set 'pair.0.c=0.1' --end-time 1e6 -q)
 
 # stop_within SECONDS SIGNAL DIR CMD...: starts CMD (a run writing DIR),
 # waits until it has run a while (frozen), sends SIGNAL (none: wait for it
@@ -81,15 +73,6 @@ stop_within 10 INT "$work/int2" "$launch" -np 2 --oversubscribe "$exe" run "${fr
 # The certified windows too (they keep an undo log for this).
 stop_within 10 TERM "$work/term2c" "$launch" -np 2 --oversubscribe "$exe" run "${frozen[@]}" --stall-events 0 \
   --windows certified -o "$work/term2c"
-
-# The watch on two ranks: the ranks agree, undo the window and stop.
-code=0
-timeout 300 mpirun -np 2 --oversubscribe "$exe" run "${frozen[@]}" --stall-events 200000 -o "$work/stalled2" \
-  2> "$work/stalled2.err" || code=$?
-[ "$code" -eq 1 ] || fail "a stalled 2-rank run exited $code, expected 1: $(cat "$work/stalled2.err")"
-grep -qE "^tethersim run: stalled: rank [01]: .* among particles" "$work/stalled2.err" ||
-  fail "no stall report from 2 ranks: $(cat "$work/stalled2.err")"
-verified_checkpoint_time "$work/stalled2/checkpoint.h5" > /dev/null
 
 # Inputs that froze at once are refused.
 expect_exit 2 "$exe" validate "$src/examples/presynaptic.toml" --set physics.theta_revolve=1.5707963

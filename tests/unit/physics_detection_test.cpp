@@ -27,6 +27,18 @@ TEST(BlockingOracle, OverlappingAndApproachingCollidesNow) {
   EXPECT_EQ(blocking({1, 0, 0}, {-1, 0, 0}, 2.0), 0.0);
 }
 
+TEST(BlockingOracle, RestingContactNeverCollides) {
+  // The state a gas with c = 0 froze in: a pair overlapping by round-off
+  // (5.6e-16) and approaching at a cosine of -3e-17, which a c = 0 impulse
+  // cannot change, so the collision repeated at one instant without end.
+  const Vec3 touching{std::sqrt(1.0 - 0x1p-51), 0, 0};
+  EXPECT_EQ(blocking(touching, {-3e-17, 0.93, 0}, 1.0), kInfinity);
+  EXPECT_EQ(blocking({1, 0, 0}, {-3e-17, 0.93, 0}, 1.0), kInfinity);
+  // A real approach collides now, however slow.
+  EXPECT_EQ(blocking(touching, {-1e-9, 0.93, 0}, 1.0), 0.0);
+  EXPECT_EQ(blocking(touching, {-1e-20, 0, 0}, 1.0), 0.0);
+}
+
 TEST(BlockingOracle, OverlappingAndRecedingNeverCollides) {
   EXPECT_EQ(blocking({1, 0, 0}, {1, 0, 0}, 2.0), kInfinity);
 }

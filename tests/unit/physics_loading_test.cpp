@@ -127,6 +127,19 @@ TEST(RestitutionSchedule, MaxScheduleNewEdgeGoesHalfwayToTheEarliestOther) {
   EXPECT_EQ(restitution_time_max_schedule(10.0, 0.5, 10.0), 10.0);
 }
 
+TEST(RestitutionSchedule, MaxScheduleNeverRoundsDownToNowBeforeTheEarliestOther) {
+  // The gas with c = 0 and a delay of 0.01 stalled at t = 0.1298591898...55
+  // with an older edge due at the next double: the halfway point rounded to
+  // now, and the pair restituted and reloaded at now without end.
+  const double now = 0.12985918980632655;
+  const double next = std::nextafter(now, 1.0);
+  ASSERT_EQ(0.5 * (now + next), now);  // the rounding that froze the run
+  EXPECT_EQ(restitution_time_max_schedule(now, 0.01, next), next);
+  const double after_next = std::nextafter(next, 1.0);
+  EXPECT_GT(restitution_time_max_schedule(now, 0.01, after_next), now);
+  EXPECT_LE(restitution_time_max_schedule(now, 0.01, after_next), after_next);
+}
+
 TEST(RestitutionSchedule, MinScheduleEveryEdgeWaitsTheFullDelay) {
   EXPECT_EQ(restitution_time_min_schedule(10.0, 0.25), 10.25);
 }

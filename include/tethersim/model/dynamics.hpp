@@ -21,6 +21,10 @@ struct Dynamics {
   RestitutionSchedule schedule = RestitutionSchedule::max;
   double dt_max = 1073741824.0;        // 2^30: times beyond this count as never
   std::size_t max_group_size = 0;      // 0 = unlimited loaded groups
+  // t_c of the TC model: a collision less than this after either particle's
+  // last change of velocity is elastic (0 = off; docs/physics.md, "Inelastic
+  // collapse and the TC model").
+  double tc_elastic_time = 0.0;
 };
 
 }  // namespace tethersim

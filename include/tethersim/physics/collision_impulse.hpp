@@ -45,6 +45,14 @@ CollisionImpulse rebound_impulse(const PairKinematics& pair, double c_rebound);
 CollisionImpulse tether_impulse(const PairKinematics& pair, double c_retract,
                                 double c_revolve, double theta_revolve);
 
+// The TC model of Luding and McNamara (docs/physics.md, "Inelastic collapse
+// and the TC model"): a collision less than tc after either particle's last
+// change of velocity (its t0; -infinity for an infinite mass, whose velocity
+// never changes) is elastic, every coefficient taken as 1. tc = 0 is off.
+inline bool elastic_by_tc(double now, double last_change_a, double last_change_b, double tc) {
+  return tc > 0.0 && (now - last_change_a < tc || now - last_change_b < tc);
+}
+
 // Velocities after applying dp to the two bodies (A gains dp, B loses it).
 inline Vec3 velocity_after_impulse_a(const Vec3& v_a, const Vec3& dp, double mass_a) {
   return is_infinite(mass_a) ? v_a : Vec3(v_a + dp / mass_a);

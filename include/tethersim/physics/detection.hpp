@@ -37,10 +37,20 @@ inline double guarded_quotient(double numer, double denom, double dt_max) {
   return numer / denom;
 }
 
+// Below this cosine between separation and relative velocity, a pair in
+// contact is in resting contact, not approaching (2^-40: round-off of the
+// dot products is some 2^-52; a real approach this close to grazing cannot
+// be told from round-off).
+inline constexpr double kRestingContactCosine = 0x1p-40;
+
 // Time until the centres come within the blocking distance while approaching.
 // Overlapping and approaching -> 0; overlapping and receding -> kInfinity
 // (no correction is attempted); D = 0 -> kInfinity. dt_max guards against
-// tiny denominators: any time >= dt_max is reported as kInfinity.
+// tiny denominators: any time >= dt_max is reported as kInfinity. A pair
+// touching or overlapping whose approach is within kRestingContactCosine of
+// grazing never collides: after a collision with c = 0 the pair's normal
+// velocity is round-off, too small for the impulse mu v_n to change either
+// velocity, and the same collision would come again at once without end.
 // Inline: the engine calls it for every candidate pair, and most pairs
 // recede (b >= 0), which is decided before the rest of the quadratic.
 inline double time_to_blocking(const Vec3& dx, const Vec3& dv, double blocking_distance,
@@ -50,6 +60,12 @@ inline double time_to_blocking(const Vec3& dx, const Vec3& dv, double blocking_d
   if (dx.dot(dv) >= 0.0) return kInfinity;
   const Quadratic q = detection_quadratic(dx, dv, blocking_distance);
   if (q.d < 0.0) return kInfinity;
+  if (q.c <= 0.0) {
+    const double approach = dx.dot(dv);
+    if (approach * approach <= kRestingContactCosine * kRestingContactCosine * q.a * dx.dot(dx)) {
+      return kInfinity;
+    }
+  }
   // The first root; negative numerators (overlap, round-off) collide now.
   const double numer = std::max(-q.b - std::sqrt(q.d), 0.0);
   return guarded_quotient(numer, 2.0 * q.a, dt_max);

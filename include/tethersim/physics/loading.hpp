@@ -34,7 +34,9 @@ BranchVelocities restitution_velocities(const Vec3& v_group, const Vec3& p_ab,
 // Restitution time of a new edge under the recommended "max" schedule
 // (docs/physics.md, "Restitution schedules"): t + dt_r for a 2-particle
 // group, otherwise halfway between now and the earliest restitution among
-// the group's other edges (kInfinity when there are none). Ties with "now"
+// the group's other edges (kInfinity when there are none), never now itself
+// unless that earliest edge is due now (a halfway point that rounds down to
+// now gives the earliest edge's time: otherwise time need never pass). Ties
 // are resolved by the engine: the newest edge goes first.
 double restitution_time_max_schedule(double now, double restitution_delay,
                                      double earliest_other_edge);
