@@ -28,8 +28,6 @@ std::size_t spare_slots(std::size_t particles) { return particles / 8 + 1024; }
 
 // Attempts at certifying one window (each halves it) before a fallback.
 constexpr int kMaxAttempts = 24;
-// Growth of the proposed window after a window certified at once.
-constexpr double kGrowth = 1.25;
 // The share of owned particles with an event in the first window.
 constexpr double kFirstEarlyShare = 0.03;
 constexpr int kFirstHalvings = 12;
@@ -39,28 +37,6 @@ constexpr int kFirstHalvings = 12;
 constexpr int kCeilingRounds = 16;
 // Windows shorter than this fraction of the usual one end in a fallback.
 constexpr double kShortest = 1e-3;
-// A fallback runs until the next scheduled stop or this many events per
-// particle; each fallback doubles it, up to the largest budget, so that a
-// long-lived cluster wider than a halo, or a system too small to gain from
-// windows, costs few rebuilds; windows weighed cheaper than a fallback
-// bring it back to the first budget.
-constexpr double kFirstFallbackBudget = 2.0;
-constexpr double kLargestFallbackBudget = 256.0;
-// Before any fallback ran: try one when the estimated cost of one rank
-// running the events is within this factor of the windows' cost, and its
-// estimated rebuilding under this share of the windows' cost over the
-// longest fallback.
-constexpr double kTryFallbackRatio = 2.0;
-constexpr double kTryFallbackShare = 0.1;
-// An optional fallback makes rank 0 hold the whole system: the gathered
-// records, a snapshot and a serial engine, about three times the engine
-// alone. It is taken only for systems whose serial engine would need at
-// most this much (a gas of about 200 000 particles): the small, tightly
-// bound systems it is meant for need far less, and a large system on many
-// ranks must not meet one rank's memory limit because windows were slow
-// for a while (a gas of 256 000 on 2 ranks: rank 0 went from 90 to 220 MiB
-// for a fallback that gained nothing).
-constexpr double kLeanFallbackMostEngineBytes = 32.0 * 1024 * 1024;
 // Failed halvings before testing whether an empty window certifies.
 constexpr int kStructuralCheck = 3;
 // Rounds of phase 2 (bounds sent again after they rose) before a window
@@ -240,7 +216,7 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
 }
 
 void DistributedEngine::fail_if_asked() const {
-  if (rank_ == failing_rank_ && time_ >= failing_time_) {
+  if (rank_ == settings_.test.failing_rank && time_ >= settings_.test.failing_time) {
     throw std::runtime_error("injected failure at t = " + std::to_string(time_) + " (TETHERSIM_FAIL_ON_RANK)");
   }
 }
@@ -255,7 +231,7 @@ void DistributedEngine::finish_start(double started) {
     recorder_ = std::make_unique<RoundRecorder>(settings_.record_rounds, rank_);
     neighbours_->record_to(recorder_.get());
   }
-  if (std::getenv("TETHERSIM_SHADOW_CHECK") != nullptr) {
+  if (settings_.test.shadow_check) {
     shadow_ = std::make_unique<ShadowCheck>(model_, comm_, *engine_, time_);
   }
 }
@@ -263,23 +239,9 @@ void DistributedEngine::finish_start(double started) {
 DistributedEngine::~DistributedEngine() = default;
 
 void DistributedEngine::start_layout(const DistributionSettings& settings, SectorSpan span) {
-  // A developer's switch: one line per window and per failed attempt.
-  trace_ = std::getenv("TETHERSIM_TRACE_WINDOWS") != nullptr;
-  // Testing switches for speculative windows: every window undone once,
-  // or undone with a probability (the same bits either way).
-  fail_every_window_once_ = std::getenv("TETHERSIM_SPECULATION_FAIL_ONCE") != nullptr;
-  if (const char* rate = std::getenv("TETHERSIM_SPECULATION_FAIL_RATE")) random_failure_rate_ = std::atof(rate);
-  // And windows that drop their journal after this many records.
-  if (const char* floor = std::getenv("TETHERSIM_JOURNAL_FLOOR")) {
-    journal_floor_ = static_cast<std::size_t>(std::strtoull(floor, nullptr, 10));
-  }
-  if (const char* failing = std::getenv("TETHERSIM_FAIL_ON_RANK")) {
-    if (std::sscanf(failing, "%d@%lf", &failing_rank_, &failing_time_) != 2) {
-      throw std::invalid_argument("TETHERSIM_FAIL_ON_RANK wants RANK@TIME, got '" + std::string(failing) + "'");
-    }
-  }
+  trace_ = settings.test.trace_windows;
 #ifdef TETHERSIM_SYNC_FAULT_INJECTION
-  break_synchronization_ = std::getenv("TETHERSIM_BREAK_SYNCHRONIZATION") != nullptr;
+  break_synchronization_ = settings.test.break_synchronization;
 #endif
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &ranks_);
@@ -294,7 +256,7 @@ void DistributedEngine::start_layout(const DistributionSettings& settings, Secto
   const GridShape shape = rank_grid_for(model_, ranks_, settings, occupied);
   layout_ = BlockLayout(sectors, shape, {grid.periodic(0), grid.periodic(1), grid.periodic(2)}, settings.halo_depth);
   neighbours_ = std::make_unique<NeighbourExchange>(comm_, layout_.neighbours(rank_));
-  for (int k = 0; k < 3; ++k) work_by_slab_[static_cast<std::size_t>(k)].assign(static_cast<std::size_t>(sectors[k]), 0.0);
+  balancer_.emplace(settings.balance, sectors, settings.balance_interval, settings.imbalance_threshold);
 }
 
 void DistributedEngine::assign_roles() {
@@ -358,13 +320,16 @@ double DistributedEngine::next_transition() const {
   return next;
 }
 
-void DistributedEngine::agree(std::vector<double>& maxima, std::vector<double>& sums) {
+double DistributedEngine::begin_agreement(std::size_t values) {
   const double started = seconds_now();
   if (recorder_) {
     recorder_->begin_communication();
-    recorder_->allreduce((1 + maxima.size() + sums.size()) * sizeof(double));
+    recorder_->allreduce(values * sizeof(double));
   }
-  max_and_sum_.agree(maxima, sums, comm_);
+  return started;
+}
+
+void DistributedEngine::end_agreement(double started) {
   if (recorder_) recorder_->end_communication();
   counters_.seconds_wait += seconds_now() - started;
 }
@@ -414,34 +379,34 @@ bool DistributedEngine::certify(double length) {
   if (local) certifier_->outgoing_bounds(bounds);
   counters_.seconds_certify += seconds_now() - started;
   std::vector<SpeedBound> received = exchange_bounds(bounds);
-  std::vector<double> maxima{local ? 0.0 : 1.0, certifier_->largest_owned_bound()};
-  std::vector<double> sums;
-  agree(maxima, sums);
-  bool ok = maxima[0] == 0.0;
+  CertificationStart start{local ? 0.0 : 1.0, certifier_->largest_owned_bound()};
+  agree(start);
+  double largest_bound = start.largest_bound;
+  bool ok = start.failed == 0.0;
   // Phase 2, repeated while only bounds rose: a rank whose owned bounds
   // rose above what it sent (a neighbour's bounds merged components here)
   // sends them again and every rank verifies again, until no bound moves
   // (the owners' bounds are then one fixed point) or a closure fails.
   for (int exchanges = 1; ok; ++exchanges) {
     const double verify_started = seconds_now();
-    ok = certifier_->verify_phase(received, maxima[1]);
+    ok = certifier_->verify_phase(received, largest_bound);
     const bool again = !ok && certifier_->failure() == CertificationFailure::energy && exchanges < kBoundExchanges;
     if (again) certifier_->rising_bounds(bounds);
     counters_.seconds_certify += seconds_now() - verify_started;
-    std::vector<double> verdict{ok ? 0.0 : again ? 1.0 : 2.0, certifier_->largest_owned_bound()};
-    std::vector<double> executed{static_cast<double>(counters_.events_executed - counters_.events_duplicated),
-                                 static_cast<double>(counters_.owned)};
-    agree(verdict, executed);
-    global_events_ = static_cast<std::uint64_t>(executed[0]);
-    global_owned_ = static_cast<std::uint64_t>(executed[1]);
-    if (verdict[0] != 1.0) {
-      ok = verdict[0] == 0.0;
+    CertificationVerdict verdict{ok      ? CertificationVerdict::kCertified
+                                 : again ? CertificationVerdict::kBoundsRose
+                                         : CertificationVerdict::kFailed,
+                                 certifier_->largest_owned_bound(), run_totals()};
+    agree(verdict);
+    take_totals(verdict.totals);
+    if (verdict.outcome != CertificationVerdict::kBoundsRose) {
+      ok = verdict.outcome == CertificationVerdict::kCertified;
       break;
     }
     ++counters_.bound_exchanges;
     if (!again) bounds.clear();
     received = exchange_bounds(bounds);
-    maxima[1] = verdict[1];
+    largest_bound = verdict.largest_bound;
     ok = true;
   }
   const auto [owned, ghosts] = certifier_->examined();
@@ -459,35 +424,10 @@ bool DistributedEngine::certify(double length) {
 bool DistributedEngine::fallback_after_window(double round_started, double cap) {
   // global_events_ was agreed during this round: it counts the unique
   // events committed before this window.
-  if (after_window_) {
-    const std::uint64_t events = global_events_ - events_before_window_;
-    // Every window is weighed, not only those with few events per
-    // particle: a small tight system runs many events per particle in each
-    // window and still pays more for certifying and exchanging than one
-    // rank would for the events (a 4-layer halo made the 232-particle
-    // terminal certify three times as many windows, and take twice as long).
-    ++weighed_.count;
-    // The previous window's cost: its round, from start to this one's.
-    weighed_.wall += round_started - previous_round_.wall;
-    weighed_.span += time_ - previous_round_.time;
-    weighed_.events += static_cast<double>(events);
-  }
-  events_before_window_ = global_events_;
-  previous_round_ = {round_started, time_};
-  after_window_ = true;
-  if (settings_.lean_fallback == LeanFallback::off || weighed_.count < windows_per_decision_) return false;
-  bool pays = false;
-  if (settings_.lean_fallback == LeanFallback::random) {
-    // The coin also starts runs of fallbacks without windows between them,
-    // as measured costs do when fallbacks pay.
-    const std::uint64_t coin = random_decision();
-    pays = coin % 2 == 0;
-    chosen_budget_ = next_fallback_budget();
-    if (pays && coin % 4 == 0) fallback_streak_ = 0;
-  } else {
-    pays = fallback_pays(cap);
-  }
-  weighed_ = {};
+  if (!fallback_policy_.weigh(round_started, time_, global_events_)) return false;
+  const bool pays = fallback_policy_.mode() == LeanFallback::random ? fallback_policy_.decide_by_coin(random_decision())
+                                                                     : fallback_pays(cap);
+  fallback_policy_.forget_windows();
   return pays;
 }
 
@@ -495,105 +435,31 @@ std::uint64_t DistributedEngine::random_decision() {
   return physics::mix_hash(model_.seed(), 0x7e57ULL, ++random_decisions_);
 }
 
-double DistributedEngine::next_fallback_budget() const {
-  return fallback_budget_ > 0.0 ? std::min(2.0 * fallback_budget_, kLargestFallbackBudget) : kFirstFallbackBudget;
-}
-
 bool DistributedEngine::fallback_pays(double cap) {
   // Wall-clock figures differ between ranks: agree on the largest, so that
   // every rank takes the same decision. Results never depend on it.
-  // Once a fallback ran, its own costs are known: its rebuilding
-  // (gathering, one serial engine, sending every rank its share) and rank
-  // 0's seconds per event. Before, the rebuilding is estimated as one
-  // start-up build per rank (measured: 18 s against 2 x 11 s for 10^6 on 2
-  // ranks), and the cost per event from the windows' execution.
-  const bool measured = fallback_overhead_ >= 0.0 && serial_seconds_per_event_ > 0.0;
-  const double overhead = measured ? fallback_overhead_ : ranks_ * start_build_seconds_;
-  const double per_event = measured ? serial_seconds_per_event_
-                                    : counters_.seconds_execute /
-                                          static_cast<double>(std::max<std::uint64_t>(counters_.events_executed, 1));
   const engine::Engine& e = *engine_;
   const double bytes_per_particle =
       static_cast<double>(e.memory_bytes()) / static_cast<double>(std::max<std::size_t>(e.particles().size(), 1));
-  std::vector<double> maxima{weighed_.wall, overhead, per_event, bytes_per_particle};
-  std::vector<double> sums;
-  agree(maxima, sums);
+  AgreedFallbackCosts agreed{fallback_policy_.local_costs(ranks_, start_build_seconds_, counters_.seconds_execute,
+                                                          counters_.events_executed, bytes_per_particle)};
+  agree(agreed);
   const double owned = static_cast<double>(std::max<std::uint64_t>(global_owned_, 1));
-  if (owned * maxima[3] > kLeanFallbackMostEngineBytes) {
-    ++counters_.fallbacks_declined;
-    return false;
-  }
-  const double span = weighed_.span;
-  if (!(span > 0.0) || !(weighed_.events > 0.0)) {
-    chosen_budget_ = next_fallback_budget();
-    return true;
-  }
-  // Costs per unit of simulated time: the windows' wall time, and one rank
-  // running every (unique) event; a fallback also pays its rebuilding once.
-  // It covers up to `cap` (the next scheduled stop) or its event budget at
-  // the windows' event rate.
-  const double rate = weighed_.events / span;
-  const double windows_cost = maxima[0] / span;
-  const double serial_cost = rate * maxima[2];
-  const double room = cap - time_;
-  const double first = std::min(room, next_fallback_budget() * owned / rate);
-  const double longest = std::min(room, kLargestFallbackBudget * owned / rate);
-  double covered = first;
-  bool pays = maxima[1] + covered * serial_cost < covered * windows_cost;
-  if (measured) {
-    // A fallback pays from the span at which the windows' extra cost has
-    // bought its rebuilding; it covers four times that span (the
-    // rebuilding then costs at most a quarter of what it saves), within
-    // the budgets and the room.
-    const double gain = windows_cost - serial_cost;
-    pays = gain > 0.0 && maxima[1] < longest * gain;
-    if (pays) covered = std::clamp(4.0 * maxima[1] / gain, first, longest);
-  } else if (!pays && !fallback_tried_ && serial_cost < kTryFallbackRatio * windows_cost &&
-             maxima[1] < kTryFallbackShare * longest * windows_cost) {
-    // The estimate carries the windows' own bookkeeping and ranks sharing
-    // cores, which one rank running alone does not: when it is within a
-    // factor of the windows and the rebuilding is cheap against what
-    // windows would cost over the longest fallback, one short fallback
-    // measures the real costs (a small tight system on 2 ranks took 2.7
-    // times one rank's time while its estimate always chose windows).
-    pays = true;
-    fallback_tried_ = true;
-  }
-  if (trace_ && rank_ == 0) {
+  const FallbackDecision d = fallback_policy_.decide(agreed.costs, owned, time_, cap);
+  if (d.declined) ++counters_.fallbacks_declined;
+  if (d.weighed && trace_ && rank_ == 0) {
     std::fprintf(stderr,
                  "[rank 0] windows %.3g s per unit of time, one rank %.3g (%s) and %.3g s rebuilding: %s over %.3g\n",
-                 windows_cost, serial_cost, measured ? "measured" : "estimated", maxima[1],
-                 pays ? "fallback" : "windows", covered);
+                 d.windows_cost, d.serial_cost, d.measured ? "measured" : "estimated", agreed.costs.overhead,
+                 d.pays ? "fallback" : "windows", d.covered);
   }
-  if (pays) {
-    chosen_budget_ = std::clamp(covered * rate / owned, kFirstFallbackBudget, kLargestFallbackBudget);
-    // While fallbacks pay, the windows between them are few: one weighed
-    // window keeps the windows' cost current.
-    windows_per_decision_ = measured ? 1 : kWindowsPerDecision;
-    if (measured) fallback_streak_ = 0;
-    return true;
-  }
-  ++counters_.fallbacks_declined;
-  // One rank is cheaper per unit of time but the next scheduled stop is too
-  // near to buy the rebuilding: keep the budgets, and after the stop start
-  // with fallbacks.
-  if (measured && windows_cost > serial_cost) {
-    fallbacks_from_ = cap;
-    return false;
-  }
-  fallbacks_from_ = kInfinity;
-  // Windows are cheaper here: the next fallback (forced by a cluster no
-  // halo holds) starts again from the first budget.
-  fallback_budget_ = 0.0;
-  windows_per_decision_ = kWindowsPerDecision;
-  return false;
+  return d.pays;
 }
 
 void DistributedEngine::run_fallback(double cap, double events_per_particle) {
-  fallback_budget_ = events_per_particle > 0.0 ? events_per_particle : next_fallback_budget();
-  fallback(cap, fallback_budget_);
-  proposal_ = std::max(proposal_, typical_);
-  after_window_ = false;
+  fallback(cap, fallback_policy_.begin_fallback(events_per_particle));
+  certified_length_.at_least(certified_length_.typical());
+  fallback_policy_.end_fallback();
 }
 
 double DistributedEngine::first_proposal(double room) {
@@ -614,9 +480,9 @@ double DistributedEngine::first_proposal(double room) {
     if (early.size() <= want) break;
     length *= 0.5;
   }
-  std::vector<double> maxima{-length}, sums;
-  agree(maxima, sums);
-  return -maxima[0];
+  ShortestLength shortest{-length};
+  agree(shortest);
+  return -shortest.negated;
 }
 
 void DistributedEngine::recorded_round(double end) {
@@ -639,19 +505,13 @@ void DistributedEngine::recorded_round(double end) {
 }
 
 void DistributedEngine::round(double end) {
-  // While fallbacks pay (measured), the next few run at once, without
-  // windows between them to weigh again; then windows are weighed anew.
-  if (time_ >= fallbacks_from_) {
-    fallback_streak_ = 0;
-    fallbacks_from_ = kInfinity;
-  }
-  if (fallback_streak_ >= 0 && fallback_streak_ < kFallbacksPerWeighing) {
-    ++fallback_streak_;
-    if (trace_ && rank_ == 0) std::fprintf(stderr, "[rank 0] fallback %d of a run without windows\n", fallback_streak_);
+  if (fallback_policy_.next_in_streak(time_)) {
+    if (trace_ && rank_ == 0) {
+      std::fprintf(stderr, "[rank 0] fallback %d of a run without windows\n", fallback_policy_.streak());
+    }
     run_fallback(std::min(end, next_transition()));
     return;
   }
-  fallback_streak_ = -1;
   if (settings_.windows == WindowMode::speculative && certified_rounds_left_ == 0) {
     if (!speculative_round(end)) {
       // Windows keep failing: a certified round takes the next one.
@@ -682,8 +542,9 @@ void DistributedEngine::certified_round(double end) {
   const double round_started = seconds_now();
   const double cap = std::min(end, next_transition());
   const double room = cap - time_;
-  if (proposal_ == 0.0) proposal_ = first_proposal(room);
-  double length = proposal_ > 0.0 ? std::min(proposal_, room) : room;
+  if (certified_length_.proposal() == 0.0) certified_length_.set(first_proposal(room));
+  const double proposal = certified_length_.proposal();
+  double length = proposal > 0.0 ? std::min(proposal, room) : room;
   const double first = length;
   // Preparing (and making the speed ceiling exact) counts as certifying.
   const auto prepare = [&](bool refresh_ceiling) {
@@ -712,7 +573,8 @@ void DistributedEngine::certified_round(double end) {
     // everything for a few events per particle, after which the cluster
     // has usually come apart.
     const bool hopeless = attempts == kStructuralCheck && !certify(0.0);
-    const bool too_short = typical_ > 0.0 && length < kShortest * typical_;
+    const double typical = certified_length_.typical();
+    const bool too_short = typical > 0.0 && length < kShortest * typical;
     if (hopeless || too_short || attempts >= kMaxAttempts || !(time_ + length > time_)) {
       run_fallback(cap);
       return;
@@ -723,18 +585,15 @@ void DistributedEngine::certified_round(double end) {
     prepare(false);
   }
   if (fallback_after_window(round_started, cap)) {
-    run_fallback(cap, chosen_budget_);
+    run_fallback(cap, fallback_policy_.chosen_budget());
     return;
   }
+  // Certified at the first attempt: the window grows; after halvings, the
+  // next tries the length that certified.
   if (attempts == 0) {
-    if (first == proposal_ || proposal_ == 0.0) {
-      proposal_ = first * kGrowth;
-      // The usual window: a slowly moving geometric mean of the proposed
-      // windows certified at the first attempt.
-      typical_ = typical_ > 0.0 ? std::exp(0.9 * std::log(typical_) + 0.1 * std::log(first)) : first;
-    }
+    certified_length_.stood(first);
   } else {
-    proposal_ = length;
+    certified_length_.set(length);
   }
   // The window's end exactly: windows that reach a scheduled stop end on it.
   const double until = length == room ? cap : time_ + length;
@@ -786,11 +645,11 @@ bool DistributedEngine::execute(double until) {
   mark_logged_sectors();
   view.begin_speculation(logged_sectors_);
   const Halt halt = run_watched(e, until);
-  std::vector<double> verdict{static_cast<double>(halt)}, none;
-  agree(verdict, none);
-  if (verdict[0] != 0.0) {
+  HaltVerdict verdict{static_cast<double>(halt)};
+  agree(verdict);
+  if (verdict.halt != 0.0) {
     view.undo_speculation();
-    halt_ = static_cast<Halt>(static_cast<int>(verdict[0]));
+    halt_ = static_cast<Halt>(static_cast<int>(verdict.halt));
     counters_.seconds_execute += seconds_now() - started;
     return false;
   }

@@ -16,7 +16,7 @@ void DistributedEngine::send_changed_record(const engine::PartialView::Change& c
   const engine::Engine& e = *engine_;
   const SectorIndex3& sector = e.sector(c.particle);
   // Load measure for balancing: where the events happened.
-  for (std::size_t k = 0; k < 3; ++k) work_by_slab_[k][static_cast<std::size_t>(sector[k])] += 1.0;
+  balancer_->add_work(sector);
   // Most changed particles are deep inside the block, in no other rank's
   // window (logged_sectors_ marks the sectors that are, for the current
   // cuts): no record to build.

@@ -109,79 +109,28 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
   until = shared[0];
   halt_ = static_cast<Halt>(static_cast<int>(shared[3]));
   run_seconds = shared[1];
-  if (shared[2] > 0.0) serial_seconds_per_event_ = run_seconds / shared[2];
+  if (shared[2] > 0.0) fallback_policy_.measured_seconds_per_event(run_seconds / shared[2]);
   globals.active_window = mpi::broadcast(globals.active_window, 0, comm_);
   mpi::broadcast(globals.periodic_ticks, 0, comm_);
   if (recorder_) recorder_->end_communication();
   move_clock_to(until);
   deliver_and_build(std::move(after), globals, statistics, escapes, releases);
   counters_.seconds_rebuild += seconds_now() - started;
-  fallback_overhead_ = std::max(0.0, seconds_now() - started - run_seconds);
+  fallback_policy_.measured_overhead(std::max(0.0, seconds_now() - started - run_seconds));
 }
 
 void DistributedEngine::maybe_rebalance() {
-  if (settings_.balance == BalanceMode::off || ranks_ == 1) return;
-  if (++windows_since_balance_ < static_cast<std::uint64_t>(settings_.balance_interval)) return;
-  windows_since_balance_ = 0;
+  if (ranks_ == 1 || !balancer_->due()) return;
   // Work per sector layer along each axis, summed over ranks.
-  std::vector<double> work;
-  for (const auto& slab : work_by_slab_) work.insert(work.end(), slab.begin(), slab.end());
+  std::vector<double> work = balancer_->take_work();
   if (recorder_) {
     recorder_->begin_communication();
     recorder_->allreduce(work.size() * sizeof(double));
   }
   mpi::sum_in_place(work, comm_);
   if (recorder_) recorder_->end_communication();
-  for (auto& slab : work_by_slab_) std::fill(slab.begin(), slab.end(), 0.0);
-  std::array<std::vector<int>, 3> cuts = layout_.cuts();
-  bool moved = false;
-  std::size_t at = 0;
-  for (int k = 0; k < 3; ++k) {
-    const auto kk = static_cast<std::size_t>(k);
-    const int n = layout_.sectors()[kk];
-    const int parts = layout_.ranks()[kk];
-    std::vector<double> w(work.begin() + static_cast<long>(at), work.begin() + static_cast<long>(at) + n);
-    at += static_cast<std::size_t>(n);
-    if (parts == 1) continue;
-    std::vector<int>& c = cuts[kk];
-    const int min_width = n >= kMinBlockWidth * parts ? kMinBlockWidth : 1;
-    if (settings_.balance == BalanceMode::forced) {
-      // Planes move one layer back and forth: migration and rebuilding are
-      // exercised whatever the load (tests).
-      for (int b = 1; b < parts; ++b) c[static_cast<std::size_t>(b)] += forced_shift_;
-    } else if (settings_.balance == BalanceMode::random) {
-      // Anywhere the widths allow (clamped below): results must not care.
-      for (int b = 1; b < parts; ++b) {
-        c[static_cast<std::size_t>(b)] = static_cast<int>(random_decision() % static_cast<std::uint64_t>(n + 1));
-      }
-      std::sort(c.begin() + 1, c.end() - 1);
-    } else {
-      // Imbalance along this axis: the heaviest slab of blocks over the mean.
-      std::vector<double> slab(static_cast<std::size_t>(parts), 0.0);
-      for (int s = 0; s < n; ++s) slab[static_cast<std::size_t>(std::upper_bound(c.begin(), c.end(), s) - c.begin() - 1)] += w[static_cast<std::size_t>(s)];
-      const double total = std::accumulate(slab.begin(), slab.end(), 0.0);
-      if (total <= 0.0) continue;
-      const double worst = *std::max_element(slab.begin(), slab.end());
-      if (worst * parts <= settings_.imbalance_threshold * total) continue;
-      // Cut where the cumulative work reaches each equal share (a little
-      // work per layer keeps empty regions from collapsing).
-      const double floor = 1e-3 * total / n;
-      double sum = 0.0, grand = total + floor * n;
-      int b = 1;
-      for (int s = 0; s < n && b < parts; ++s) {
-        sum += w[static_cast<std::size_t>(s)] + floor;
-        while (b < parts && sum >= grand * b / parts) c[static_cast<std::size_t>(b++)] = s + 1;
-      }
-    }
-    // Keep every block at least min_width wide, inside the axis.
-    for (int b = 1; b < parts; ++b) {
-      int& cut = c[static_cast<std::size_t>(b)];
-      cut = std::clamp(cut, c[static_cast<std::size_t>(b - 1)] + min_width, n - (parts - b) * min_width);
-    }
-    if (c != layout_.cuts()[kk]) moved = true;
-  }
-  if (settings_.balance == BalanceMode::forced) forced_shift_ = -forced_shift_;
-  if (!moved) return;
+  const CutPlanes cuts = balancer_->planes(layout_.cuts(), layout_.ranks(), work, [this] { return random_decision(); });
+  if (cuts == layout_.cuts()) return;
   const double started = seconds_now();
   ++counters_.rebalances;
   if (trace_) std::fprintf(stderr, "[rank %d] rebalance at t = %.17g\n", rank_, time_);

@@ -20,21 +20,6 @@ namespace tethersim::decomposition {
 
 namespace {
 
-// Windows grow by this factor after one that stood whole and shrink by
-// kShrink after one that did not: in equilibrium about one attempt in five
-// is cut short (p ln kShrink + (1 - p) ln kGrowth = 0).
-constexpr double kGrowth = 1.1;
-constexpr double kShrink = 0.7;
-// After a window cut short at its earliest violation V, the next one aims
-// this far towards the distance from its start to V: violations come from
-// fronts that cross the halo at about the same pace from one window to the
-// next, so a window just short of the last one's violation usually stands,
-// where kShrink times a window that overshot (the doubling start) would
-// fail again.
-constexpr double kAimBeforeViolation = 0.9;
-// Until the first window is cut short, windows double: the first proposal
-// comes from a certificate and is far shorter than what speculation allows.
-constexpr double kFirstGrowth = 2.0;
 // Undone attempts in a row before a certified round takes one window.
 constexpr int kFailuresBeforeCertified = 3;
 // The first window, in units of the first certified proposal (a few per
@@ -78,8 +63,8 @@ bool DistributedEngine::speculative_round(double end) {
   const double round_started = seconds_now();
   const double cap = std::min(end, next_transition());
   const double room = cap - time_;
-  if (speculative_proposal_ == 0.0) speculative_proposal_ = kFirstWindowFactor * first_proposal(room);
-  const double length = std::min(speculative_proposal_, room);
+  if (speculative_length_.proposal() == 0.0) speculative_length_.set(kFirstWindowFactor * first_proposal(room));
+  const double length = std::min(speculative_length_.proposal(), room);
   // The window's end exactly: windows that reach a scheduled stop end on it.
   const double until = length == room ? cap : time_ + length;
   make_every_particle_live();
@@ -91,7 +76,7 @@ bool DistributedEngine::speculative_round(double end) {
   const std::uint64_t uncounted = view.uncounted_events();
   const double started = seconds_now();
   enter(RoundPhase::execute);
-  view.set_journal_floor(journal_floor_);
+  view.set_journal_floor(settings_.test.journal_floor);
   view.begin_speculation(logged_sectors_);
   bool reached = false;
   Halt halt = run_watched(e, until, UINT64_MAX, &reached, window_memory());
@@ -114,7 +99,7 @@ bool DistributedEngine::speculative_round(double end) {
   counters_.seconds_execute += seconds_now() - started;
 
   enter(RoundPhase::verify);
-  last_failure_ = 0;
+  last_violation_ = HistoryViolation::none;
   double violation = std::min(check_histories(until), until);
   // Ended early with its undo log full: the window stands at most up to
   // where it is complete, like a violation there; the next proposal is
@@ -131,9 +116,9 @@ bool DistributedEngine::speculative_round(double end) {
   // random failure either undoes the whole window or claims a violation at
   // a random time inside it (which keeps the events before that time).
   bool forced = false, injected = false;
-  if (fail_every_window_once_ && !failed_this_window_) forced = true;
-  if (random_failure_rate_ > 0.0 &&
-      static_cast<double>(random_decision() % 1000000) < random_failure_rate_ * 1e6) {
+  const double failure_rate = settings_.test.random_failure_rate;
+  if (settings_.test.fail_every_window_once && !failed_this_window_) forced = true;
+  if (failure_rate > 0.0 && static_cast<double>(random_decision() % 1000000) < failure_rate * 1e6) {
     const std::uint64_t how = random_decision();
     if (how % 2 == 0) {
       forced = true;
@@ -144,66 +129,52 @@ bool DistributedEngine::speculative_round(double end) {
       violation = std::min(violation, at);
     }
   }
-  // Maxima: minus the earliest violation on any rank; some rank forced an
-  // undo; some rank was asked to stop or saw a stall (the largest: a stall);
-  // some rank injected a violation.
-  std::vector<double> verdict{-violation, forced ? 1.0 : 0.0, static_cast<double>(halt), injected ? 1.0 : 0.0};
-  // Sums: the unique events committed before this window (what one rank
-  // would have run), and the particles.
-  std::vector<double> totals{static_cast<double>(counters_.events_executed - counters_.events_duplicated),
-                             static_cast<double>(counters_.owned)};
-  agree(verdict, totals);
-  global_events_ = static_cast<std::uint64_t>(totals[0]);
-  global_owned_ = static_cast<std::uint64_t>(totals[1]);
-  if (verdict[2] != 0.0) {
+  SpeculativeVerdict verdict{-violation, forced ? 1.0 : 0.0, static_cast<double>(halt), injected ? 1.0 : 0.0,
+                             run_totals()};
+  agree(verdict);
+  take_totals(verdict.totals);
+  if (verdict.halt != 0.0) {
     // A halted window is undone whole on every rank, its events never
     // counted: the run stops at the window's start, a consistent time.
     view.undo_speculation();
     ++counters_.rollbacks;
     counters_.events_rolled_back += executed;
-    halt_ = static_cast<Halt>(static_cast<int>(verdict[2]));
+    halt_ = static_cast<Halt>(static_cast<int>(verdict.halt));
     return true;
   }
-  const double stands_until = -verdict[0];
-  if (verdict[1] == 0.0 && stands_until == until) {
+  const double stands_until = -verdict.negated_violation;
+  const bool undo_forced = verdict.forced != 0.0;
+  if (!undo_forced && stands_until == until) {
     commit_window(until, executed, duplicated);
-    // Grow only from a window of the proposed length (not one cut short by
-    // a scheduled stop).
-    if (length == speculative_proposal_) speculative_proposal_ = length * (speculation_found_limit_ ? kGrowth : kFirstGrowth);
+    speculative_length_.stood(length);
   } else {
     const double undo_started = seconds_now();
     // Every event before the earliest violation was exact on every rank:
     // keep them and undo the rest, or (when the window ran global events
     // after it, or none stands) undo it whole.
-    const bool keep_before = verdict[1] == 0.0 && stands_until > time_;
+    const bool keep_before = !undo_forced && stands_until > time_;
     const bool kept = keep_before && view.undo_speculation_from(stands_until);
     if (!kept) view.undo_speculation();
     counters_.seconds_verify += seconds_now() - undo_started;
     const Work work_kept = kept ? work_since(view, counted, uncounted) : Work{};
     ++counters_.rollbacks;
     counters_.events_rolled_back += executed - work_kept.executed;
-    if (last_failure_ == 1) ++counters_.rollbacks_near;
-    if (last_failure_ == 2) ++counters_.rollbacks_contact;
+    if (last_violation_ == HistoryViolation::near) ++counters_.rollbacks_near;
+    if (last_violation_ == HistoryViolation::contact) ++counters_.rollbacks_contact;
     if ((forced && violation == until) || injected) ++counters_.rollbacks_forced;
     if (trace_) {
       std::fprintf(stderr, "[rank %d] speculative window [%.17g, %.17g) undone, stands until %.17g (%s)\n", rank_,
                    time_, until, stands_until,
-                   last_failure_ == 1   ? "near"
-                   : last_failure_ == 2 ? "contact"
-                   : forced             ? "forced"
-                                        : "another rank");
+                   last_violation_ == HistoryViolation::near      ? "near"
+                   : last_violation_ == HistoryViolation::contact ? "contact"
+                   : forced                                       ? "forced"
+                                                                  : "another rank");
     }
     failed_this_window_ = true;
     // An undo forced for testing says nothing about the window's length,
     // nor does a violation injected for testing.
-    if (verdict[1] != 0.0) return true;
-    if (verdict[3] == 0.0) {
-      speculative_proposal_ = kShrink * length;
-      if (stands_until > time_) {
-        speculative_proposal_ = std::min(speculative_proposal_, kAimBeforeViolation * (stands_until - time_));
-      }
-      speculation_found_limit_ = true;
-    }
+    if (undo_forced) return true;
+    if (verdict.injected == 0.0) speculative_length_.cut(length, stands_until > time_ ? stands_until - time_ : 0.0);
     if (!(stands_until > time_)) return ++speculative_failures_ < kFailuresBeforeCertified;
     if (kept) {
       ++counters_.partial_commits;
@@ -217,7 +188,7 @@ bool DistributedEngine::speculative_round(double end) {
   speculative_failures_ = 0;
   failed_this_window_ = false;
   if (fallback_after_window(round_started, cap)) {
-    run_fallback(cap, chosen_budget_);
+    run_fallback(cap, fallback_policy_.chosen_budget());
     return true;
   }
   maybe_rebalance();
@@ -359,14 +330,14 @@ double DistributedEngine::check_histories(double until) {
   // The earliest time from which some owned particle's run may not be
   // exact, and why: the window stands up to that time.
   double violation = kInfinity;
-  auto violate = [&](double t, int why, engine::Index i) {
+  auto violate = [&](double t, HistoryViolation why, engine::Index i) {
     if (!(t < violation)) return;
     violation = t;
-    last_failure_ = why;
+    last_violation_ = why;
     if (trace_) {
       std::fprintf(stderr, "[rank %d] window violated at t = %.17g by particle %llu (%s)\n", rank_, t,
                    static_cast<unsigned long long>(i == engine::kNoIndex ? 0 : e.particles().id[i]),
-                   why == 1 ? "its true run comes near" : "read after parting");
+                   why == HistoryViolation::near ? "its true run comes near" : "read after parting");
     }
   };
   std::unordered_map<engine::Index, double> parted;
@@ -382,7 +353,7 @@ double DistributedEngine::check_histories(double until) {
       parted[i] = t;
       partings_.push_back({e.particles().id[i], t, slot});
     }
-    violate(first_time_near(true_start, truth, t, until, near), 1, i);
+    violate(first_time_near(true_start, truth, t, until, near), HistoryViolation::near, i);
   };
   std::vector<std::uint8_t> reported(e.particles().size(), 0);
   for (std::size_t slot = 0; slot < in.size(); ++slot) {
@@ -408,7 +379,7 @@ double DistributedEngine::check_histories(double until) {
   }
   for (const engine::OwnedContact& c : log.contacts) {
     const auto it = parted.find(c.particle);
-    if (it != parted.end() && c.time >= it->second) violate(c.time, 2, c.particle);
+    if (it != parted.end() && c.time >= it->second) violate(c.time, HistoryViolation::contact, c.particle);
   }
   counters_.seconds_verify += seconds_now() - verify_started;
   return violation;

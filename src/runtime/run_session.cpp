@@ -17,6 +17,7 @@
 #include "resource_usage.hpp"
 #include "run_summary.hpp"
 #include "distributed_simulation.hpp"
+#include "distribution_test_switches.hpp"
 #include "distribution_shown.hpp"
 #include "serial_simulation.hpp"
 #include "stop_signals.hpp"
@@ -151,7 +152,9 @@ std::unique_ptr<Simulation> make_simulation(const Model& model, const RunRequest
     if (!records.empty()) serial->record_rounds(records);
     return serial;
   }
-  return std::make_unique<DistributedSimulation>(model, MPI_COMM_WORLD, state, request.distribution);
+  decomposition::DistributionSettings settings = request.distribution;
+  settings.test = distribution_test_switches_from_environment();
+  return std::make_unique<DistributedSimulation>(model, MPI_COMM_WORLD, state, settings);
 }
 
 // Large but possible counts over the run (model_file.hpp), from rank 0.

@@ -8,9 +8,11 @@
 // run on every rank that owns one of their particles, with identical bits;
 // each rank keeps its own particles' results. Afterwards the changed
 // particles go to every rank whose window holds them (halos and migration).
-// Nothing executed is ever undone. A component too wide for the halo is
-// run by one rank for all (fallback); block boundaries move to balance the
-// load. The result is the serial run's, bit for bit, on any number of ranks.
+// That is the certified protocol; the default, speculative one runs every
+// held particle first and undoes what the neighbours' histories show was
+// not exact. A component too wide for the halo is run by one rank for all
+// (fallback); block boundaries move to balance the load. The result is the
+// serial run's, bit for bit, on any number of ranks.
 
 #include <mpi.h>
 
@@ -25,11 +27,16 @@
 #include <string>
 #include <vector>
 
+#include "tethersim/decomposition/agreements.hpp"
 #include "tethersim/decomposition/block_layout.hpp"
 #include "tethersim/decomposition/certification.hpp"
 #include "tethersim/decomposition/distribution_counters.hpp"
+#include "tethersim/decomposition/distribution_test_switches.hpp"
+#include "tethersim/decomposition/fallback_policy.hpp"
+#include "tethersim/decomposition/load_balancer.hpp"
 #include "tethersim/decomposition/rank_exchange.hpp"
 #include "tethersim/decomposition/round_recorder.hpp"
+#include "tethersim/decomposition/window_length.hpp"
 #include "tethersim/engine/engine.hpp"
 #include "tethersim/engine/partial_view.hpp"
 #include "tethersim/engine/poll_pacer.hpp"
@@ -41,14 +48,12 @@ namespace tethersim::decomposition {
 
 class ShadowCheck;
 
-// How block boundaries move: never; where measured work says; by one layer
-// back and forth at every check (testing); to random places at every check
-// (testing: results must never depend on where the planes are).
-enum class BalanceMode { off, automatic, forced, random };
-// When one rank runs everything for a while besides clusters no halo holds:
-// when measured costs say it pays; never; on a coin toss (testing: results
-// must never depend on the decision).
-enum class LeanFallback { on, off, random };
+// Why a speculative window's check found this rank's own particles not
+// computed exactly: a ghost whose runs parted came near them (its true run
+// reached where they were), or one of them read such a ghost after the
+// parting (a contact).
+enum class HistoryViolation { none, near, contact };
+
 // How a window is made safe: run first and check afterwards, undoing it
 // when the check fails (speculative), or prove it first from speed bounds
 // (certified; also what a speculative round falls back to when windows
@@ -78,6 +83,9 @@ struct DistributionSettings {
   // Where each rank writes its round records (round_recorder.hpp); empty:
   // none are written.
   std::string record_rounds;
+  // Testing and debugging switches (read from the environment by the
+  // runtime, never here).
+  DistributionTestSwitches test;
 };
 
 inline constexpr std::size_t kMinWindowMemory = std::size_t{8} << 20;
@@ -287,19 +295,36 @@ class DistributedEngine {
   // A fallback of `events_per_particle` (0: the next budget, each one
   // doubling it).
   void run_fallback(double cap, double events_per_particle = 0.0);
-  // Called after each certified window: every few windows, true when a
-  // fallback costs less than going on with windows like them.
+  // Called after each window: every few windows, true when a fallback
+  // costs less than going on with windows like them (fallback_policy_).
   bool fallback_after_window(double round_started, double cap);
   // Collective: whether a fallback to `cap` would take less wall time than
   // windows like the last ones (measured costs, agreed over ranks).
   bool fallback_pays(double cap);
-  double next_fallback_budget() const;
   // The testing modes' coin: the same sequence on every rank, from the
   // model's seed (so a failing test can be repeated).
   std::uint64_t random_decision();
   void maybe_rebalance();
-  // Collective agreement: MAX over `maxima`, SUM over `sums`.
-  void agree(std::vector<double>& maxima, std::vector<double>& sums);
+  // Collective agreement on the named fields of `a` (agreements.hpp),
+  // recorded and timed.
+  template <typename Agreement>
+  void agree(Agreement& a) {
+    const double started = begin_agreement(mpi::MaxAndSum::values_of(a));
+    max_and_sum_.agree(a, comm_);
+    end_agreement(started);
+  }
+  double begin_agreement(std::size_t values);
+  void end_agreement(double started);
+  // This rank's share of the run's totals (RunTotals), and the agreed
+  // totals kept.
+  RunTotals run_totals() const {
+    return {static_cast<double>(counters_.events_executed - counters_.events_duplicated),
+            static_cast<double>(counters_.owned)};
+  }
+  void take_totals(const RunTotals& t) {
+    global_events_ = static_cast<std::uint64_t>(t.unique_events);
+    global_owned_ = static_cast<std::uint64_t>(t.owned);
+  }
   // The next action-potential transition after time_ (windows end there).
   double next_transition() const;
 
@@ -315,69 +340,29 @@ class DistributedEngine {
   std::unique_ptr<Certifier> certifier_;
   mpi::MaxAndSum max_and_sum_;  // agree()'s one collective
   double time_ = 0.0;
-  double proposal_ = 0.0;              // the next window length to try
-  double typical_ = 0.0;               // moving geometric mean of certified lengths
+  WindowLength certified_length_{kCertifiedWindowLengths};
   int rounds_since_ceiling_ = 0;       // since the engine's speed ceiling was exact
-  double fallback_budget_ = 0.0;       // events per particle of the last fallback (0: none since windows won)
-  double chosen_budget_ = 0.0;         // the budget fallback_pays chose
-  // Windows are weighed against a fallback this many at a time (one
-  // agreement each); one while fallbacks pay.
-  static constexpr int kWindowsPerDecision = 4;
-  int windows_per_decision_ = kWindowsPerDecision;
-  bool fallback_tried_ = false;        // a fallback was tried to measure its costs
-  // Fallbacks run one after another, without windows, once fallbacks were
-  // found to pay: how many so far (-1: none, windows run).
-  static constexpr int kFallbacksPerWeighing = 4;
-  int fallback_streak_ = -1;
-  // A run of fallbacks starts once the clock reaches this (a decision found
-  // one rank cheaper, but the next scheduled stop too near to repay a
-  // rebuilding); infinity: none pending.
-  double fallbacks_from_ = std::numeric_limits<double>::infinity();
+  FallbackPolicy fallback_policy_{settings_.lean_fallback};
   std::uint64_t global_owned_ = 0;     // particles on all ranks (agreed)
-  std::uint64_t events_before_window_ = 0;  // global_events_ before the last window
-  bool after_window_ = false;          // the last round ran a certified window
-  // The certified windows since the last weighing against a fallback.
-  struct WeighedWindows {
-    int count = 0;
-    double wall = 0.0;    // seconds those windows took (this rank)
-    double span = 0.0;    // simulated time they covered
-    double events = 0.0;  // events they ran (all ranks)
-  } weighed_;
-  struct RoundStart {
-    double wall = 0.0;
-    double time = 0.0;
-  } previous_round_;
   double start_build_seconds_ = 0.0;       // building this rank's engine at start-up
-  double fallback_overhead_ = -1.0;        // the last fallback's seconds besides running events (-1: none yet)
-  double serial_seconds_per_event_ = 0.0;  // rank 0's events in the last fallback
   std::vector<ParticleId> active_ghosts_;  // ghosts running in the current window
   std::uint64_t global_events_ = 0;    // executed on all ranks (agreed)
-  std::uint64_t windows_since_balance_ = 0;
-  std::array<std::vector<double>, 3> work_by_slab_;  // per sector coordinate, since the last balance
-  int forced_shift_ = 1;
+  std::optional<LoadBalancer> balancer_;  // made with the layout
   std::uint64_t random_decisions_ = 0;  // testing modes: decisions drawn so far
-  bool trace_ = false;
+  bool trace_ = false;                  // settings_.test.trace_windows
   bool break_synchronization_ = false;  // fault injection builds only
-  // TETHERSIM_FAIL_ON_RANK="R@T": rank R fails once its windows reach
-  // time T (tests of how a failure on one rank ends the job).
-  int failing_rank_ = -1;
-  double failing_time_ = kInfinity;
-  std::unique_ptr<ShadowCheck> shadow_;  // TETHERSIM_SHADOW_CHECK: a serial engine to compare with
+  std::unique_ptr<ShadowCheck> shadow_;  // settings_.test.shadow_check: a serial engine to compare with
   // Speculative windows.
   engine::SectorMask logged_sectors_;  // what other ranks' windows reach
   std::array<std::vector<int>, 3> logged_for_cuts_;  // the cut planes they were marked for
   bool every_particle_live_ = false;
-  double speculative_proposal_ = 0.0;
+  WindowLength speculative_length_{kSpeculativeWindowLengths};
   int speculative_failures_ = 0;         // consecutive undone attempts
-  bool speculation_found_limit_ = false;  // some window was cut short or undone
   int certified_rounds_left_ = 0;        // certified rounds before speculating again
-  // Testing switches: every window undone once; undone at random.
-  bool fail_every_window_once_ = false;
+  // Testing switch (fail_every_window_once): this window was undone once.
   bool failed_this_window_ = false;
-  double random_failure_rate_ = 0.0;
-  std::size_t journal_floor_ = engine::PartialView::kDefaultJournalFloor;
-  // Why the last check failed here (0 none, 1 near, 2 contact).
-  int last_failure_ = 0;
+  // Why the last check of histories found this rank's particles inexact.
+  HistoryViolation last_violation_ = HistoryViolation::none;
   // The ghosts the last check found run here otherwise than by their
   // owners, from when, and the neighbour slot of the owner that reported
   // them (-1: the owner reported no change, so it is as it was at the

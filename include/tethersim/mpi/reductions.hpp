@@ -113,12 +113,33 @@ class UserReduction {
   MPI_Op op_ = MPI_OP_NULL;
 };
 
+// How one field of an agreement combines over ranks.
+enum class Combine { max, sum };
+
 // One agreement of maxima and sums in a single collective call: every rank
 // gets the maximum over ranks of each of `maxima` and the sum of each of
 // `sums` (both the same length on every rank).
 class MaxAndSum {
  public:
   MaxAndSum() : reduction_(&combine, true) {}
+  // The same for a struct of named fields (an agreement): `Agreement` has
+  // `template <typename F> void each(F&& f)`, calling f(double& field,
+  // Combine role) for every field in a fixed order.
+  template <typename Agreement>
+  void agree(Agreement& agreement, MPI_Comm comm) const {
+    std::vector<double> maxima, sums;
+    agreement.each([&](double& v, Combine role) { (role == Combine::max ? maxima : sums).push_back(v); });
+    agree(maxima, sums, comm);
+    std::size_t m = 0, s = 0;
+    agreement.each([&](double& v, Combine role) { v = role == Combine::max ? maxima[m++] : sums[s++]; });
+  }
+  // The values one agreement sends (its fields and the count of maxima).
+  template <typename Agreement>
+  static std::size_t values_of(Agreement agreement) {
+    std::size_t n = 1;
+    agreement.each([&](double&, Combine) { ++n; });
+    return n;
+  }
   void agree(std::vector<double>& maxima, std::vector<double>& sums, MPI_Comm comm) const {
     std::vector<double> buffer;
     buffer.push_back(static_cast<double>(maxima.size()));
