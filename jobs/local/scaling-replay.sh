@@ -60,7 +60,7 @@ melt() {
 record() {
   local case=$1 melt=$2 ranks=$3 end=$4
   local dir=$out/$case/ranks-$(printf %03d "$ranks")
-  rm -rf "$dir" && mkdir -p "$out/$case" && cp -r "$out/melts/$melt" "$dir"
+  rm -rf "$dir" && mkdir -p "$out/$case" && cp -rL "$out/melts/$melt" "$dir"
   echo "== $case on $ranks ranks"
   local started=$(date +%s)
   mpirun --oversubscribe -np "$ranks" "$exe" run --restart "$dir" --end-time "$end" -q \
@@ -78,7 +78,7 @@ record_shared() {
   echo "== $case: two one-rank runs at once (the reference)"
   mkdir -p "$out/$case"
   for k in a b; do
-    rm -rf "$out/$case/shared-$k" && cp -r "$out/melts/$melt" "$out/$case/shared-$k"
+    rm -rf "$out/$case/shared-$k" && cp -rL "$out/melts/$melt" "$out/$case/shared-$k"
   done
   for k in a b; do
     "$exe" run --restart "$out/$case/shared-$k" --end-time "$end" -q \
@@ -150,10 +150,10 @@ for case in ${cases//,/ }; do
     cpu-check)
       melt gas-108000 "$gas" 1 --set initial.parameters.cells=30
       rm -rf "$out/cpu-check" && mkdir -p "$out/cpu-check"
-      cp -r "$out/melts/gas-108000" "$out/cpu-check/alone"
+      cp -rL "$out/melts/gas-108000" "$out/cpu-check/alone"
       "$exe" run --restart "$out/cpu-check/alone" --end-time 1.5 -q --record-rounds "$out/cpu-check/alone/records"
       for k in 1 2 3 4 5 6 7 8; do
-        cp -r "$out/melts/gas-108000" "$out/cpu-check/copy-$k"
+        cp -rL "$out/melts/gas-108000" "$out/cpu-check/copy-$k"
         "$exe" run --restart "$out/cpu-check/copy-$k" --end-time 1.5 -q \
           --record-rounds "$out/cpu-check/copy-$k/records" &
       done
