@@ -235,15 +235,21 @@ class Model:
             self.tether_within(spacing, group)
         return group
 
-    def vesicle(self, species, count, radius, centre=(0.0, 0.0, 0.0), neighbours=6, tether=True):
+    def vesicle(self, species, count, radius, centre=(0.0, 0.0, 0.0), tether=True):
         """count particles spread evenly over a sphere of `radius` around
-        `centre`; with tether, each tethered to its `neighbours` nearest
-        (six: the edges of the triangulated surface)."""
-        if count < 1:
-            raise ModelError(f"vesicle: count must be at least 1, got {count}")
+        `centre` (a Fibonacci lattice); with tether, each tethered to its
+        neighbours on the triangulated surface (the edges of the points'
+        convex hull: 3 count - 6 tethers, six per particle on average).
+        With d = radius * sqrt(8 pi / (sqrt(3) count)), the spacing of a
+        regular triangulation of that area, neighbours are 0.8 d to 1.4 d
+        apart: choose the pair's blocking distance below 0.8 d and its
+        tethering distance above 1.4 d. The triangulation takes O(count^2):
+        seconds for a few thousand particles."""
+        if count < 4:
+            raise ModelError(f"vesicle: count must be at least 4, got {count}")
         group = self._place(species, geo.sphere_points(count, radius, geo.vector3(centre, "centre")))
         if tether:
-            for i, j in geo.nearest_edges([self.particles[k][1] for k in group], min(neighbours, count - 1)):
+            for i, j in geo.hull_edges([self.particles[k][1] for k in group]):
                 self.tether(group[i], group[j])
         return group
 

@@ -2,7 +2,6 @@
 and spacings to points (3-vectors) and to edges between them (index
 pairs, lower index first). Nothing here knows species or ids."""
 
-import heapq
 import math
 import random as _random
 from itertools import product
@@ -74,16 +73,58 @@ def sphere_points(count, radius, centre):
     return points
 
 
-def nearest_edges(points, neighbours):
-    """Each point joined to its `neighbours` nearest others (an edge kept
-    when either end chose it). On a sphere of evenly spread points, six
-    gives the triangulated surface's edges."""
-    edges = set()
-    for i, p in enumerate(points):
-        others = ((distance(p, q), j) for j, q in enumerate(points) if j != i)
-        for _, j in heapq.nsmallest(neighbours, others):
-            edges.add((min(i, j), max(i, j)))
-    return sorted(edges)
+def _sub(a, b):
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
+def _cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _dot(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def hull_edges(points):
+    """The edges of the convex hull of points (3-vectors, at least 4, not
+    all in one plane): for points on a sphere, the triangulated surface
+    (each point joined to its Delaunay neighbours on the sphere).
+
+    Incremental: start from a tetrahedron, and for each further point
+    replace the faces it sees by a cone of faces from their horizon to it.
+    Faces are index triples, counter-clockwise seen from outside.
+    """
+    def normal(face):
+        a, b, c = (points[k] for k in face)
+        return _cross(_sub(b, a), _sub(c, a))
+
+    def sees(face, point):
+        n = normal(face)
+        scale = math.sqrt(_dot(n, n)) * max(1e-300, max(abs(x) for x in _sub(point, points[face[0]])))
+        return _dot(n, _sub(point, points[face[0]])) > 1e-12 * scale
+
+    first = 0
+    second = max(range(len(points)), key=lambda k: distance(points[k], points[first]))
+    axis = _sub(points[second], points[first])
+    third = max(range(len(points)),
+                key=lambda k: _dot(*(2 * [_cross(axis, _sub(points[k], points[first]))])))
+    plane = _cross(axis, _sub(points[third], points[first]))
+    fourth = max(range(len(points)), key=lambda k: abs(_dot(plane, _sub(points[k], points[first]))))
+    if abs(_dot(plane, _sub(points[fourth], points[first]))) <= 1e-12 * _dot(plane, plane) ** 0.5:
+        raise ValueError("the points lie in one plane")
+    tetrahedron = (first, second, third, fourth)
+    faces = set()
+    for face in ((first, second, third), (first, second, fourth), (first, third, fourth), (second, third, fourth)):
+        other = next(k for k in tetrahedron if k not in face)
+        faces.add(face if not sees(face, points[other]) else (face[0], face[2], face[1]))
+    for k, point in enumerate(points):
+        if k in tetrahedron:
+            continue
+        visible = [face for face in faces if sees(face, point)]
+        directed = {(f[i], f[(i + 1) % 3]) for f in visible for i in range(3)}
+        faces.difference_update(visible)
+        faces.update((a, b, k) for a, b in directed if (b, a) not in directed)
+    return sorted({(min(f[i], f[(i + 1) % 3]), max(f[i], f[(i + 1) % 3])) for f in faces for i in range(3)})
 
 
 def cell_of(point, size):
