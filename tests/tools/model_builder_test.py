@@ -13,7 +13,8 @@ repeatable by seed; ids counted from 0 and after explicit ones; every
 refusal (unknown keys and species, overlaps, also through a periodic face,
 particles outside the box, tethers the program would refuse), each also
 refused by the program when the same model is written unchecked; errors of
-the program passed on as ModelError; dir(tethersim) and __all__.
+the program passed on as ModelError; the builder's keys those of
+docs/model-format.md; dir(tethersim) and __all__.
 """
 
 import math
@@ -277,7 +278,31 @@ try:
 except tethersim.RunError as error:
     check("no tethersim program at" in str(error), f"missing program: {error}")
 
-# 5. The package's public names.
+# 5. The builder knows every key model-format.md lists, and no other: the
+#    first column of the tables of each section against model_keys.KEYS.
+from tethersim.model_keys import KEYS  # noqa: E402
+SECTIONS = {"## 4. ": ("model",), "### 4.1 ": ("model.units",), "## 5. ": ("run",), "## 6. ": ("physics",),
+            "## 7. ": ("domain",), "## 8. ": ("species", "species.random_impulse"), "## 9. ": ("pair", "pair_defaults"),
+            "## 10. ": ("external.gravity", "external.drag"), "## 11. ": ("attach", "detach"),
+            "## 12. ": ("action_potential",), "## 15. ": ("output",)}
+with open(os.path.join(source, "docs", "model-format.md")) as stream:
+    parts = re.split(r"^(##+ .*)$", stream.read(), flags=re.M)
+for heading, body in zip(parts[1::2], parts[2::2]):
+    tables = next((t for prefix, t in SECTIONS.items() if heading.startswith(prefix)), None)
+    if tables is None:
+        continue
+    documented = set()
+    for line in body.splitlines():
+        cell = re.match(r"^\|([^|]*)\|", line)
+        if cell:
+            documented |= set(re.findall(r"`([a-z_]+)`", cell.group(1)))
+    known = set().union(*(KEYS[t] for t in tables))
+    check(documented == known, f"{heading}: documented but unknown to the builder {sorted(documented - known)}, "
+          f"known but not documented {sorted(known - documented)}")
+    SECTIONS = {p: t for p, t in SECTIONS.items() if t != tables}
+check(not SECTIONS, f"sections of model-format.md not found: {list(SECTIONS)}")
+
+# 6. The package's public names.
 check(set(tethersim.__all__) <= set(dir(tethersim)), f"dir(tethersim) lacks {set(tethersim.__all__) - set(dir(tethersim))}")
 check(all(getattr(tethersim, name) is not None for name in tethersim.__all__), "a public name does not load")
 check({"Model", "Group", "ModelError", "open_run", "Run", "plots", "readable_unit"} <= set(tethersim.__all__),
