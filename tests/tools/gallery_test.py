@@ -21,18 +21,13 @@ import sys
 
 exe, source, work = (os.path.abspath(a) for a in sys.argv[1:4])
 sys.path.insert(0, os.path.join(source, "python"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import Checks  # noqa: E402
 from tethersim import images  # noqa: E402
 
 MAX_BYTES = 100_000
 root = pathlib.Path(source)
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print(f"FAIL: {what}", file=sys.stderr)
-    return condition
+check = Checks("gallery")
 
 
 def picture_ok(path, what):
@@ -73,7 +68,4 @@ done = subprocess.run(script + ["-o", os.path.join(work, "images"), "no-such-exa
 check(done.returncode == 2 and "unknown example 'no-such-example'" in done.stderr,
       f"unknown example: exit {done.returncode}, {done.stderr.strip()!r}")
 
-if failures:
-    print(f"gallery: {len(failures)} failure(s)", file=sys.stderr)
-    sys.exit(1)
-print("gallery: ok")
+sys.exit(check.finish())

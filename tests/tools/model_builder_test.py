@@ -26,6 +26,8 @@ from collections import Counter
 
 exe, source, work = (os.path.abspath(a) for a in sys.argv[1:4])
 sys.path.insert(0, os.path.join(source, "python"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import Checks  # noqa: E402
 os.environ["TETHERSIM"] = exe
 import numpy as np  # noqa: E402
 import tethersim  # noqa: E402
@@ -35,14 +37,7 @@ from tethersim.program import call  # noqa: E402
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 os.chdir(work)
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print(f"FAIL: {what}", file=sys.stderr)
-    return condition
+check = Checks("model builder")
 
 
 def refused(build, fragment, what):
@@ -308,7 +303,4 @@ check(all(getattr(tethersim, name) is not None for name in tethersim.__all__), "
 check({"Model", "Group", "ModelError", "open_run", "Run", "plots", "readable_unit"} <= set(tethersim.__all__),
       f"__all__ {tethersim.__all__}")
 
-if failures:
-    print(f"model builder: {len(failures)} failure(s)", file=sys.stderr)
-    sys.exit(1)
-print("model builder: ok")
+sys.exit(check.finish())

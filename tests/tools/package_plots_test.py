@@ -30,6 +30,8 @@ import numpy as np
 
 exe, source, work = (os.path.abspath(a) for a in sys.argv[1:4])
 sys.path.insert(0, os.path.join(source, "python"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import Checks  # noqa: E402
 import tethersim  # noqa: E402
 from tethersim import images, plots  # noqa: E402
 
@@ -39,14 +41,7 @@ os.makedirs(work)
 os.chdir(work)
 PYTHON = "/usr/bin/python3"
 TOOLS = os.path.join(source, "tools")
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print(f"FAIL: {what}", file=sys.stderr)
-    return condition
+check = Checks("package plots")
 
 
 def simulate(model, out, *settings):
@@ -324,7 +319,4 @@ check([int(r["ranks"]) for r in rows] == [1, 2] and abs(float(rows[1]["speedup"]
 check(png_foreground("elsewhere/scaling.png") > 0.02, "scaling.png is blank")
 expect_refusal(tool("scaling_report.py", os.path.join(work, "missing")), "scaling_report.py on a missing directory")
 
-if failures:
-    print(f"package plots: {len(failures)} failure(s)", file=sys.stderr)
-    sys.exit(1)
-print("package plots: ok")
+sys.exit(check.finish())
