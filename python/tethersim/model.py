@@ -8,6 +8,7 @@ large placements, the particle and tether files) that `tethersim` reads.
     m.species("B", mass=50.0, radius=2.5)
     m.pair("B", "B", tethering=6.0, c=0.9)
     beads = m.chain("B", count=10, start=[-22.5, 0, 0], step=[5, 0, 0])   # ids 0..9, tethered in a row
+    m.output(frame_interval=1.0)
     m.write("chain.toml")
     run = m.run("chain-out")                                              # a tethersim.Run
 
@@ -42,7 +43,16 @@ class Group(tuple):
 
 
 class Model:
-    """A model under construction (see the module's docstring)."""
+    """A model under construction (see the module's docstring and
+    docs/python-tutorial.md).
+
+    Tables: box, physics, species, pair, pair_defaults, external, attach,
+    detach, action_potential, output. Particles: particle, chain, sheet,
+    vesicle, random (each returns the ids it gave, a Group). Tethers:
+    tether, tether_chain, tether_within. Then write, validate, run.
+    `particles` ({id: (species, position, velocity)}) and `tether_pairs`
+    ((lower id, higher id) in the order made) hold what was placed.
+    """
 
     def __init__(self, name=None, *, end_time, seed=1, dimensions=3, description=None, units=None):
         if dimensions not in (1, 2, 3):
@@ -303,9 +313,10 @@ class Model:
             self.tether(a, b)
 
     def tether_within(self, reach, group=None, to=None):
-        """Tethers every two particles at most `reach` apart: within `group`
-        (default every particle), or from `group` to `to`. Pairs already
-        tethered are left as they are. Returns how many were added."""
+        """Tethers every two particles at most `reach` apart (measured
+        straight, not through periodic faces): within `group` (default
+        every particle), or from `group` to `to`. Pairs already tethered
+        are left as they are. Returns how many were added."""
         ids = list(group if group is not None else self.particles)
         points = [self.particles[k][1] for k in ids]
         targets = list(to) if to is not None else None
