@@ -265,16 +265,19 @@ class Model:
 
     def random(self, species, count, lo=None, hi=None, margin=0.0, temperature=0.0, seed=None):
         """count particles placed uniformly at random in [lo, hi] (default
-        the box, shrunk by `margin`), none overlapping another: a draw that
-        would is drawn again, up to 1000 count + 1000 draws. Velocities are
-        thermal at kT = temperature (0: at rest). The same seed gives the
-        same particles; by default the seed comes from the run seed and how
-        many random placements came before."""
+        the box) shrunk by `margin` (on unused axes: at lo), none
+        overlapping another: a draw that would is drawn again, up to
+        1000 count + 1000 draws. Velocities are thermal at kT = temperature
+        (0: at rest). The same seed gives the same particles; by default
+        the seed comes from the run seed and how many random placements
+        came before."""
         if "lo" not in self.tables["domain"] and (lo is None or hi is None):
             raise ModelError("random: give lo and hi, or set the box first (box())")
         lo3 = geo.vector3(lo if lo is not None else self.tables["domain"]["lo"], "lo")
         hi3 = geo.vector3(hi if hi is not None else self.tables["domain"]["hi"], "hi")
-        lo3, hi3 = tuple(x + margin for x in lo3), tuple(x - margin for x in hi3)
+        used = range(self.dimensions)  # the margin applies to the model's axes only
+        lo3 = tuple(x + margin if a in used else x for a, x in enumerate(lo3))
+        hi3 = tuple(x - margin if a in used else x for a, x in enumerate(hi3))
         if seed is None:
             seed = self.seed * 65537 + self._random_placements
         self._random_placements += 1
