@@ -7,6 +7,7 @@
 #include "model_reading.hpp"
 #include "toml_limits.hpp"
 #include "tethersim/io/input_error.hpp"
+#include "tethersim/model/unbounded_heating.hpp"
 #include "tethersim/scenario/generator.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
 #include "tethersim/scenario/memory_budget.hpp"
@@ -75,6 +76,7 @@ Model read_document(TomlValue document, const std::string& path, const std::stri
   read_species(root, ctx);
   read_pairs(root, ctx);
   read_external(root, ctx);
+  add_thermostat_drags(ctx);
   read_action_potential(root, ctx);
   read_rules(root, ctx);
   read_initial(root, ctx);
@@ -114,6 +116,11 @@ Model read_document(TomlValue document, const std::string& path, const std::stri
       if (initial != nullptr) *initial = std::move(built);
     }
     check_run_budget(model, count_by_species, ctx, warnings);
+    if (warnings != nullptr) {
+      for (const ModelProblem& w : unbounded_heating(model)) {
+        warnings->push_back(InputError(ctx.sources.find(w.key), w.key, w.message).what());
+      }
+    }
     return model;
   } catch (const ModelError& e) {
     throw InputError(ctx.sources.find(e.problem().key), e.problem().key, e.problem().message);

@@ -132,6 +132,8 @@ struct LoadedRun {
   double start_time = 0.0;
   // A fresh run's initial particles, until the simulation takes them.
   scenario::InitialParticles initial;
+  // The model's warnings, printed once DIR/run.log copies stderr.
+  std::vector<std::string> warnings;
 };
 
 // One process runs the serial engine; several the distributed one. `state`
@@ -154,7 +156,8 @@ std::unique_ptr<Simulation> make_simulation(const Model& model, const RunRequest
   return std::make_unique<DistributedSimulation>(model, MPI_COMM_WORLD, state, request.distribution);
 }
 
-// Large but possible counts over the run (model_file.hpp), from rank 0.
+// Large but possible counts over the run and models that heat without
+// bound (model_file.hpp), from rank 0.
 void print_warnings(const std::vector<std::string>& warnings, const RunRequest& request) {
   if (request.quiet) return;
   for (const std::string& w : warnings) std::fprintf(stderr, "tethersim: warning: %s\n", w.c_str());
@@ -164,10 +167,8 @@ void print_warnings(const std::vector<std::string>& warnings, const RunRequest& 
 // call, the same on every rank.
 LoadedRun read_fresh(const RunRequest& request, const mpi::Session& mpi) {
   LoadedRun run;
-  std::vector<std::string> warnings;
   run.model = std::make_unique<Model>(load_model_file(
-      request.model_path, ModelFileOptions{request.overrides, false}, &run.initial, &warnings));
-  print_warnings(warnings, request);
+      request.model_path, ModelFileOptions{request.overrides, false}, &run.initial, &run.warnings));
   check_distribution(*run.model, request, mpi);
   run.counts = count_particles(run.initial);
   // Slots are positions in id order (the particles are sorted by id).
@@ -298,9 +299,7 @@ LoadedRun load_restart(const RunRequest& request, const mpi::Session& mpi) {
       std::fprintf(stderr, "tethersim run: %s; using %s\n", e.what(), candidates[k + 1].c_str());
     }
   }
-  std::vector<std::string> warnings;
-  run.model = std::make_unique<Model>(restart_model(header, path, request, mpi, &warnings));
-  print_warnings(warnings, request);
+  run.model = std::make_unique<Model>(restart_model(header, path, request, mpi, &run.warnings));
   // The trajectory's rows are every particle's. Slices come in rank order,
   // each sorted by id, and each is the rows slot_range gives the rank: the
   // whole is sorted, and a rank's slice holds the species of the rows it
@@ -660,6 +659,7 @@ int start_and_run(LoadedRun& run, const RunRequest& request, const mpi::Session&
   // --quiet to the log only, which still gets everything.
   std::optional<RunLog> log;
   if (mpi.is_root()) log.emplace(run.directory, run_log_header(run.restarted, mpi.size()), request.quiet);
+  print_warnings(run.warnings, request);
   RunRequest shown = request;
   if (log && log->active()) shown.quiet = false;
   if (!shown.quiet) {
