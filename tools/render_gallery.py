@@ -36,6 +36,7 @@ GALLERY = {
     "membrane-sphere": (["output.frame_interval=2"], 10.0, 8.0, {"fit": True}),
     "membrane-sheet": (["output.frame_interval=2"], 16.0, 14.0, {"fit": True}),
     "gas": (["output.frame_interval=1", "initial.parameters.cells=5"], 2.0, 2.0, {}),
+    "thermal-proteins": ([], 5.0, 5.0, {}),
 }
 
 # Bytes a committed picture may take.

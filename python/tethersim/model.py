@@ -115,7 +115,10 @@ class Model:
 
     def species(self, name, **keys):
         """[[species]]: mass (a number > 0, or math.inf), radius,
-        random_impulse (a dict of tau, shape, mean or speed). Returns name."""
+        random_impulse (a dict of tau, shape, mean or speed), or thermostat
+        (a dict of kT and diffusion or friction, and optionally interval,
+        tau, shape: the impulses and a drag derived for that temperature).
+        Returns name."""
         check_keys("species", keys, f"species.{name}")
         if not isinstance(name, str) or not name:
             raise ModelError(f"species.name: must be a non-empty string, got {name!r}")
@@ -133,6 +136,15 @@ class Model:
             if math.isinf(_number(keys["mass"])) and not math.isinf(_number(impulse["tau"])):
                 raise ModelError(f"species.{name}.random_impulse: species of infinite mass cannot receive "
                                  "random impulses")
+        thermostat = keys.get("thermostat")
+        if thermostat is not None:
+            check_keys("species.thermostat", thermostat, f"species.{name}.thermostat")
+            if impulse is not None:
+                raise ModelError(f"species.{name}.thermostat: conflicts with random_impulse: the thermostat "
+                                 "derives the random impulses")
+            if "kT" not in thermostat or ("diffusion" in thermostat) == ("friction" in thermostat):
+                raise ModelError(f"species.{name}.thermostat: give 'kT' and exactly one of 'diffusion' or "
+                                 "'friction'")
         self.species_keys[name] = dict(keys)
         self._index = None
         return name

@@ -277,7 +277,7 @@ except tethersim.RunError as error:
 #    first column of the tables of each section against model_keys.KEYS.
 from tethersim.model_keys import KEYS  # noqa: E402
 SECTIONS = {"## 4. ": ("model",), "### 4.1 ": ("model.units",), "## 5. ": ("run",), "## 6. ": ("physics",),
-            "## 7. ": ("domain",), "## 8. ": ("species", "species.random_impulse"), "## 9. ": ("pair", "pair_defaults"),
+            "## 7. ": ("domain",), "## 8. ": ("species", "species.random_impulse", "species.thermostat"), "## 9. ": ("pair", "pair_defaults"),
             "## 10. ": ("external.gravity", "external.drag"), "## 11. ": ("attach", "detach"),
             "## 12. ": ("action_potential",), "## 15. ": ("output",)}
 with open(os.path.join(source, "docs", "model-format.md")) as stream:
@@ -290,7 +290,7 @@ for heading, body in zip(parts[1::2], parts[2::2]):
     for line in body.splitlines():
         cell = re.match(r"^\|([^|]*)\|", line)
         if cell:
-            documented |= set(re.findall(r"`([a-z_]+)`", cell.group(1)))
+            documented |= set(re.findall(r"`([A-Za-z_]+)`", cell.group(1)))
     known = set().union(*(KEYS[t] for t in tables))
     check(documented == known, f"{heading}: documented but unknown to the builder {sorted(documented - known)}, "
           f"known but not documented {sorted(known - documented)}")
