@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "model_reading.hpp"
@@ -60,9 +61,11 @@ void check_run_budget(const Model& model, const std::vector<std::size_t>& count_
   }
 }
 
+// The initial particles go to `initial` (whole) or to `streamed` (a stream
+// checked but for overlaps), or nowhere (checked and dropped).
 Model read_document(TomlValue document, const std::string& path, const std::string& text,
                     const ModelFileOptions& options, scenario::InitialParticles* initial,
-                    std::vector<std::string>* warnings) {
+                    StreamedInitial* streamed, std::vector<std::string>* warnings) {
   ReadContext ctx(path);
   ctx.options = options;
   ctx.base_directory = std::filesystem::path(path).parent_path().string();
@@ -108,7 +111,16 @@ Model read_document(TomlValue document, const std::string& path, const std::stri
     // particle, tether and parameter. Restarts take their state from a
     // checkpoint instead.
     std::vector<std::size_t> count_by_species;
-    if (!options.skip_initial_files) {
+    if (streamed != nullptr) {
+      scenario::InitialSystem system(model);
+      streamed->counts = system.check(model);
+      scenario::check_anchors(model, streamed->counts);
+      count_by_species = streamed->counts.count_by_species;
+      streamed->system.emplace(std::move(system));
+      streamed->locate = [sources = std::make_shared<const SourceMap>(ctx.sources)](const ModelProblem& p) {
+        return InputError(sources->find(p.key), p.key, p.message);
+      };
+    } else if (!options.skip_initial_files) {
       scenario::InitialParticles built = scenario::build_initial_particles(model);
       count_by_species = built.count_by_species;
       if (initial != nullptr) *initial = std::move(built);
@@ -120,11 +132,8 @@ Model read_document(TomlValue document, const std::string& path, const std::stri
   }
 }
 
-}  // namespace
-
-Model load_model_text(const std::string& text, const std::string& path,
-                      const ModelFileOptions& options, scenario::InitialParticles* initial,
-                      std::vector<std::string>* warnings) {
+Model read_text(const std::string& text, const std::string& path, const ModelFileOptions& options,
+                scenario::InitialParticles* initial, StreamedInitial* streamed, std::vector<std::string>* warnings) {
   TomlValue document;
   check_toml_encoding(text, path);
   check_toml_nesting(text, path);
@@ -135,11 +144,10 @@ Model load_model_text(const std::string& text, const std::string& path,
     // A syntax error, or one its parser calls internal: both are the text's.
     throw InputError({path, static_cast<int>(e.location().line())}, "", syntax_message(e));
   }
-  return read_document(std::move(document), path, text, options, initial, warnings);
+  return read_document(std::move(document), path, text, options, initial, streamed, warnings);
 }
 
-Model load_model_file(const std::string& path, const ModelFileOptions& options,
-                      scenario::InitialParticles* initial, std::vector<std::string>* warnings) {
+std::string read_model_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     throw InputError({path, 0}, "", "is a directory, not a model file");
@@ -148,7 +156,24 @@ Model load_model_file(const std::string& path, const ModelFileOptions& options,
   if (!in) throw InputError({path, 0}, "", "cannot open the model file (does it exist?)");
   std::ostringstream text;
   text << in.rdbuf();
-  return load_model_text(text.str(), path, options, initial, warnings);
+  return text.str();
+}
+
+}  // namespace
+
+Model load_model_text(const std::string& text, const std::string& path, const ModelFileOptions& options,
+                      scenario::InitialParticles* initial, std::vector<std::string>* warnings) {
+  return read_text(text, path, options, initial, nullptr, warnings);
+}
+
+Model load_model_file(const std::string& path, const ModelFileOptions& options,
+                      scenario::InitialParticles* initial, std::vector<std::string>* warnings) {
+  return read_text(read_model_file(path), path, options, initial, nullptr, warnings);
+}
+
+Model load_model_streamed(const std::string& path, const ModelFileOptions& options, StreamedInitial& initial,
+                          std::vector<std::string>* warnings) {
+  return read_text(read_model_file(path), path, options, nullptr, &initial, warnings);
 }
 
 }  // namespace tethersim
