@@ -214,7 +214,7 @@ LoadedRun read_fresh(const RunRequest& request, const mpi::Session& mpi) {
   } else {
     StreamedInitial streamed;
     run.model = std::make_unique<Model>(load_model_streamed(request.model_path, options, streamed, &run.warnings));
-    run.counts = {streamed.counts.count_by_species, streamed.counts.particles, streamed.counts.tethers};
+    run.counts = streamed.counts;
     run.initial_system = std::move(streamed.system);
     run.locate = std::move(streamed.locate);
     assign_slots(run, run.counts.particles, mpi,
