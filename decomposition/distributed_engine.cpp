@@ -172,7 +172,7 @@ void DistributedEngine::refuse_overlaps(const scenario::InitialSystem& initial,
   if (rank_ == speaker) problem = initial.overlap_problem(model_, mine, *found);
   mpi::broadcast(problem.key, speaker, comm_);
   mpi::broadcast(problem.message, speaker, comm_);
-  throw ModelError(problem);
+  throw RefusedStart(problem);
 }
 
 DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,

@@ -669,11 +669,10 @@ int start_and_run(LoadedRun& run, const RunRequest& request, const mpi::Session&
   } catch (const std::invalid_argument& e) {
     // The rank count or grid does not suit the model (every rank agrees).
     throw InputError({request.model_path.empty() ? request.restart : request.model_path, 0}, "", e.what());
-  } catch (const ModelError& e) {
+  } catch (const decomposition::RefusedStart& e) {
     // An overlap in the initial state, found in a rank's window: every rank
     // agreed on the pair (the first by id) and throws the same, so they end
     // alike, with the reader's message, as bad input read by every rank.
-    if (!run.locate) throw;
     if (mpi.is_root()) std::fprintf(stderr, "tethersim: error: %s\n", run.locate(e.problem()).what());
     return kExitBadInput;
   }

@@ -118,13 +118,22 @@ class SynchronizationError : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
+// An initial state the ranks refused together (the first overlapping pair
+// of any window, agreed on): thrown by every rank alike, so that they can
+// end without an abort.
+class RefusedStart : public ModelError {
+ public:
+  using ModelError::ModelError;
+};
+
 class DistributedEngine {
  public:
   // A fresh run: every rank streams the same initial state, once to learn
   // where the particles are (the rank grid), once to keep what its window
   // holds, and checks that window for overlapping pairs. The ranks agree on
   // the first pair by id, so that every rank throws the same ModelError,
-  // the one a single process gives (docs/distribution.md, "Start-up").
+  // the one a single process gives (RefusedStart; docs/distribution.md,
+  // "Start-up").
   DistributedEngine(const Model& model, MPI_Comm comm, const scenario::InitialSystem& initial,
                     const DistributionSettings& settings);
   // A restart: `slice` is this rank's part of a checkpoint (read_checkpoint
@@ -178,7 +187,7 @@ class DistributedEngine {
   };
 
   void start_layout(const DistributionSettings& settings, SectorSpan span);
-  // Throws the agreed ModelError when any rank's window holds an
+  // Throws the agreed RefusedStart when any rank's window holds an
   // overlapping pair (collective).
   void refuse_overlaps(const scenario::InitialSystem& initial, std::span<const ParticleSpec> mine) const;
   // The end of either constructor, started at `started`: the start-up's
