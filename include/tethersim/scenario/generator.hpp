@@ -70,7 +70,7 @@ class Generator {
   virtual std::string_view summary() const = 0;
   virtual const std::vector<ParameterInfo>& parameters() const = 0;
 
-  // How many particles generate() will make (explicit particles without an
+  // How many particles make() will make (explicit particles without an
   // id are numbered after them), computed without overflow: parameters too
   // large give UINT64_MAX, which the memory check refuses.
   virtual std::uint64_t particle_count(const ParameterSet& params) const = 0;
