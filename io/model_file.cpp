@@ -48,16 +48,15 @@ std::string syntax_message(const toml::exception& e) {
 // warnings of large ones, each as one line naming file, line and key.
 // Throws ModelError.
 void check_run_budget(const Model& model, const std::vector<std::size_t>& count_by_species,
-                      const ReadContext& ctx, std::vector<std::string>* warnings) {
+                      const SourceMap& sources, bool restart, std::vector<std::string>* warnings) {
   // A restart (no initial particles read) has part of its output written
   // already: only the fixed bounds apply to it.
-  const double free_disk =
-      ctx.options.skip_initial_files ? 0.0 : scenario::free_disk_bytes(model.output().directory);
+  const double free_disk = restart ? 0.0 : scenario::free_disk_bytes(model.output().directory);
   const scenario::RunBudget budget = scenario::run_budget(model, count_by_species, free_disk);
   if (budget.refusal) throw ModelError(*budget.refusal);
   if (warnings == nullptr) return;
   for (const ModelProblem& w : budget.warnings) {
-    warnings->push_back(InputError(ctx.sources.find(w.key), w.key, w.message).what());
+    warnings->push_back(InputError(sources.find(w.key), w.key, w.message).what());
   }
 }
 
@@ -114,18 +113,27 @@ Model read_document(TomlValue document, const std::string& path, const std::stri
     if (streamed != nullptr) {
       scenario::InitialSystem system(model);
       streamed->counts = system.check(model);
-      scenario::check_anchors(model, streamed->counts);
-      count_by_species = streamed->counts.count_by_species;
       streamed->system.emplace(std::move(system));
-      streamed->locate = [sources = std::make_shared<const SourceMap>(ctx.sources)](const ModelProblem& p) {
-        return InputError(sources->find(p.key), p.key, p.message);
+      auto sources = std::make_shared<const SourceMap>(ctx.sources);
+      streamed->locate = [sources](const ModelProblem& p) { return InputError(sources->find(p.key), p.key, p.message); };
+      // What one process checks after the overlaps.
+      streamed->finish = [sources, counts = streamed->counts](const Model& m) {
+        std::vector<std::string> found;
+        try {
+          scenario::check_anchors(m, counts);
+          check_run_budget(m, counts.count_by_species, *sources, false, &found);
+        } catch (const ModelError& e) {
+          throw InputError(sources->find(e.problem().key), e.problem().key, e.problem().message);
+        }
+        return found;
       };
+      return model;
     } else if (!options.skip_initial_files) {
       scenario::InitialParticles built = scenario::build_initial_particles(model);
       count_by_species = built.count_by_species;
       if (initial != nullptr) *initial = std::move(built);
     }
-    check_run_budget(model, count_by_species, ctx, warnings);
+    check_run_budget(model, count_by_species, ctx.sources, options.skip_initial_files, warnings);
     return model;
   } catch (const ModelError& e) {
     throw InputError(ctx.sources.find(e.problem().key), e.problem().key, e.problem().message);
@@ -171,9 +179,8 @@ Model load_model_file(const std::string& path, const ModelFileOptions& options,
   return read_text(read_model_file(path), path, options, initial, nullptr, warnings);
 }
 
-Model load_model_streamed(const std::string& path, const ModelFileOptions& options, StreamedInitial& initial,
-                          std::vector<std::string>* warnings) {
-  return read_text(read_model_file(path), path, options, nullptr, &initial, warnings);
+Model load_model_streamed(const std::string& path, const ModelFileOptions& options, StreamedInitial& initial) {
+  return read_text(read_model_file(path), path, options, nullptr, &initial, nullptr);
 }
 
 }  // namespace tethersim

@@ -137,6 +137,7 @@ struct LoadedRun {
   scenario::InitialParticles initial;
   std::optional<scenario::InitialSystem> initial_system;
   std::function<InputError(const ModelProblem&)> locate;
+  std::function<std::vector<std::string>(const Model&)> finish_checks;
   // Large but possible counts over the run, printed once the run starts.
   std::vector<std::string> warnings;
 };
@@ -213,10 +214,11 @@ LoadedRun read_fresh(const RunRequest& request, const mpi::Session& mpi) {
     });
   } else {
     StreamedInitial streamed;
-    run.model = std::make_unique<Model>(load_model_streamed(request.model_path, options, streamed, &run.warnings));
+    run.model = std::make_unique<Model>(load_model_streamed(request.model_path, options, streamed));
     run.counts = streamed.counts;
     run.initial_system = std::move(streamed.system);
     run.locate = std::move(streamed.locate);
+    run.finish_checks = std::move(streamed.finish);
     assign_slots(run, run.counts.particles, mpi,
                  [&](const auto& visit) { run.initial_system->for_each_particle(*run.model, visit); });
   }
@@ -665,6 +667,13 @@ int start_and_run(LoadedRun& run, const RunRequest& request, const mpi::Session&
     } else {
       run.simulation = make_distributed(*run.model, request, *run.initial_system);
       run.initial_system.reset();
+      try {
+        run.warnings = run.finish_checks(*run.model);
+      } catch (const InputError& e) {
+        // Equal on every rank (counts only): they end alike.
+        if (mpi.is_root()) std::fprintf(stderr, "tethersim: error: %s\n", e.what());
+        return kExitBadInput;
+      }
     }
   } catch (const std::invalid_argument& e) {
     // The rank count or grid does not suit the model (every rank agrees).

@@ -43,16 +43,18 @@ Model load_model_text(const std::string& text, const std::string& path,
 
 // A fresh start on several ranks: the initial state as a stream that each
 // rank keeps its window of (scenario::InitialSystem), checked here like
-// load_model_file checks it except for overlapping pairs, which each rank
+// load_model_file checks it up to the overlapping pairs, which each rank
 // looks for in its window (decomposition::DistributedEngine); `locate` gives
 // the problem the ranks agree on its file, line and key, as the reader
-// would have.
+// would have. `finish`, once no rank found an overlap, makes the checks one
+// process makes after them (the action-potential anchors, the run size):
+// it throws InputError, or returns the warnings.
 struct StreamedInitial {
   std::optional<scenario::InitialSystem> system;
   scenario::InitialCounts counts;
   std::function<InputError(const ModelProblem&)> locate;
+  std::function<std::vector<std::string>(const Model&)> finish;
 };
-Model load_model_streamed(const std::string& path, const ModelFileOptions& options, StreamedInitial& initial,
-                          std::vector<std::string>* warnings = nullptr);
+Model load_model_streamed(const std::string& path, const ModelFileOptions& options, StreamedInitial& initial);
 
 }  // namespace tethersim
