@@ -42,7 +42,7 @@ void describe_species(std::ostringstream& out, const Model& model, const Particl
     const Species& sp = model.species()[s];
     const auto& ri = sp.random_impulse;
     std::string impulses = ri.enabled() ? num(ri.tau) + ", " + num(ri.shape) + ", " + num(ri.mean) : "-";
-    std::string count = std::to_string(counts.by_species[s]);
+    std::string count = std::to_string(counts.count_by_species[s]);
     if (model.is_hub_species(static_cast<SpeciesIndex>(s))) count += "  (hub: outside the sector grid)";
     out << "  " << pad(sp.name, 10) << pad(num(sp.mass), 12) << pad(num(sp.radius), 9)
         << pad(impulses, 34) << count << "\n";
