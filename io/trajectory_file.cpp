@@ -554,6 +554,12 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
     // A continued trajectory keeps the precision (and compression) it was
     // created with: its datasets are not rewritten.
     s->single_precision = holds_floats(open_dataset(file, std::string(kPosition) + "/value"));
+    // A trajectory written before a scalar observable existed (temperature)
+    // goes on without it: observables.jsonl and summary.json still have it.
+    std::erase_if(s->observables, [&](const ObservableColumn& column) {
+      return column.field->items == ObservableItems::one &&
+             !exists(file, std::string(kObservables) + "/" + column.name + "/value");
+    });
     for (const ObservableColumn& column : s->observables) {
       if (!exists(file, std::string(kObservables) + "/" + column.name + "/value")) {
         throw InputError({path, 0}, "output",
