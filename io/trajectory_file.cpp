@@ -639,6 +639,13 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
     throw InputError({path, 0}, "", std::string("cannot continue this trajectory: damaged: ") + e.what());
   }
 
+  // Every rank has read what it needs before any rank changes the file:
+  // the reads above are each rank's own, and removing the samples after the
+  // checkpoint rewrites the chunk they share with the kept ones (fill
+  // values past the new end). Without this, a rank still reading saw a
+  // removed sample time as 0, kept one sample more than the others, and
+  // the first sample written then hung the ranks in different HDF5 calls.
+  mpi::barrier(comm);
   // The file must be writable here: changing it in place needs the room
   // too (at a file size limit, even rewriting what is there fails).
   ensure_room(path, ChunkGrowth{}.room(), comm, "the trajectory");
