@@ -106,33 +106,23 @@ GridShape rank_grid_for(const Model& model, int ranks, const DistributionSetting
 }
 
 DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
-                                     const scenario::InitialParticles& initial,
+                                     const scenario::InitialSystem& initial,
                                      const DistributionSettings& settings)
     : model_(model), comm_(comm), settings_(settings) {
   const double started = seconds_now();
   const engine::SectorGrid grid(model.domain(), model.sector_size());
+  // Every rank streams the same initial state: first where the particles
+  // are, which the rank grid is cut across, then the window's particles.
   SectorSpan span;
-  for (const ParticleSpec& p : initial.particles) {
+  initial.for_each_particle(model, [&](const ParticleSpec& p) {
     if (!model.is_hub_species(p.species)) span.add(grid.coords_of(p.position));
-  }
+  });
   start_layout(settings, span);
-  // Every rank built the same initial particles: keep the window's.
-  // Counted first: growing by doubling would hold up to twice the block.
-  scenario::InitialParticles mine;
-  auto keep = [&](const ParticleSpec& p) {
+  scenario::InitialParticles mine = initial.keep(model, [&](const ParticleSpec& p) {
     return model.is_hub_species(p.species) || layout_.in_window(rank_, grid.coords_of(p.position));
-  };
-  mine.particles.reserve(static_cast<std::size_t>(std::count_if(initial.particles.begin(), initial.particles.end(), keep)));
-  for (const ParticleSpec& p : initial.particles) {
-    if (keep(p)) mine.particles.push_back(p);
-  }
-  std::vector<ParticleId> ids;
-  for (const ParticleSpec& p : mine.particles) ids.push_back(p.id);
-  std::sort(ids.begin(), ids.end());
-  auto held = [&](ParticleId id) { return std::binary_search(ids.begin(), ids.end(), id); };
-  for (const TetherSpec& t : initial.tethers) {
-    if (held(t.a) && held(t.b)) mine.tethers.push_back(t);
-  }
+  });
+  start_particles_ = mine.particles.size();
+  refuse_overlaps(initial, mine.particles);
   const std::size_t spare = spare_slots(mine.particles.size());
   engine_ = std::make_unique<engine::Engine>(model, std::move(mine), spare);
   assign_roles();
@@ -140,11 +130,33 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
   finish_start(started);
 }
 
+void DistributedEngine::refuse_overlaps(const scenario::InitialSystem& initial,
+                                        std::span<const ParticleSpec> mine) const {
+  // Particles closer than their blocking distance are within a sector of
+  // each other (hubs, which reach farther, are on every rank), so the rank
+  // owning either one holds both. The first pair is ordered by its later
+  // id, then its earlier one: the order one process checks in.
+  const std::optional<scenario::Overlap> found = scenario::first_overlap(mine, model_);
+  constexpr std::uint64_t kNone = std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t later = mpi::min<std::uint64_t>(found ? mine[found->second].id : kNone, comm_);
+  if (later == kNone) return;
+  const bool has_later = found && mine[found->second].id == later;
+  const std::uint64_t earlier = mpi::min<std::uint64_t>(has_later ? mine[found->first].id : kNone, comm_);
+  const bool has_pair = has_later && mine[found->first].id == earlier;
+  const int speaker = mpi::min(has_pair ? rank_ : ranks_, comm_);
+  ModelProblem problem;
+  if (rank_ == speaker) problem = initial.overlap_problem(model_, mine, *found);
+  mpi::broadcast(problem.key, speaker, comm_);
+  mpi::broadcast(problem.message, speaker, comm_);
+  throw RefusedStart(problem);
+}
+
 DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
                                      const engine::EngineSnapshot& slice,
                                      const DistributionSettings& settings)
     : model_(model), comm_(comm), settings_(settings) {
   const double started = seconds_now();
+  start_particles_ = slice.particles.size();
   {
     const engine::SectorGrid grid(model.domain(), model.sector_size());
     SectorSpan span;

@@ -120,6 +120,33 @@ int sync_to_disk(const std::string& path) {
   return error == EINVAL || error == EROFS ? 0 : error;  // a filesystem without fsync
 }
 
+// Makes `temporary` the newest checkpoint and the newest until now the
+// previous one, so that a process killed at any instant leaves checkpoint.h5
+// in place and complete: the newest is linked as the previous one while it
+// stays where it is, and the rename that replaces it is atomic. A file
+// system without hard links gets two renames, between which only
+// checkpoint.prev.h5 exists (a restart then reads that one). 0 or an errno.
+int replace_newest(const std::string& newest, const std::string& previous, const std::string& temporary) {
+  std::error_code ec;
+  if (std::filesystem::exists(newest, ec)) {
+    std::filesystem::remove(previous, ec);
+    ec.clear();
+    std::filesystem::create_hard_link(newest, previous, ec);
+    if (ec) {
+      ec.clear();
+      std::filesystem::rename(newest, previous, ec);
+      if (ec) return ec.value() != 0 ? ec.value() : EIO;
+      std::filesystem::rename(temporary, newest, ec);
+      if (!ec) return 0;
+      std::error_code ignored;
+      std::filesystem::rename(previous, newest, ignored);
+      return ec.value() != 0 ? ec.value() : EIO;
+    }
+  }
+  std::filesystem::rename(temporary, newest, ec);
+  return ec ? (ec.value() != 0 ? ec.value() : EIO) : 0;
+}
+
 }  // namespace
 
 std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const Model& model,
@@ -310,15 +337,7 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
     error = sync_to_disk(temporary);
     if (error == 0) {
       moving = 1;
-      std::error_code ec;
-      const bool had_one = std::filesystem::exists(final_path, ec);
-      if (had_one) std::filesystem::rename(final_path, previous, ec);
-      if (!ec) {
-        std::filesystem::rename(temporary, final_path, ec);
-        std::error_code ignored;
-        if (ec && had_one) std::filesystem::rename(previous, final_path, ignored);
-      }
-      if (ec) error = ec.value() != 0 ? ec.value() : EIO;
+      error = replace_newest(final_path, previous, temporary);
     }
     if (error != 0) std::remove(temporary.c_str());
   }

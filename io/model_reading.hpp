@@ -28,6 +28,11 @@ void read_globals(TableReader& root, ReadContext& ctx);       // [model] [run] [
 void read_species(TableReader& root, ReadContext& ctx);       // [[species]]
 void read_pairs(TableReader& root, ReadContext& ctx);         // [[pair]] [pair_defaults]
 void read_external(TableReader& root, ReadContext& ctx);      // [[external]]
+// A [[species]]' thermostat: its random impulses and drag settings derived.
+void read_thermostat(TableReader& species_table, Species& s, const ReadContext& ctx);
+// The drag of every thermostat, after the file's [[external]] (which must
+// not drag a thermostat's species).
+void add_thermostat_drags(ReadContext& ctx);
 void read_action_potential(TableReader& root, ReadContext& ctx);  // [action_potential]
 void read_rules(TableReader& root, ReadContext& ctx);         // [[attach]] [[detach]]
 void read_initial(TableReader& root, ReadContext& ctx);       // [initial]

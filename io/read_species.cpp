@@ -32,6 +32,7 @@ void read_species(TableReader& root, ReadContext& ctx) {
           has_mean ? ri->number("mean", 0.0) : s.mass * ri->number("speed", 0.0);
       ri->finish();
     }
+    read_thermostat(t, s, ctx);
     t.finish();
     ctx.species_by_name[s.name] = static_cast<SpeciesIndex>(ctx.data.species.size());
     ctx.data.species.push_back(s);

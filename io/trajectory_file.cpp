@@ -554,6 +554,12 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
     // A continued trajectory keeps the precision (and compression) it was
     // created with: its datasets are not rewritten.
     s->single_precision = holds_floats(open_dataset(file, std::string(kPosition) + "/value"));
+    // A trajectory written before a scalar observable existed (temperature)
+    // goes on without it: observables.jsonl and summary.json still have it.
+    std::erase_if(s->observables, [&](const ObservableColumn& column) {
+      return column.field->items == ObservableItems::one &&
+             !exists(file, std::string(kObservables) + "/" + column.name + "/value");
+    });
     for (const ObservableColumn& column : s->observables) {
       if (!exists(file, std::string(kObservables) + "/" + column.name + "/value")) {
         throw InputError({path, 0}, "output",
@@ -633,6 +639,13 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
     throw InputError({path, 0}, "", std::string("cannot continue this trajectory: damaged: ") + e.what());
   }
 
+  // Every rank has read what it needs before any rank changes the file:
+  // the reads above are each rank's own, and removing the samples after the
+  // checkpoint rewrites the chunk they share with the kept ones (fill
+  // values past the new end). Without this, a rank still reading saw a
+  // removed sample time as 0, kept one sample more than the others, and
+  // the first sample written then hung the ranks in different HDF5 calls.
+  mpi::barrier(comm);
   // The file must be writable here: changing it in place needs the room
   // too (at a file size limit, even rewriting what is there fails).
   ensure_room(path, ChunkGrowth{}.room(), comm, "the trajectory");

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .run import Run, TrajectoryError
+from .units import readable_unit
 
 # The event kinds drawn one by one in the event panels (beside the total).
 EVENT_PANEL_KINDS = ("blocking", "tethering", "restitution", "random_impulse")
@@ -70,8 +71,10 @@ def _pyplot():
 
 
 def with_unit(label, unit):
-    """An axis label with its unit in brackets, when there is one."""
-    return f"{label} [{unit}]" if unit else label
+    """An axis label with its unit in brackets, when there is one; H5MD's
+    factor notation ("kDa nm+2 ns-2") is shown with superscripts
+    ("kDa nm²/ns²", units.readable_unit)."""
+    return f"{label} [{readable_unit(unit, mathtext=True)}]" if unit else label
 
 
 def _save(picture, path, dpi):

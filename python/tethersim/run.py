@@ -33,9 +33,11 @@ EVENT_KINDS = ("action_potential", "restitution", "periodic_impulse", "random_im
 # Observables in the order of docs/output-format.md section 3.6; the
 # per-species ones (clusters_*, tethered_*) follow in name order.
 OBSERVABLE_ORDER = ("kinetic_energy", "momentum", "particles", "escapes", "tethers", "event_counts")
+# The ones written after the per-species ones (section 3.6 of docs/output-format.md).
+OBSERVABLE_ORDER_LAST = ("temperature",)
 
 # Observables whose values are doubles; every other one is a count (int64).
-FLOAT_OBSERVABLES = ("kinetic_energy", "momentum")
+FLOAT_OBSERVABLES = ("kinetic_energy", "momentum", "temperature")
 
 
 class TrajectoryError(ValueError):
@@ -54,7 +56,9 @@ def _text(value):
 def _observable_order(names):
     names = list(names)
     first = [n for n in OBSERVABLE_ORDER if n in names]
-    return first + sorted(n for n in names if n not in OBSERVABLE_ORDER)
+    last = [n for n in OBSERVABLE_ORDER_LAST if n in names]
+    known = OBSERVABLE_ORDER + OBSERVABLE_ORDER_LAST
+    return first + sorted(n for n in names if n not in known) + last
 
 
 @dataclass

@@ -9,7 +9,7 @@
 namespace tethersim::runtime {
 
 DistributedSimulation::DistributedSimulation(const Model& model, MPI_Comm comm,
-                                             const scenario::InitialParticles& initial,
+                                             const scenario::InitialSystem& initial,
                                              const decomposition::DistributionSettings& settings)
     : model_(model), engine_(model, comm, initial, settings) {}
 

@@ -10,7 +10,7 @@ namespace tethersim::runtime {
 
 class DistributedSimulation final : public Simulation {
  public:
-  DistributedSimulation(const Model& model, MPI_Comm comm, const scenario::InitialParticles& initial,
+  DistributedSimulation(const Model& model, MPI_Comm comm, const scenario::InitialSystem& initial,
                         const decomposition::DistributionSettings& settings);
   DistributedSimulation(const Model& model, MPI_Comm comm, const engine::EngineSnapshot& slice,
                         const decomposition::DistributionSettings& settings);
@@ -27,6 +27,7 @@ class DistributedSimulation final : public Simulation {
   engine::EngineSnapshot local_snapshot(double t) const override { return engine_.engine().snapshot(t); }
   std::uint64_t state_hash() const override;
   std::size_t memory_bytes() const override { return engine_.engine().memory_bytes(); }
+  std::uint64_t start_particles() const override { return engine_.start_particles(); }
   bool any_rank(bool local) const override;
   int ranks() const override { return engine_.ranks(); }
   void set_stop_poll(std::function<bool()> poll) override { engine_.set_stop_poll(std::move(poll)); }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tethersim/model/hash_text.hpp"
+#include "tethersim/physics/thermal_balance.hpp"
 #include "tethersim/scenario/memory_budget.hpp"
 
 namespace tethersim::runtime {
@@ -41,7 +42,7 @@ void describe_species(std::ostringstream& out, const Model& model, const Particl
     const Species& sp = model.species()[s];
     const auto& ri = sp.random_impulse;
     std::string impulses = ri.enabled() ? num(ri.tau) + ", " + num(ri.shape) + ", " + num(ri.mean) : "-";
-    std::string count = std::to_string(counts.by_species[s]);
+    std::string count = std::to_string(counts.count_by_species[s]);
     if (model.is_hub_species(static_cast<SpeciesIndex>(s))) count += "  (hub: outside the sector grid)";
     out << "  " << pad(sp.name, 10) << pad(num(sp.mass), 12) << pad(num(sp.radius), 9)
         << pad(impulses, 34) << count << "\n";
@@ -83,6 +84,42 @@ void describe_pairs(std::ostringstream& out, const Model& model) {
   }
   if (!crossing.empty()) {
     out << "  pass through each other (blocking 0: no blocking, whatever the radii): " << crossing << "\n";
+  }
+}
+
+// The temperature and diffusion coefficient a lone particle of each species
+// with random impulses and one drag settles at (docs/physics.md,
+// "Temperature: random impulses against drag"); a thermostat's derived
+// parameters.
+void describe_thermal_balance(std::ostringstream& out, const Model& model) {
+  for (std::size_t s = 0; s < model.species().size(); ++s) {
+    const Species& sp = model.species()[s];
+    if (!sp.random_impulse.enabled() || sp.infinite_mass()) continue;
+    const PeriodicImpulse* drag = nullptr;
+    int drags = 0;
+    for (const PeriodicImpulse& e : model.periodic_impulses()) {
+      if (e.kind == PeriodicImpulseKind::drag && e.applies_to[s]) {
+        drag = &e;
+        ++drags;
+      }
+    }
+    if (drags != 1 || !(sp.radius > 0.0) || !(drag->viscosity > 0.0)) continue;
+    physics::ThermalParameters p;
+    p.impulse_second_moment = physics::impulse_second_moment(sp.random_impulse, model.dimensions());
+    p.tau = sp.random_impulse.tau;
+    p.friction = physics::stokes_friction(drag->viscosity, sp.radius);
+    p.interval = drag->interval;
+    p.mass = sp.mass;
+    p.dimensions = model.dimensions();
+    out << "temperature of a lone " << sp.name << ": kT " << num(physics::stationary_kT(p)) << ", diffusion "
+        << num(physics::stationary_diffusion(p)) << " (friction " << num(p.friction) << ", drag fraction "
+        << num(p.drag_fraction()) << " per tick)";
+    if (sp.thermostat.enabled()) {
+      out << "; thermostat: random impulses tau " << num(sp.random_impulse.tau) << ", shape "
+          << num(sp.random_impulse.shape) << ", mean " << num(sp.random_impulse.mean) << " and drag every "
+          << num(p.interval) << ", viscosity " << num(drag->viscosity) << " derived";
+    }
+    out << "\n";
   }
 }
 
@@ -162,6 +199,7 @@ std::string describe_model(const Model& model, const ParticleCounts& counts) {
     else out << ", viscosity " << num(e.viscosity) << ", fluid velocity " << vec(e.fluid_velocity);
     out << "\n";
   }
+  describe_thermal_balance(out, model);
   const ActionPotentials& ap = model.action_potentials();
   if (ap.enabled()) {
     out << "action potentials: " << ap.windows.size() << " (";

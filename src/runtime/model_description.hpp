@@ -6,15 +6,12 @@
 
 #include "tethersim/model/model.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
+#include "tethersim/scenario/initial_system.hpp"
 
 namespace tethersim::runtime {
 
 // How many particles of each species, and tethers, a run starts with.
-struct ParticleCounts {
-  std::vector<std::size_t> by_species;
-  std::size_t particles = 0;
-  std::size_t tethers = 0;
-};
+using ParticleCounts = scenario::InitialCounts;
 ParticleCounts count_particles(const scenario::InitialParticles& initial);
 
 std::string describe_model(const Model& model, const ParticleCounts& counts);

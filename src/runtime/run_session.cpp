@@ -131,63 +131,103 @@ struct LoadedRun {
   fs::path directory;
   bool restarted = false;
   double start_time = 0.0;
-  // A fresh run's initial particles, until the simulation takes them.
+  // A fresh run's initial particles, until the simulation takes them: the
+  // whole state on one process, a stream each rank keeps its window of on
+  // several (with what turns a problem the ranks find in their windows into
+  // the reader's error).
   scenario::InitialParticles initial;
+  std::optional<scenario::InitialSystem> initial_system;
+  std::function<InputError(const ModelProblem&)> locate;
+  std::function<std::vector<std::string>(const Model&)> finish_checks;
+  // The model's warnings (large but possible counts over the run, energy
+  // with nothing to remove it), printed once DIR/run.log copies stderr.
+  std::vector<std::string> warnings;
 };
 
-// One process runs the serial engine; several the distributed one. `state`
-// is the initial particles of a fresh run or a restart's (slice of the)
-// checkpoint.
-template <typename State>
-std::unique_ptr<Simulation> make_simulation(const Model& model, const RunRequest& request,
-                                            const mpi::Session& mpi, State&& state) {
+// Every rank may make the directory of --record-rounds: the first wins, the
+// others find it there.
+void make_records_directory(const RunRequest& request) {
   const std::string& records = request.distribution.record_rounds;
-  if (!records.empty()) {
-    // Every rank may make it: the first wins, the others find it there.
-    std::error_code ignored;
-    fs::create_directories(records, ignored);
-  }
-  if (mpi.size() == 1) {
-    auto serial = std::make_unique<SerialSimulation>(model, std::forward<State>(state));
-    if (!records.empty()) serial->record_rounds(records);
-    return serial;
-  }
+  if (records.empty()) return;
+  std::error_code ignored;
+  fs::create_directories(records, ignored);
+}
+
+// One process runs the serial engine; several the distributed one. `state`
+// is the initial particles of a fresh run (its stream on several ranks) or
+// a restart's (slice of the) checkpoint.
+template <typename State>
+std::unique_ptr<Simulation> make_serial(const Model& model, const RunRequest& request, State&& state) {
+  make_records_directory(request);
+  auto serial = std::make_unique<SerialSimulation>(model, std::forward<State>(state));
+  if (!request.distribution.record_rounds.empty()) serial->record_rounds(request.distribution.record_rounds);
+  return serial;
+}
+
+template <typename State>
+std::unique_ptr<Simulation> make_distributed(const Model& model, const RunRequest& request, const State& state) {
+  make_records_directory(request);
   decomposition::DistributionSettings settings = request.distribution;
   settings.test = distribution_test_switches_from_environment();
   return std::make_unique<DistributedSimulation>(model, MPI_COMM_WORLD, state, settings);
 }
 
-// Large but possible counts over the run (model_file.hpp), from rank 0.
+// Large but possible counts over the run and models that heat without
+// bound (model_file.hpp), from rank 0.
 void print_warnings(const std::vector<std::string>& warnings, const RunRequest& request) {
   if (request.quiet) return;
   for (const std::string& w : warnings) std::fprintf(stderr, "tethersim: warning: %s\n", w.c_str());
 }
 
-// A fresh run's model and initial particles: files only, no collective
-// call, the same on every rank.
-LoadedRun read_fresh(const RunRequest& request, const mpi::Session& mpi) {
-  LoadedRun run;
-  std::vector<std::string> warnings;
-  run.model = std::make_unique<Model>(load_model_file(
-      request.model_path, ModelFileOptions{request.overrides, false}, &run.initial, &warnings));
-  print_warnings(warnings, request);
-  check_distribution(*run.model, request, mpi);
-  run.counts = count_particles(run.initial);
-  // Slots are positions in id order (the particles are sorted by id).
-  const std::vector<ParticleSpec>& all = run.initial.particles;
-  if (all.empty() || all.back().id == all.size() - 1) {
-    run.slots = SlotMap::dense_map(all.size());
-  } else {
-    std::vector<ParticleId> ids;
-    ids.reserve(all.size());
-    for (const ParticleSpec& p : all) ids.push_back(p.id);
-    run.slots = SlotMap(std::move(ids));
-  }
-  const SlotRange rows = run.model->output().frame_species.empty() ? slot_range(all.size(), mpi.size(), mpi.rank())
-                                                                   : SlotRange{0, all.size()};
+// The trajectory's rows: slots are positions in id order, and the species
+// of the rows this rank writes (of every row when output.frame_species
+// keeps only some). `each` visits every initial particle in id order.
+void assign_slots(LoadedRun& run, std::uint64_t total, const mpi::Session& mpi,
+                  const std::function<void(const std::function<void(const ParticleSpec&)>&)>& each) {
+  const SlotRange rows = run.model->output().frame_species.empty() ? slot_range(total, mpi.size(), mpi.rank())
+                                                                   : SlotRange{0, total};
   run.species_by_slot.begin = rows.begin;
   run.species_by_slot.species.reserve(rows.size());
-  for (std::uint64_t k = rows.begin; k < rows.end; ++k) run.species_by_slot.species.push_back(all[k].species);
+  std::uint64_t slot = 0;
+  bool dense = true;
+  each([&](const ParticleSpec& p) {
+    dense = dense && p.id == slot;
+    if (slot >= rows.begin && slot < rows.end) run.species_by_slot.species.push_back(p.species);
+    ++slot;
+  });
+  if (dense) {
+    run.slots = SlotMap::dense_map(total);
+    return;
+  }
+  std::vector<ParticleId> ids;
+  ids.reserve(total);
+  each([&](const ParticleSpec& p) { ids.push_back(p.id); });
+  run.slots = SlotMap(std::move(ids));
+}
+
+// A fresh run's model and initial particles: files only, no collective
+// call, the same on every rank. One process builds the whole initial state;
+// several ranks each read it as a stream, checked here but for overlaps.
+LoadedRun read_fresh(const RunRequest& request, const mpi::Session& mpi) {
+  LoadedRun run;
+  const ModelFileOptions options{request.overrides, false};
+  if (mpi.size() == 1) {
+    run.model = std::make_unique<Model>(load_model_file(request.model_path, options, &run.initial, &run.warnings));
+    run.counts = count_particles(run.initial);
+    assign_slots(run, run.initial.particles.size(), mpi, [&](const auto& visit) {
+      for (const ParticleSpec& p : run.initial.particles) visit(p);
+    });
+  } else {
+    StreamedInitial streamed;
+    run.model = std::make_unique<Model>(load_model_streamed(request.model_path, options, streamed));
+    run.counts = streamed.counts;
+    run.initial_system = std::move(streamed.system);
+    run.locate = std::move(streamed.locate);
+    run.finish_checks = std::move(streamed.finish);
+    assign_slots(run, run.counts.particles, mpi,
+                 [&](const auto& visit) { run.initial_system->for_each_particle(*run.model, visit); });
+  }
+  check_distribution(*run.model, request, mpi);
   run.directory = run.model->output().directory;
   return run;
 }
@@ -301,9 +341,7 @@ LoadedRun load_restart(const RunRequest& request, const mpi::Session& mpi) {
       std::fprintf(stderr, "tethersim run: %s; using %s\n", e.what(), candidates[k + 1].c_str());
     }
   }
-  std::vector<std::string> warnings;
-  run.model = std::make_unique<Model>(restart_model(header, path, request, mpi, &warnings));
-  print_warnings(warnings, request);
+  run.model = std::make_unique<Model>(restart_model(header, path, request, mpi, &run.warnings));
   // The trajectory's rows are every particle's. Slices come in rank order,
   // each sorted by id, and each is the rows slot_range gives the rank: the
   // whole is sorted, and a rank's slice holds the species of the rows it
@@ -340,7 +378,8 @@ LoadedRun load_restart(const RunRequest& request, const mpi::Session& mpi) {
   run.directory = run.model->output().directory;
   run.restarted = true;
   run.start_time = header.time;
-  run.simulation = make_simulation(*run.model, request, mpi, std::as_const(snapshot));
+  run.simulation = mpi.size() == 1 ? make_serial(*run.model, request, std::as_const(snapshot))
+                                   : make_distributed(*run.model, request, snapshot);
   return run;
 }
 
@@ -576,7 +615,7 @@ class RunLoop {
     totals_.state_hash = sim_.state_hash();
     totals_.memory_bytes = sim_.memory_bytes();
     totals_.rank_memory = gather_rank_memory(
-        sim_.io_comm(), {sim_.memory_bytes(), totals_.peak_resident_bytes, baseline_});
+        sim_.io_comm(), {sim_.memory_bytes(), totals_.peak_resident_bytes, baseline_, sim_.start_particles()});
     totals_.frames = trajectory_ ? trajectory_->frames() : 0;
     totals_.distribution = sim_.distribution(t - run_.start_time);
     const engine::EngineStatistics stats = sim_.statistics();
@@ -626,16 +665,30 @@ int start_and_run(LoadedRun& run, const RunRequest& request, const mpi::Session&
   try {
     if (run.restarted) {
       run = load_restart(request, mpi);
+    } else if (mpi.size() == 1) {
+      run.simulation = make_serial(*run.model, request, std::move(run.initial));
     } else {
-      run.simulation = make_simulation(*run.model, request, mpi, std::move(run.initial));
-      // A distributed engine copied its block's particles: the whole initial
-      // state, the same on every rank, must not stay for the run.
-      run.initial = scenario::InitialParticles{};
+      run.simulation = make_distributed(*run.model, request, *run.initial_system);
+      run.initial_system.reset();
+      try {
+        run.warnings = run.finish_checks(*run.model);
+      } catch (const InputError& e) {
+        // Equal on every rank (counts only): they end alike.
+        if (mpi.is_root()) std::fprintf(stderr, "tethersim: error: %s\n", e.what());
+        return kExitBadInput;
+      }
     }
   } catch (const std::invalid_argument& e) {
     // The rank count or grid does not suit the model (every rank agrees).
     throw InputError({request.model_path.empty() ? request.restart : request.model_path, 0}, "", e.what());
+  } catch (const decomposition::RefusedStart& e) {
+    // An overlap in the initial state, found in a rank's window: every rank
+    // agreed on the pair (the first by id) and throws the same, so they end
+    // alike, with the reader's message, as bad input read by every rank.
+    if (mpi.is_root()) std::fprintf(stderr, "tethersim: error: %s\n", run.locate(e.problem()).what());
+    return kExitBadInput;
   }
+  print_warnings(run.warnings, request);
   // Rank 0 locks and prepares the output directory, before touching any
   // file in it; every rank learns how it went.
   std::string problem;
@@ -663,6 +716,7 @@ int start_and_run(LoadedRun& run, const RunRequest& request, const mpi::Session&
   // --quiet to the log only, which still gets everything.
   std::optional<RunLog> log;
   if (mpi.is_root()) log.emplace(run.directory, run_log_header(run.restarted, mpi.size()), request.quiet);
+  print_warnings(run.warnings, request);
   RunRequest shown = request;
   if (log && log->active()) shown.quiet = false;
   if (!shown.quiet) {

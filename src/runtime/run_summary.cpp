@@ -54,10 +54,11 @@ Json memory_json(const RunTotals& t, double particles) {
   // Per rank, over the whole system's particles: on n ranks the sum shows
   // what distributing costs on top of one rank's figure (halos, exchange
   // buffers, certification tables).
-  Json engine_bytes = Json::array(), peak = Json::array(), per_particle = Json::array();
+  Json engine_bytes = Json::array(), peak = Json::array(), per_particle = Json::array(), start = Json::array();
   double summed = 0.0;
   for (const RankMemory& r : t.rank_memory) {
     engine_bytes.push_back(r.engine_bytes);
+    start.push_back(r.start_particles);
     peak.push_back(r.peak_resident_bytes);
     const double grown = static_cast<double>(
         r.peak_resident_bytes - std::min(r.peak_resident_bytes, r.baseline_resident_bytes));
@@ -67,6 +68,7 @@ Json memory_json(const RunTotals& t, double particles) {
   m["rank_engine_bytes"] = std::move(engine_bytes);
   m["rank_peak_resident_bytes"] = std::move(peak);
   m["rank_peak_bytes_per_particle"] = std::move(per_particle);
+  m["rank_start_particles"] = std::move(start);
   m["peak_bytes_per_particle_all_ranks"] = json_number(summed);
   return m;
 }

@@ -28,6 +28,7 @@ class SerialSimulation final : public Simulation {
   engine::EngineSnapshot local_snapshot(double t) const override { return engine_.snapshot(t); }
   std::uint64_t state_hash() const override { return engine_.state_hash(); }
   std::size_t memory_bytes() const override { return engine_.memory_bytes(); }
+  std::uint64_t start_particles() const override { return start_particles_; }
   bool any_rank(bool local) const override { return local; }
   int ranks() const override { return 1; }
   void set_stop_poll(std::function<bool()> poll) override { stop_poll_ = std::move(poll); }
@@ -45,6 +46,7 @@ class SerialSimulation final : public Simulation {
  private:
   const Model& model_;
   engine::Engine engine_;
+  std::uint64_t start_particles_ = engine_.particles().size();
   double time_;
   std::function<bool()> stop_poll_;
   engine::StallWatch watch_;

@@ -42,6 +42,10 @@ class Simulation {
   // Bit-level fingerprint of the whole state (equal on every rank).
   virtual std::uint64_t state_hash() const = 0;
   virtual std::size_t memory_bytes() const = 0;  // this rank
+  // The particle records this rank's start held at once (its window of a
+  // fresh run's initial state or its slice of a checkpoint; everything on
+  // one process).
+  virtual std::uint64_t start_particles() const = 0;
   // Collective decisions (stop signals, progress, wall-clock checkpoints):
   // true on every rank when true on any.
   virtual bool any_rank(bool local) const = 0;

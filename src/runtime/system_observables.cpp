@@ -159,6 +159,23 @@ LocalObservable measure_tethered(const engine::Engine& e, const Model& model, MP
   return v;
 }
 
+// kT = 2 KE / (d N) over the N alive particles of finite mass that are
+// free to move (docs/output-format.md, "temperature"): the ranks' exact
+// energy sums and counts are combined first, so every rank divides the
+// same two numbers.
+LocalObservable measure_temperature(const engine::Engine& e, const Model& model, MPI_Comm comm) {
+  std::uint64_t mobile = 0;
+  const engine::ParticleStore& store = e.particles();
+  for (engine::Index i = 0; i < store.size(); ++i) {
+    mobile += store.state[i].alive && store.state[i].mobile && e.accounted_here(i);
+  }
+  mobile = reduced(mobile, comm);
+  const double energy = reduced(e.kinetic_energy_sum(), comm).value();
+  physics::ExactSum kT;
+  if (mobile > 0) kT.add(2.0 * energy / (static_cast<double>(model.dimensions()) * static_cast<double>(mobile)));
+  return {{kT}, {}};
+}
+
 constexpr std::array<ObservableMeasure, kObservableFieldCount> kMeasures = {{
     {"kinetic_energy", measure_kinetic_energy},
     {"momentum", measure_momentum},
@@ -168,6 +185,7 @@ constexpr std::array<ObservableMeasure, kObservableFieldCount> kMeasures = {{
     {"event_counts", measure_event_counts},
     {"clusters", measure_clusters},
     {"tethered", measure_tethered},
+    {"temperature", measure_temperature},
 }};
 
 constexpr bool measures_follow_fields() {

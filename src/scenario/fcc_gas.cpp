@@ -49,7 +49,46 @@ std::vector<ModelProblem> FccGas::check(const ParameterSet& p, const ModelData& 
   return checks.take();
 }
 
-GeneratedState FccGas::generate(const ParameterSet& p, const Model& model) const {
+namespace {
+
+// Particle id = 4 ((i C + j) C + k) + b for cell (i, j, k) and basis site b.
+class FccSystem final : public GeneratedSystem {
+ public:
+  FccSystem(std::int64_t cells, double a, const Vec3& origin, SpeciesIndex species, const Model& model,
+            double temperature)
+      : cells_(cells), a_(a), origin_(origin), species_(species),
+        thermal_(model, temperature, 4 * static_cast<std::uint64_t>(cells * cells * cells),
+                 [species](ParticleId) { return species; }) {}
+
+  std::uint64_t size() const override { return 4 * static_cast<std::uint64_t>(cells_ * cells_ * cells_); }
+
+  ParticleSpec particle(ParticleId id) const override {
+    static const double basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
+    const auto cell = static_cast<std::int64_t>(id / 4);
+    const double* b = basis[id % 4];
+    const std::int64_t i = cell / (cells_ * cells_), j = cell / cells_ % cells_, k = cell % cells_;
+    ParticleSpec s;
+    s.id = id;
+    s.species = species_;
+    s.position = origin_ + a_ * Vec3(static_cast<double>(i) + b[0], static_cast<double>(j) + b[1],
+                                     static_cast<double>(k) + b[2]);
+    s.velocity = thermal_.velocity(id, species_);
+    return s;
+  }
+
+  void for_each_tether(const std::function<void(const TetherSpec&)>&) const override {}
+
+ private:
+  std::int64_t cells_;
+  double a_;
+  Vec3 origin_;
+  SpeciesIndex species_;
+  ThermalVelocities thermal_;
+};
+
+}  // namespace
+
+std::unique_ptr<GeneratedSystem> FccGas::make(const ParameterSet& p, const Model& model) const {
   const auto cells = parameter_integer(p, "cells");
   const double a = lattice_constant(p);
   const SpeciesIndex species = species_parameter(p, model, "species");
@@ -64,27 +103,8 @@ GeneratedState FccGas::generate(const ParameterSet& p, const Model& model) const
                           " (the densest packing is density sqrt(2)/blocking^3 = " +
                           std::to_string(std::sqrt(2.0) / (blocking * blocking * blocking)) + ")"});
   }
-  static const double basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
-  GeneratedState state;
-  state.particles.reserve(static_cast<std::size_t>(4 * cells * cells * cells));
   const Vec3 origin = model.domain().lo + Vec3::Constant(0.25 * a);
-  for (std::int64_t i = 0; i < cells; ++i) {
-    for (std::int64_t j = 0; j < cells; ++j) {
-      for (std::int64_t k = 0; k < cells; ++k) {
-        for (const auto& b : basis) {
-          ParticleSpec s;
-          s.id = state.particles.size();
-          s.species = species;
-          s.position = origin + a * Vec3(static_cast<double>(i) + b[0],
-                                         static_cast<double>(j) + b[1],
-                                         static_cast<double>(k) + b[2]);
-          state.particles.push_back(s);
-        }
-      }
-    }
-  }
-  assign_thermal_velocities(state.particles, model, parameter_number(p, "temperature"));
-  return state;
+  return std::make_unique<FccSystem>(cells, a, origin, species, model, parameter_number(p, "temperature"));
 }
 
 }  // namespace tethersim::scenario

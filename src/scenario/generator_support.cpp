@@ -55,37 +55,60 @@ SpeciesIndex species_parameter(const ParameterSet& params, const Model& model,
   return *s;
 }
 
-void assign_thermal_velocities(std::vector<ParticleSpec>& particles, const Model& model,
-                               double temperature) {
-  const int dims = model.dimensions();
+ThermalVelocities::ThermalVelocities(const Model& model, double temperature, std::uint64_t count,
+                                     const std::function<SpeciesIndex(ParticleId)>& species_of)
+    : seed_(model.seed()), dimensions_(model.dimensions()), temperature_(temperature) {
+  for (const Species& s : model.species()) mass_.push_back(s.mass);
+  // The sums in id order, as the particles of one vector were summed.
   double total_mass = 0.0;
   Vec3 momentum = Vec3::Zero();
-  for (ParticleSpec& p : particles) {
-    const double m = model.species(p.species).mass;
+  for (ParticleId id = 0; id < count; ++id) {
+    const SpeciesIndex s = species_of(id);
+    const double m = mass_[s];
     if (is_infinite(m)) continue;
-    physics::CounterRng rng(model.seed(), p.id, physics::RandomStream::initial_state, 1);
-    const double sigma = std::sqrt(temperature / m);
-    p.velocity = Vec3::Zero();
-    for (int k = 0; k < dims; ++k) p.velocity[k] = sigma * rng.normal();
-    momentum += m * p.velocity;
+    momentum += m * draw(id, s);
     total_mass += m;
   }
   if (total_mass == 0.0) return;
-  const Vec3 drift = momentum / total_mass;
+  drift_ = momentum / total_mass;
   double kinetic = 0.0;
   std::size_t mobile = 0;
-  for (ParticleSpec& p : particles) {
-    const double m = model.species(p.species).mass;
+  for (ParticleId id = 0; id < count; ++id) {
+    const SpeciesIndex s = species_of(id);
+    const double m = mass_[s];
     if (is_infinite(m)) continue;
-    p.velocity -= drift;
-    kinetic += 0.5 * m * p.velocity.squaredNorm();
+    Vec3 v = draw(id, s);
+    v -= drift_;
+    kinetic += 0.5 * m * v.squaredNorm();
     ++mobile;
   }
   if (mobile < 2 || kinetic == 0.0) return;
-  const double target = 0.5 * dims * static_cast<double>(mobile - 1) * temperature;
-  const double scale = std::sqrt(target / kinetic);
+  const double target = 0.5 * dimensions_ * static_cast<double>(mobile - 1) * temperature_;
+  scale_ = std::sqrt(target / kinetic);
+  scaled_ = true;
+}
+
+Vec3 ThermalVelocities::draw(ParticleId id, SpeciesIndex species) const {
+  physics::CounterRng rng(seed_, id, physics::RandomStream::initial_state, 1);
+  const double sigma = std::sqrt(temperature_ / mass_[species]);
+  Vec3 v = Vec3::Zero();
+  for (int k = 0; k < dimensions_; ++k) v[k] = sigma * rng.normal();
+  return v;
+}
+
+Vec3 ThermalVelocities::velocity(ParticleId id, SpeciesIndex species) const {
+  Vec3 v = draw(id, species);
+  v -= drift_;
+  if (scaled_) v *= scale_;
+  return v;
+}
+
+void assign_thermal_velocities(std::vector<ParticleSpec>& particles, const Model& model,
+                               double temperature) {
+  const ThermalVelocities thermal(model, temperature, particles.size(),
+                                  [&](ParticleId id) { return particles[id].species; });
   for (ParticleSpec& p : particles) {
-    if (!is_infinite(model.species(p.species).mass)) p.velocity *= scale;
+    if (!model.species(p.species).infinite_mass()) p.velocity = thermal.velocity(p.id, p.species);
   }
 }
 
@@ -97,31 +120,33 @@ Vec3 random_point_in_ball(physics::CounterRng& rng, double radius, int dimension
   }
 }
 
+void check_tether_length(const ParticleSpec& a, const ParticleSpec& b, const Model& model,
+                         const std::string& parameter) {
+  const PairParameters& pp = model.pair(a.species, b.species);
+  const double length = (b.position - a.position).norm();
+  const std::string pair = model.species(a.species).name + "-" + model.species(b.species).name;
+  char buffer[256];
+  if (length > pp.tethering * (1.0 + 1e-12)) {
+    std::snprintf(buffer, sizeof buffer,
+                  "a generated tether %s is %.6g long, beyond the pair's tethering distance "
+                  "%.6g: raise pair.%s.tethering or shrink the spacing",
+                  pair.c_str(), length, pp.tethering, pair.c_str());
+    throw ModelError({"initial.parameters." + parameter, buffer});
+  }
+  if (length < pp.blocking * (1.0 - 1e-12)) {
+    std::snprintf(buffer, sizeof buffer,
+                  "a generated tether %s is %.6g long, inside the pair's blocking distance "
+                  "%.6g: lower pair.%s.blocking or widen the spacing",
+                  pair.c_str(), length, pp.blocking, pair.c_str());
+    throw ModelError({"initial.parameters." + parameter, buffer});
+  }
+}
+
 void check_tether_lengths(const GeneratedState& state, const Model& model,
                           const std::string& parameter) {
   // Particles are generated with dense ids, so id == index.
   for (const TetherSpec& t : state.tethers) {
-    const ParticleSpec& a = state.particles[t.a];
-    const ParticleSpec& b = state.particles[t.b];
-    const PairParameters& pp = model.pair(a.species, b.species);
-    const double length = (b.position - a.position).norm();
-    const std::string pair =
-        model.species(a.species).name + "-" + model.species(b.species).name;
-    char buffer[256];
-    if (length > pp.tethering * (1.0 + 1e-12)) {
-      std::snprintf(buffer, sizeof buffer,
-                    "a generated tether %s is %.6g long, beyond the pair's tethering distance "
-                    "%.6g: raise pair.%s.tethering or shrink the spacing",
-                    pair.c_str(), length, pp.tethering, pair.c_str());
-      throw ModelError({"initial.parameters." + parameter, buffer});
-    }
-    if (length < pp.blocking * (1.0 - 1e-12)) {
-      std::snprintf(buffer, sizeof buffer,
-                    "a generated tether %s is %.6g long, inside the pair's blocking distance "
-                    "%.6g: lower pair.%s.blocking or widen the spacing",
-                    pair.c_str(), length, pp.blocking, pair.c_str());
-      throw ModelError({"initial.parameters." + parameter, buffer});
-    }
+    check_tether_length(state.particles[t.a], state.particles[t.b], model, parameter);
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the generators (private to src/scenario).
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,9 +35,33 @@ SpeciesIndex species_parameter(const ParameterSet& params, const Model& model,
                                const std::string& name);
 
 // Maxwell-Boltzmann velocities at temperature kT for the finite-mass
-// particles (in the model's dimensions), then the centre-of-mass drift
-// removed and the kinetic energy rescaled to exactly (dims/2)(N-1) kT.
-// Each particle's draw comes from its own counter stream: deterministic.
+// generated particles (ids 0 .. count-1, in the model's dimensions), then
+// the centre-of-mass drift removed and the kinetic energy rescaled to
+// exactly (dims/2)(N-1) kT. Each particle's draw comes from its own counter
+// stream, so a velocity is a function of the id and two sums over every
+// particle, which the constructor takes in id order (two passes of draws,
+// nothing kept per particle): a lattice computes any particle's velocity
+// on demand.
+class ThermalVelocities {
+ public:
+  ThermalVelocities(const Model& model, double temperature, std::uint64_t count,
+                    const std::function<SpeciesIndex(ParticleId)>& species_of);
+  // precondition: `species` has finite mass
+  Vec3 velocity(ParticleId id, SpeciesIndex species) const;
+
+ private:
+  Vec3 draw(ParticleId id, SpeciesIndex species) const;
+
+  std::uint64_t seed_;
+  int dimensions_;
+  double temperature_;
+  std::vector<double> mass_;
+  Vec3 drift_ = Vec3::Zero();
+  double scale_ = 1.0;
+  bool scaled_ = false;
+};
+
+// The same for particles built whole (id == index).
 void assign_thermal_velocities(std::vector<ParticleSpec>& particles, const Model& model,
                                double temperature);
 
@@ -46,6 +71,9 @@ Vec3 random_point_in_ball(physics::CounterRng& rng, double radius, int dimension
 // Throws ModelError for the parameter when two tethered particles start
 // farther apart than their tethering distance or closer than their blocking
 // distance: a generator whose geometry does not fit the model's pairs.
+void check_tether_length(const ParticleSpec& a, const ParticleSpec& b, const Model& model,
+                         const std::string& parameter);
+// Every tether of `state` in order (particles with dense ids).
 void check_tether_lengths(const GeneratedState& state, const Model& model,
                           const std::string& parameter);
 

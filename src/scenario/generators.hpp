@@ -11,7 +11,7 @@ namespace tethersim::scenario {
   std::string_view summary() const override;                                             \
   const std::vector<ParameterInfo>& parameters() const override;                         \
   std::vector<ModelProblem> check(const ParameterSet&, const ModelData&) const override; \
-  GeneratedState generate(const ParameterSet&, const Model&) const override;            \
+  std::unique_ptr<GeneratedSystem> make(const ParameterSet&, const Model&) const override; \
   std::uint64_t particle_count(const ParameterSet&) const override;
 
 // Elastic hard-sphere gas on an FCC lattice (the event-driven MD benchmark).
@@ -25,12 +25,16 @@ class FccGas final : public Generator {
 class RandomGas final : public Generator {
  public:
   TETHERSIM_GENERATOR_INTERFACE
+  // Built whole: each placement depends on earlier ones (or on the mesh).
+  GeneratedState generate_whole(const ParameterSet&, const Model&) const;
 };
 
 // The thesis presynaptic nerve terminal (docs/physics.md, "The published models").
 class Presynaptic final : public Generator {
  public:
   TETHERSIM_GENERATOR_INTERFACE
+  // Built whole: each placement depends on earlier ones (or on the mesh).
+  GeneratedState generate_whole(const ParameterSet&, const Model&) const;
   std::optional<Box> suggested_box(const ParameterSet&) const override;
 };
 
@@ -39,6 +43,8 @@ class Presynaptic final : public Generator {
 class MembraneSphere final : public Generator {
  public:
   TETHERSIM_GENERATOR_INTERFACE
+  // Built whole: each placement depends on earlier ones (or on the mesh).
+  GeneratedState generate_whole(const ParameterSet&, const Model&) const;
   std::optional<Box> suggested_box(const ParameterSet&) const override;
 };
 

@@ -4,6 +4,7 @@
 // (docs/physics.md, "The published models"). Gravity comes from the model's
 // [[external]] impulses.
 #include <cmath>
+#include <optional>
 
 #include "generator_support.hpp"
 #include "generators.hpp"
@@ -58,58 +59,83 @@ std::vector<ModelProblem> MembraneSheet::check(const ParameterSet& p, const Mode
   return checks.take();
 }
 
-GeneratedState MembraneSheet::generate(const ParameterSet& p, const Model& model) const {
-  const auto n = parameter_integer(p, "size");
-  const double s = parameter_number(p, "spacing");
-  const double gap = parameter_number(p, "layer_gap");
-  const SpeciesIndex sheet = species_parameter(p, model, "sheet_species");
-  const SpeciesIndex clamped = species_parameter(p, model, "clamped_species");
-  const double offset = 0.5 * static_cast<double>(n - 1) * s;
+namespace {
 
-  GeneratedState state;
-  auto id_of = [&](std::int64_t layer, std::int64_t i, std::int64_t j) {
-    return static_cast<ParticleId>((layer * n + i) * n + j);
-  };
-  auto is_clamped = [&](std::int64_t i) { return i == 0 || i == n - 1; };
-  for (std::int64_t layer = 0; layer < 2; ++layer) {
-    for (std::int64_t i = 0; i < n; ++i) {
-      for (std::int64_t j = 0; j < n; ++j) {
-        ParticleSpec spec;
-        spec.id = state.particles.size();
-        spec.species = is_clamped(i) ? clamped : sheet;
-        spec.position = Vec3(static_cast<double>(i) * s - offset,
-                             static_cast<double>(j) * s - offset,
-                             -static_cast<double>(layer) * gap);
-        state.particles.push_back(spec);
-      }
-    }
-  }
-  auto tether = [&](ParticleId a, ParticleId b, std::int64_t ia, std::int64_t ib) {
-    if (is_clamped(ia) && is_clamped(ib)) return;  // two fixed particles: nothing to hold
-    state.tethers.push_back({a, b});
-  };
-  for (std::int64_t layer = 0; layer < 2; ++layer) {
-    for (std::int64_t i = 0; i < n; ++i) {
-      for (std::int64_t j = 0; j < n; ++j) {
-        if (i + 1 < n) tether(id_of(layer, i, j), id_of(layer, i + 1, j), i, i + 1);
-        if (j + 1 < n) tether(id_of(layer, i, j), id_of(layer, i, j + 1), i, i);
-      }
-    }
-  }
-  for (std::int64_t i = 0; i < n; ++i) {
-    for (std::int64_t j = 0; j < n; ++j) tether(id_of(0, i, j), id_of(1, i, j), i, i);
-  }
-  check_tether_lengths(state, model, "spacing");
+// Particle id (layer n + i) n + j for row i, column j of a layer; the
+// projectile last.
+class SheetSystem final : public GeneratedSystem {
+ public:
+  SheetSystem(std::int64_t n, double spacing, double gap, SpeciesIndex sheet, SpeciesIndex clamped,
+              std::optional<ParticleSpec> projectile)
+      : n_(n), s_(spacing), gap_(gap), offset_(0.5 * static_cast<double>(n - 1) * spacing), sheet_(sheet),
+        clamped_(clamped), projectile_(projectile) {}
 
-  if (parameter_flag(p, "projectile")) {
+  std::uint64_t layers_size() const { return 2 * static_cast<std::uint64_t>(n_ * n_); }
+  std::uint64_t size() const override { return layers_size() + (projectile_ ? 1 : 0); }
+
+  ParticleSpec particle(ParticleId id) const override {
+    if (id == layers_size()) return *projectile_;
+    const auto k = static_cast<std::int64_t>(id);
+    const std::int64_t layer = k / (n_ * n_), i = k / n_ % n_, j = k % n_;
     ParticleSpec spec;
-    spec.id = state.particles.size();
-    spec.species = species_parameter(p, model, "projectile_species");
-    spec.position = Vec3(0.0, 0.0, parameter_number(p, "projectile_height"));
-    spec.velocity = parameter_vector(p, "projectile_velocity");
-    state.particles.push_back(spec);
+    spec.id = id;
+    spec.species = clamped(i) ? clamped_ : sheet_;
+    spec.position = Vec3(static_cast<double>(i) * s_ - offset_, static_cast<double>(j) * s_ - offset_,
+                         -static_cast<double>(layer) * gap_);
+    return spec;
   }
-  return state;
+
+  // Within each layer, each particle to its next neighbour in i and in j;
+  // then each particle of the top layer to its partner below. None between
+  // two clamped particles: nothing to hold.
+  void for_each_tether(const std::function<void(const TetherSpec&)>& visit) const override {
+    auto id_of = [&](std::int64_t layer, std::int64_t i, std::int64_t j) {
+      return static_cast<ParticleId>((layer * n_ + i) * n_ + j);
+    };
+    auto tether = [&](ParticleId a, ParticleId b, std::int64_t ia, std::int64_t ib) {
+      if (!(clamped(ia) && clamped(ib))) visit({a, b});
+    };
+    for (std::int64_t layer = 0; layer < 2; ++layer) {
+      for (std::int64_t i = 0; i < n_; ++i) {
+        for (std::int64_t j = 0; j < n_; ++j) {
+          if (i + 1 < n_) tether(id_of(layer, i, j), id_of(layer, i + 1, j), i, i + 1);
+          if (j + 1 < n_) tether(id_of(layer, i, j), id_of(layer, i, j + 1), i, i);
+        }
+      }
+    }
+    for (std::int64_t i = 0; i < n_; ++i) {
+      for (std::int64_t j = 0; j < n_; ++j) tether(id_of(0, i, j), id_of(1, i, j), i, i);
+    }
+  }
+
+ private:
+  bool clamped(std::int64_t i) const { return i == 0 || i == n_ - 1; }
+
+  std::int64_t n_;
+  double s_, gap_, offset_;
+  SpeciesIndex sheet_, clamped_;
+  std::optional<ParticleSpec> projectile_;
+};
+
+}  // namespace
+
+std::unique_ptr<GeneratedSystem> MembraneSheet::make(const ParameterSet& p, const Model& model) const {
+  const auto n = parameter_integer(p, "size");
+  std::optional<ParticleSpec> projectile;
+  if (parameter_flag(p, "projectile")) {
+    projectile.emplace();
+    projectile->id = 2 * static_cast<ParticleId>(n * n);
+    projectile->species = species_parameter(p, model, "projectile_species");
+    projectile->position = Vec3(0.0, 0.0, parameter_number(p, "projectile_height"));
+    projectile->velocity = parameter_vector(p, "projectile_velocity");
+  }
+  auto system = std::make_unique<SheetSystem>(
+      n, parameter_number(p, "spacing"), parameter_number(p, "layer_gap"),
+      species_parameter(p, model, "sheet_species"), species_parameter(p, model, "clamped_species"), projectile);
+  system->for_each_tether([&](const TetherSpec& t) {
+    check_tether_length(system->particle(t.a), system->particle(t.b), model, "spacing");
+  });
+  return system;
 }
 
 }  // namespace tethersim::scenario

@@ -79,7 +79,11 @@ std::vector<ModelProblem> MembraneSphere::check(const ParameterSet& p,
   return checks.take();
 }
 
-GeneratedState MembraneSphere::generate(const ParameterSet& p, const Model& model) const {
+std::unique_ptr<GeneratedSystem> MembraneSphere::make(const ParameterSet& p, const Model& model) const {
+  return std::make_unique<StoredSystem>(generate_whole(p, model));
+}
+
+GeneratedState MembraneSphere::generate_whole(const ParameterSet& p, const Model& model) const {
   const Icosphere sphere = make_icosphere(static_cast<int>(parameter_integer(p, "frequency")));
   const double r_inner = inner_radius(p, &sphere);
   const double r_outer = r_inner + parameter_number(p, "layer_gap");

@@ -91,7 +91,11 @@ std::vector<ModelProblem> Presynaptic::check(const ParameterSet& p, const ModelD
   return checks.take();
 }
 
-GeneratedState Presynaptic::generate(const ParameterSet& p, const Model& model) const {
+std::unique_ptr<GeneratedSystem> Presynaptic::make(const ParameterSet& p, const Model& model) const {
+  return std::make_unique<StoredSystem>(generate_whole(p, model));
+}
+
+GeneratedState Presynaptic::generate_whole(const ParameterSet& p, const Model& model) const {
   const SpeciesIndex membrane = species_parameter(p, model, "membrane_species");
   const SpeciesIndex zone = species_parameter(p, model, "zone_species");
   const SpeciesIndex dock = species_parameter(p, model, "docking_species");

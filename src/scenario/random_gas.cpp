@@ -39,7 +39,11 @@ std::vector<ModelProblem> RandomGas::check(const ParameterSet& p, const ModelDat
   return checks.take();
 }
 
-GeneratedState RandomGas::generate(const ParameterSet& p, const Model& model) const {
+std::unique_ptr<GeneratedSystem> RandomGas::make(const ParameterSet& p, const Model& model) const {
+  return std::make_unique<StoredSystem>(generate_whole(p, model));
+}
+
+GeneratedState RandomGas::generate_whole(const ParameterSet& p, const Model& model) const {
   const SpeciesIndex species = species_parameter(p, model, "species");
   const auto count = static_cast<std::size_t>(parameter_integer(p, "count"));
   // Never closer than the blocking distance: overlapping starts are refused.

@@ -133,7 +133,8 @@ std::vector<Schedule> schedules(const Model& model, const std::vector<std::size_
     const PeriodicImpulse& e = impulses[i];
     // Ticks at start + k interval, k = 1, 2, ..., before the end time.
     const double ticks = e.start < end ? std::floor((end - e.start) / e.interval) : 0.0;
-    list.push_back({"external." + std::to_string(i) + ".interval", e.interval, ticks,
+    list.push_back({e.interval_key.empty() ? "external." + std::to_string(i) + ".interval" : e.interval_key,
+                    e.interval, ticks,
                     "impulse ticks", count_of(counts, e.applies_to), 0});
   }
   for (std::size_t s = 0; s < model.species().size() && s < counts.size(); ++s) {
@@ -142,7 +143,10 @@ std::vector<Schedule> schedules(const Model& model, const std::vector<std::size_
     // Each particle's impulses come at exponential intervals of mean tau:
     // one update each.
     const double n = static_cast<double>(counts[s]);
-    list.push_back({"species." + species.name + ".random_impulse.tau", species.random_impulse.tau,
+    // A thermostat's impulses: its tau (which defaults to its interval).
+    const std::string key = "species." + species.name +
+                            (species.thermostat.enabled() ? ".thermostat.tau" : ".random_impulse.tau");
+    list.push_back({key, species.random_impulse.tau,
                     n * end / species.random_impulse.tau,
                     "random impulses (on average, over " + particles_text(n) + " particles)", 0, 0});
   }

@@ -21,7 +21,7 @@ rm -rf "$work"; mkdir -p "$work"
 "$exe" run "$src/examples/gas.toml" --set initial.parameters.cells=3 --end-time 1 -q -o "$work/run"
 
 # read_run PYTHON: imports tethersim from wherever PYTHON finds it, reads the
-# run and prints the package's location.
+# run, builds a model and prints the package's location.
 read_run() {
   (cd "$work" && "$1" - "$work/run" <<'PY'
 import sys
@@ -31,6 +31,14 @@ with tethersim.open_run(sys.argv[1]) as run:
     frame = run.frame(-1)
     assert frame.positions.shape == (108, 3), frame.positions.shape
     assert len(run.observables()) > 0
+# The model builder's modules came along: a model is built and written.
+assert {"Model", "open_run", "plots"} <= set(dir(tethersim)), dir(tethersim)
+model = tethersim.Model("one", end_time=1.0)
+model.box(lo=[0, 0, 0], hi=[2, 2, 2])
+model.species("A", mass=1.0)
+model.pair("A", "A", c=1.0)
+model.particle("A", [1, 1, 1])
+assert "[[species]]" in model.to_toml()
 print(tethersim.__file__)
 PY
   )

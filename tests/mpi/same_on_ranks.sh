@@ -19,7 +19,9 @@
 # SimGrid replays, and count exactly the run's events. With
 # MAX_ENGINE_SHARE=f no rank's engine may hold more than f times the bytes
 # of the reference's (one rank's) engine: a rank holds its block and halo,
-# never storage for the whole system.
+# never storage for the whole system. With MAX_START_SHARE=f no rank's
+# start may hold more than f times the initial particles (a fresh run's
+# window of its initial state, never the whole).
 set -euo pipefail
 exe=$1 np=$2 ref=$3 out=$4
 shift 4
@@ -51,6 +53,18 @@ share = max(ranks) / whole
 print(f"engine bytes per rank: {ranks}; one rank: {whole}; the largest share {share:.3f}")
 if share > float(sys.argv[3]):
     sys.exit(f"a rank's engine holds {share:.3f} of the whole system's storage (at most {sys.argv[3]})")
+PY
+fi
+if [[ -n "${MAX_START_SHARE:-}" ]]; then
+  /usr/bin/python3 - "$out/summary.json" "$MAX_START_SHARE" <<'PY'
+import json, sys
+summary = json.load(open(sys.argv[1]))
+held = summary["memory"]["rank_start_particles"]
+whole = summary["initial"]["particles"]
+share = max(held) / whole
+print(f"initial particles held at the start per rank: {held}; of {whole}; the largest share {share:.3f}")
+if share > float(sys.argv[2]):
+    sys.exit(f"a rank's start held {share:.3f} of the initial particles (at most {sys.argv[2]})")
 PY
 fi
 if [[ -n "${RECORDS:-}" ]]; then

@@ -18,6 +18,11 @@ Markers (HTML comments, invisible on the rendered page) say how:
       names the file as the doc does). Followed by text on the same line:
       the first `quoted` span after the marker is part of that message.
 
+  <!-- docs-check: python -->          before a ```python fence of README.md:
+                                       run by python_tutorial_test.py
+                                       (which runs every python block of
+                                       docs/python-tutorial.md unmarked).
+
 INPUT paths are relative to the repository. An unmarked ```toml fence is a
 complete model. Usage: docs_examples_test.py TETHERSIM REPOSITORY
 """

@@ -62,6 +62,21 @@ with tempfile.TemporaryDirectory() as work:
     check("one slow rank: efficiency 0.5", rows["slow"]["efficiency"], 0.5, 1e-3)
     check("the critical path's compute", rows["slow"]["critical_cpu_seconds"], 2.0, 1e-9)
 
+    # Two one-rank runs made at once (each slowed by sharing the host: 5 s
+    # and 6 s of CPU for the lone run's 4) are the reference: T1 = 5.5, so
+    # the balanced run's efficiency is 5.5 / 4 against them and 1 against
+    # the lone run.
+    shared_a, shared_b = os.path.join(work, "shared-a"), os.path.join(work, "shared-b")
+    write_run(shared_a, [["compute 5e9", "allreduce 8 0"]])
+    write_run(shared_b, [["compute 6e9", "allreduce 8 0"]])
+    table = os.path.join(work, "shared.json")
+    done = replay(one, balanced, "--reference", shared_a, "--reference", shared_b, "--json", table)
+    rows = {os.path.basename(r["records"]): r for r in json.load(open(table))["rows"]}
+    check("against two shared runs: their mean", rows["balanced"]["efficiency"], 5.5 / 4.0, 1e-3)
+    check("against the lone run, beside it", rows["balanced"]["efficiency_alone"], 1.0, 1e-3)
+    if "vs alone" not in done.stdout:
+        failures.append("the 'vs alone' column")
+
     # Communication-bound: two ranks send each other 1e9 bytes over 5e9 B/s
     # links (full duplex): 0.2 s, whatever the latency; at 1e9 B/s, one second.
     exchange = os.path.join(work, "exchange")

@@ -23,8 +23,21 @@ TEST(ObservableFields, GiveTheTrajectoryDatasetsInFileOrder) {
   std::vector<std::string> names;
   for (const ObservableColumn& column : observable_columns(presynaptic())) names.push_back(column.name);
   const std::vector<std::string> expected = {"kinetic_energy", "momentum", "particles", "escapes",  "tethers",
-                                             "event_counts",   "clusters_V", "tethered_V_D"};
+                                             "event_counts",   "clusters_V", "tethered_V_D", "temperature"};
   EXPECT_EQ(names, expected);
+}
+
+TEST(ObservableFields, TemperatureIsAnEnergyAfterTheOthers) {
+  const std::vector<ObservableColumn> columns = observable_columns(presynaptic());
+  const ObservableColumn& last = columns.back();
+  EXPECT_EQ(last.name, "temperature");
+  EXPECT_EQ(last.field->type(), ObservableType::real);
+  EXPECT_EQ(last.field->unit, ObservableUnit::energy);
+  EXPECT_EQ(last.field->reduction, ObservableReduction::measured);
+  EXPECT_TRUE(last.field->in(kInSummary));
+  FrameObservables o;
+  o.temperature = 2.5;
+  EXPECT_EQ(observable_reals(o, last), (std::vector<double>{2.5}));
 }
 
 TEST(ObservableFields, TypesUnitsAndColumnsFollowTheMembers) {

@@ -23,6 +23,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -43,6 +44,7 @@
 #include "tethersim/engine/stall_watch.hpp"
 #include "tethersim/mpi/reductions.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
+#include "tethersim/scenario/initial_system.hpp"
 
 namespace tethersim::decomposition {
 
@@ -124,11 +126,23 @@ class SynchronizationError : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
+// An initial state the ranks refused together (the first overlapping pair
+// of any window, agreed on): thrown by every rank alike, so that they can
+// end without an abort.
+class RefusedStart : public ModelError {
+ public:
+  using ModelError::ModelError;
+};
+
 class DistributedEngine {
  public:
-  // A fresh run: every rank has the same initial particles and keeps those
-  // its window holds.
-  DistributedEngine(const Model& model, MPI_Comm comm, const scenario::InitialParticles& initial,
+  // A fresh run: every rank streams the same initial state, once to learn
+  // where the particles are (the rank grid), once to keep what its window
+  // holds, and checks that window for overlapping pairs. The ranks agree on
+  // the first pair by id, so that every rank throws the same ModelError,
+  // the one a single process gives (RefusedStart; docs/distribution.md,
+  // "Start-up").
+  DistributedEngine(const Model& model, MPI_Comm comm, const scenario::InitialSystem& initial,
                     const DistributionSettings& settings);
   // A restart: `slice` is this rank's part of a checkpoint (read_checkpoint
   // with slices); particles are redistributed by position.
@@ -165,6 +179,9 @@ class DistributedEngine {
   const std::string& stall_description() const { return stall_description_; }
 
   const engine::Engine& engine() const { return *engine_; }
+  // The particle records this rank's start held at once: its window of the
+  // initial state, or its slice of the checkpoint.
+  std::uint64_t start_particles() const { return start_particles_; }
   const BlockLayout& layout() const { return layout_; }
   const DistributionCounters& counters() const { return counters_; }
   MPI_Comm comm() const { return comm_; }
@@ -178,6 +195,9 @@ class DistributedEngine {
   };
 
   void start_layout(const DistributionSettings& settings, SectorSpan span);
+  // Throws the agreed RefusedStart when any rank's window holds an
+  // overlapping pair (collective).
+  void refuse_overlaps(const scenario::InitialSystem& initial, std::span<const ParticleSpec> mine) const;
   // The end of either constructor, started at `started`: the start-up's
   // time, the bytes sent counted from here, and the developer's shadow
   // check when asked for (collective).
@@ -345,6 +365,7 @@ class DistributedEngine {
   FallbackPolicy fallback_policy_{settings_.lean_fallback};
   std::uint64_t global_owned_ = 0;     // particles on all ranks (agreed)
   double start_build_seconds_ = 0.0;       // building this rank's engine at start-up
+  std::uint64_t start_particles_ = 0;
   std::vector<ParticleId> active_ghosts_;  // ghosts running in the current window
   std::uint64_t global_events_ = 0;    // executed on all ranks (agreed)
   std::optional<LoadBalancer> balancer_;  // made with the layout

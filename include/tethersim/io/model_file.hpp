@@ -1,11 +1,15 @@
 #pragma once
 // Reading model files (TOML, docs/model-format.md) into a validated Model.
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "tethersim/model/model.hpp"
+#include "tethersim/io/input_error.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
+#include "tethersim/scenario/initial_system.hpp"
 
 namespace tethersim {
 
@@ -36,5 +40,21 @@ Model load_model_text(const std::string& text, const std::string& path,
                       const ModelFileOptions& options = {},
                       scenario::InitialParticles* initial = nullptr,
                       std::vector<std::string>* warnings = nullptr);
+
+// A fresh start on several ranks: the initial state as a stream that each
+// rank keeps its window of (scenario::InitialSystem), checked here like
+// load_model_file checks it up to the overlapping pairs, which each rank
+// looks for in its window (decomposition::DistributedEngine); `locate` gives
+// the problem the ranks agree on its file, line and key, as the reader
+// would have. `finish`, once no rank found an overlap, makes the checks one
+// process makes after them (the action-potential anchors, the run size):
+// it throws InputError, or returns the warnings.
+struct StreamedInitial {
+  std::optional<scenario::InitialSystem> system;
+  scenario::InitialCounts counts;
+  std::function<InputError(const ModelProblem&)> locate;
+  std::function<std::vector<std::string>(const Model&)> finish;
+};
+Model load_model_streamed(const std::string& path, const ModelFileOptions& options, StreamedInitial& initial);
 
 }  // namespace tethersim

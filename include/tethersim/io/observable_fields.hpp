@@ -32,6 +32,7 @@ struct FrameObservables {
   std::vector<std::uint64_t> clusters;     // per output.cluster_species
   std::vector<std::uint64_t> tethered;     // per output.tethered_pairs
   std::vector<std::uint64_t> event_counts; // cumulative, per event kind
+  double temperature = 0.0;  // kT = 2 KE / (d N), N the mobile particles (0 when there are none)
 };
 
 // Where a value lives in FrameObservables: its C++ type gives the file
@@ -105,6 +106,9 @@ inline constexpr std::array kObservableFields = {
                     ObservableItems::per_cluster_species},
     ObservableField{"tethered", &FrameObservables::tethered, ObservableUnit::none, ObservableReduction::measured,
                     ObservableItems::per_tethered_pair},
+    // Last, so that the datasets and keys before it keep their order.
+    ObservableField{"temperature", &FrameObservables::temperature, ObservableUnit::energy,
+                    ObservableReduction::measured},
 };
 inline constexpr std::size_t kObservableFieldCount = kObservableFields.size();
 

@@ -2,6 +2,7 @@
 // Periodic external impulses: forces represented as impulses at regular
 // intervals (docs/physics.md, "Periodic impulses").
 
+#include <string>
 #include <vector>
 
 #include "tethersim/model/species.hpp"
@@ -21,6 +22,10 @@ struct PeriodicImpulse {
   Vec3 acceleration = Vec3::Zero();    // gravity: g
   double viscosity = 0.0;              // drag: mu_fluid
   Vec3 fluid_velocity = Vec3::Zero();  // drag: v_fluid
+  // The model-file key of its interval in messages: empty for an
+  // [[external]] ("external.N.interval"); a thermostat's drag names the
+  // thermostat ("species.X.thermostat.interval").
+  std::string interval_key;
 };
 
 }  // namespace tethersim

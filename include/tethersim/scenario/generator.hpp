@@ -3,6 +3,8 @@
 // (fcc gas, presynaptic terminal, membranes ...), selected and parameterised
 // from a model file's [initial] table.
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +26,38 @@ struct GeneratedState {
   std::vector<TetherSpec> tethers;
 };
 
+// What a generator made, particle by particle: ids are dense from 0, and
+// each particle is a pure function of its id (the model's values it needs
+// are captured when the system is made), so that a rank of a distributed
+// start computes only the particles it keeps and holds nothing per particle
+// for the rest. Tethers come in a fixed order, each joining two different
+// generated particles, none listed twice; the generator has checked their
+// lengths against the pairs. Lattices compute particles on demand; a
+// generator whose placements depend on earlier ones (random-gas,
+// presynaptic) or on a mesh (membrane-sphere) keeps its particles whole.
+class GeneratedSystem {
+ public:
+  virtual ~GeneratedSystem() = default;
+  virtual std::uint64_t size() const = 0;
+  // precondition: id < size()
+  virtual ParticleSpec particle(ParticleId id) const = 0;
+  virtual void for_each_tether(const std::function<void(const TetherSpec&)>& visit) const = 0;
+};
+
+// A system made whole: its particles (id == index) and tethers.
+class StoredSystem final : public GeneratedSystem {
+ public:
+  explicit StoredSystem(GeneratedState state) : state_(std::move(state)) {}
+  std::uint64_t size() const override { return state_.particles.size(); }
+  ParticleSpec particle(ParticleId id) const override { return state_.particles[id]; }
+  void for_each_tether(const std::function<void(const TetherSpec&)>& visit) const override {
+    for (const TetherSpec& t : state_.tethers) visit(t);
+  }
+
+ private:
+  GeneratedState state_;
+};
+
 struct Box {
   Vec3 lo;
   Vec3 hi;
@@ -36,7 +70,7 @@ class Generator {
   virtual std::string_view summary() const = 0;
   virtual const std::vector<ParameterInfo>& parameters() const = 0;
 
-  // How many particles generate() will make (explicit particles without an
+  // How many particles make() will make (explicit particles without an
   // id are numbered after them), computed without overflow: parameters too
   // large give UINT64_MAX, which the memory check refuses.
   virtual std::uint64_t particle_count(const ParameterSet& params) const = 0;
@@ -50,9 +84,10 @@ class Generator {
   virtual std::vector<ModelProblem> check(const ParameterSet& params,
                                           const ModelData& model) const = 0;
 
-  // Builds the particles and tethers; ids start at 0 and are dense.
-  // Deterministic: a pure function of the model (its seed included).
-  virtual GeneratedState generate(const ParameterSet& params, const Model& model) const = 0;
+  // Makes the particles and tethers (GeneratedSystem); ids start at 0 and
+  // are dense. Deterministic: a pure function of the model (its seed
+  // included). Throws ModelError for a geometry the model's pairs refuse.
+  virtual std::unique_ptr<GeneratedSystem> make(const ParameterSet& params, const Model& model) const = 0;
 };
 
 const Generator* find_generator(std::string_view name);

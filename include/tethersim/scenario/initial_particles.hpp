@@ -22,7 +22,8 @@ struct InitialParticles {
 // tetherable pair, no two particles closer than their blocking distance
 // (first_overlap, overlap.hpp: the one place every start is checked), one
 // membrane and one zone particle when action potentials are enabled.
-// Throws ModelError.
+// Throws ModelError. The whole system, for one process: a distributed start
+// keeps each rank's window of the same stream instead (initial_system.hpp).
 InitialParticles build_initial_particles(const Model& model);
 
 }  // namespace tethersim::scenario
