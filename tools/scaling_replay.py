@@ -41,6 +41,21 @@ contention as the multi-rank runs do, so efficiency against their mean
 compares like with like; the efficiency against the lone run is printed
 beside it (column "vs alone").
 
+--normalise-to RECORDS takes out of every multi-rank run what sharing two
+cores with 4 to 64 ranks adds to its CPU time. Oversubscribed, ranks that
+execute the same number of events per round record from 3.4 to 9 µs of
+CPU per event (a rank's caches are cold whenever it gets a core back, and
+some ranks wait longer for one), so the slowest rank of every round is
+slow by chance, not by work. With the option, each rank's compute bursts
+are scaled, round by round, so that its CPU time per executed event
+(execute phase) equals that of RECORDS, a multi-rank run made with one
+rank per core (the 2-rank run here): a rank's counted work (its events, duplicated and rolled-back
+ones included, and the checking and exchange that go with them) decides
+its share, at the price per event measured where every rank had a core.
+It assumes that price would not grow with the rank count on cores of
+their own; the table as measured (without the option) bounds it from
+above. One-rank runs and references are left as measured.
+
 Prints a table (ranks, projected seconds, efficiency, CPU seconds on the
 critical path by phase, events executed, duplicated and rolled back per
 committed event, bytes per committed event) and writes it as CSV/JSON when
@@ -101,13 +116,56 @@ def platform_xml(hosts, latency, bandwidth):
 """
 
 
-def simgrid_replay(traces, latency, bandwidth):
-    """The simulated wall time of the traces on the cluster, in seconds."""
+COLLECTIVES = {"allreduce", "bcast", "barrier", "reduce", "allgather", "allgatherv", "gather", "gatherv",
+               "scatter", "alltoall", "alltoallv", "reduce_scatter"}
+
+
+def scaled_trace(source, target, rounds, scales):
+    """`source` with the compute bursts of round k multiplied by
+    scales[k]. A round ends with its last collective (rounds[k]
+    ["collectives"] of them); what follows belongs to the next."""
+    k, seen = 0, 0
+    with open(source) as f, open(target, "w") as out:
+        for line in f:
+            fields = line.split()
+            if len(fields) == 3 and fields[1] == "compute":
+                line = f"{fields[0]} compute {float(fields[2]) * scales[min(k, len(scales) - 1)]:.0f}\n"
+            elif len(fields) > 1 and fields[1] in COLLECTIVES:
+                seen += 1
+                if k < len(rounds) and seen >= rounds[k]["collectives"]:
+                    k, seen = k + 1, 0
+            out.write(line)
+
+
+def execute_cost(rounds, what):
+    """CPU seconds of the execute phase per executed event in `rounds`."""
+    cpu = sum(r["cpu_execute"] for r in rounds)
+    events = sum(r["executed"] for r in rounds)
+    if events <= 0 or cpu <= 0:
+        fail(f"{what} executed no events: it has no cost per event")
+    return cpu / events
+
+
+def execute_cost_per_event(directory):
+    """CPU seconds of the execute phase per executed event, all ranks."""
+    rounds = read_rounds(directory, len(traces_of(directory)))
+    return execute_cost([r for rank in rounds for r in rank], directory)
+
+
+def simgrid_replay(traces, latency, bandwidth, rounds=None, scales=None):
+    """The simulated wall time of the traces on the cluster, in seconds,
+    with the compute bursts of rank q in its round k times scales[q][k]."""
     smpirun = shutil.which("smpirun")
     if smpirun is None:
         fail("smpirun is missing (Debian: apt-get install libsimgrid-dev)")
     with tempfile.TemporaryDirectory(prefix="tethersim-replay-") as work:
         hosts = len(traces)
+        if scales is not None:
+            scaled = []
+            for k, t in enumerate(traces):
+                scaled.append(os.path.join(work, f"rank-{k:05d}.ti"))
+                scaled_trace(t, scaled[-1], rounds[k], scales[k])
+            traces = scaled
         with open(os.path.join(work, "platform.xml"), "w") as f:
             f.write(platform_xml(hosts, latency, bandwidth))
         with open(os.path.join(work, "hosts"), "w") as f:
@@ -133,7 +191,9 @@ def simgrid_replay(traces, latency, bandwidth):
         return max(times)
 
 
-def summarise(directory, latency, bandwidth):
+def summarise(directory, latency, bandwidth, cost_per_event=None):
+    """The replay of one run. `cost_per_event`: scale each rank's compute
+    so that its execute CPU per executed event is this (multi-rank runs)."""
     traces = traces_of(directory)
     ranks = len(traces)
     rounds = read_rounds(directory, ranks)
@@ -141,25 +201,41 @@ def summarise(directory, latency, bandwidth):
     if len(counts) != 1:
         fail(f"{directory}: the ranks recorded different numbers of rounds {sorted(counts)}")
     n = counts.pop()
+    # Each rank's rounds at the given price per executed event; a round
+    # that executed none keeps the rank's own ratio.
+    scales = None
+    if cost_per_event is not None and ranks > 1:
+        scales = []
+        whole = execute_cost([r for rank in rounds for r in rank], directory)
+        for q in range(ranks):
+            # A rank that executed nothing (a membrane leaves some planes
+            # of sectors empty) at the run's own ratio.
+            busy = any(r["executed"] > 0 and r["cpu_execute"] > 0 for r in rounds[q])
+            own = cost_per_event / (execute_cost(rounds[q], f"{directory} rank {q}") if busy else whole)
+            scales.append([cost_per_event * r["executed"] / r["cpu_execute"]
+                           if r["executed"] > 0 and r["cpu_execute"] > 0 else own for r in rounds[q]])
+    scale_of = lambda q, k: 1.0 if scales is None else scales[q][k]
     phases = ("execute", "verify", "commit", "other")
     # The critical path's compute, round by round: the slowest rank's CPU.
     critical = {p: 0.0 for p in phases}
     critical_cpu = 0.0
     measured_wall = 0.0
     for k in range(n):
-        slowest = max(range(ranks), key=lambda q: rounds[q][k]["cpu"])
-        critical_cpu += rounds[slowest][k]["cpu"]
+        slowest = max(range(ranks), key=lambda q: scale_of(q, k) * rounds[q][k]["cpu"])
+        critical_cpu += scale_of(slowest, k) * rounds[slowest][k]["cpu"]
         for p in phases:
-            critical[p] += rounds[slowest][k]["cpu_" + p]
+            critical[p] += scale_of(slowest, k) * rounds[slowest][k]["cpu_" + p]
         measured_wall += max(rounds[q][k]["wall"] for q in range(ranks))
     total = lambda key: sum(r[key] for rank in rounds for r in rank)
     executed, duplicated, rolled_back = total("executed"), total("duplicated"), total("rolled_back")
     committed = executed - duplicated - rolled_back
-    projected = simgrid_replay(traces, latency, bandwidth)
+    projected = simgrid_replay(traces, latency, bandwidth, rounds, scales)
     per = lambda x: x / committed if committed > 0 else 0.0
     return {
         "records": directory,
         "ranks": ranks,
+        "cpu_scale": (sum(scale_of(q, k) * rounds[q][k]["cpu"] for q in range(ranks) for k in range(n)) /
+                      max(total("cpu"), 1e-30)),
         "rounds": n,
         "projected_seconds": projected,
         "measured_round_seconds": measured_wall,
@@ -260,12 +336,16 @@ def main(argv):
     parser.add_argument("--reference", action="append",
                         help="one-rank records (default: the one-rank run among RECORDS); "
                              "more than once: T1 is their mean")
+    parser.add_argument("--normalise-to", metavar="RECORDS",
+                        help="scale each multi-rank run's CPU to this run's execute CPU per event "
+                             "(a run with one rank per core)")
     parser.add_argument("--csv", help="write the table as CSV")
     parser.add_argument("--json", help="write the table as JSON")
     args = parser.parse_args(argv)
     if not (args.latency >= 0 and args.bandwidth > 0):
         fail("--latency must be at least 0 and --bandwidth above 0")
-    rows = [summarise(d, args.latency, args.bandwidth) for d in args.records]
+    cost = execute_cost_per_event(args.normalise_to) if args.normalise_to else None
+    rows = [summarise(d, args.latency, args.bandwidth, cost) for d in args.records]
     rows.sort(key=lambda r: r["ranks"])
     ones = [r for r in rows if r["ranks"] == 1]
     if args.reference:
@@ -287,8 +367,13 @@ def main(argv):
         for row, other in zip(rows, alone):
             row["efficiency_alone"] = other["efficiency"]
         columns = COLUMNS[:3] + [("efficiency_alone", "vs alone", "{:.3f}")] + COLUMNS[3:]
+    if cost is not None:
+        columns = columns + [("cpu_scale", "mean scale", "{:.3f}")]
     print(f"# {args.mode} scaling, replayed on a cluster of latency {args.latency:g} s, "
           f"{args.bandwidth:g} B/s per link; reference {reference['projected_seconds']:.4g} s ({what})")
+    if cost is not None:
+        print(f"# every rank of a multi-rank run at {1e6 * cost:.3f} µs of execute CPU per executed event, "
+              f"as {args.normalise_to} ran with one rank per core")
     print_table(rows, columns)
     if args.csv:
         with open(args.csv, "w") as f:

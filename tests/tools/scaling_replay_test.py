@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tools/scaling_replay.py on synthetic round records with known answers:
 a perfectly balanced run, one slow rank, a communication-bound exchange,
-and a one-rank reference; the efficiencies follow from them."""
+a one-rank reference, and runs priced per event like another; the
+efficiencies follow from them."""
 import json
 import os
 import subprocess
@@ -61,6 +62,21 @@ with tempfile.TemporaryDirectory() as work:
     check("one slow rank sets the pace", rows["slow"]["projected_seconds"], 2.0, 1e-3)
     check("one slow rank: efficiency 0.5", rows["slow"]["efficiency"], 0.5, 1e-3)
     check("the critical path's compute", rows["slow"]["critical_cpu_seconds"], 2.0, 1e-9)
+
+    # Priced per event (--normalise-to): the balanced 4-rank run sets 1 ms
+    # of execute CPU per event (1000 events a rank); in the slow run rank 2
+    # recorded twice the CPU for the same 1000 events, so priced like the
+    # others it no longer sets the pace: 1 s again, and the one-rank run
+    # stays as measured.
+    table = os.path.join(work, "priced.json")
+    done = replay(one, slow, "--normalise-to", balanced, "--json", table)
+    rows = {os.path.basename(r["records"]): r for r in json.load(open(table))["rows"]}
+    check("priced per event: the slow rank at the others' price", rows["slow"]["projected_seconds"], 1.0, 1e-3)
+    check("priced per event: efficiency 1", rows["slow"]["efficiency"], 1.0, 1e-3)
+    check("priced per event: the one-rank run as measured", rows["one"]["projected_seconds"], 4.0, 1e-6)
+    check("priced per event: the mean scale", rows["slow"]["cpu_scale"], 4.0 / 5.0, 1e-9)
+    if "mean scale" not in done.stdout:
+        failures.append("the 'mean scale' column")
 
     # Two one-rank runs made at once (each slowed by sharing the host: 5 s
     # and 6 s of CPU for the lone run's 4) are the reference: T1 = 5.5, so
