@@ -22,6 +22,11 @@ class Session {
       // waiter slows the rank it waits for. Open MPI reads this at MPI_Init;
       // a value the user set wins.
       setenv("OMPI_MCA_mpi_yield_when_idle", "1", 0);
+      // Collective writes gather through an 8 MiB buffer per aggregating
+      // rank instead of Open MPI's 32 MiB: the larger one set rank 0's
+      // peak memory (141 against 120 MiB for a gas of 10^6 on 8 ranks)
+      // and wrote the checkpoint no faster.
+      setenv("OMPI_MCA_io_ompio_bytes_per_agg", "8388608", 0);
       MPI_Init(nullptr, nullptr);
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
