@@ -127,6 +127,7 @@ int sync_to_disk(const std::string& path) {
 // system without hard links gets two renames, between which only
 // checkpoint.prev.h5 exists (a restart then reads that one). 0 or an errno.
 int replace_newest(const std::string& newest, const std::string& previous, const std::string& temporary) {
+  const auto error_of = [](const std::error_code& ec) { return !ec ? 0 : ec.value() != 0 ? ec.value() : EIO; };
   std::error_code ec;
   if (std::filesystem::exists(newest, ec)) {
     std::filesystem::remove(previous, ec);
@@ -135,16 +136,15 @@ int replace_newest(const std::string& newest, const std::string& previous, const
     if (ec) {
       ec.clear();
       std::filesystem::rename(newest, previous, ec);
-      if (ec) return ec.value() != 0 ? ec.value() : EIO;
+      if (ec) return error_of(ec);
       std::filesystem::rename(temporary, newest, ec);
-      if (!ec) return 0;
       std::error_code ignored;
-      std::filesystem::rename(previous, newest, ignored);
-      return ec.value() != 0 ? ec.value() : EIO;
+      if (ec) std::filesystem::rename(previous, newest, ignored);
+      return error_of(ec);
     }
   }
   std::filesystem::rename(temporary, newest, ec);
-  return ec ? (ec.value() != 0 ? ec.value() : EIO) : 0;
+  return error_of(ec);
 }
 
 }  // namespace

@@ -49,9 +49,10 @@ some ranks wait longer for one), so the slowest rank of every round is
 slow by chance, not by work. With the option, each rank's compute bursts
 are scaled, round by round, so that its CPU time per executed event
 (execute phase) equals that of RECORDS, a multi-rank run made with one
-rank per core (the 2-rank run here): a rank's counted work (its events, duplicated and rolled-back
-ones included, and the checking and exchange that go with them) decides
-its share, at the price per event measured where every rank had a core.
+rank per core (the 2-rank run here): a rank's counted work (its events,
+duplicated and rolled-back ones included, and the checking and exchange
+that go with them) decides its share, at the price per event measured
+where every rank had a core.
 It assumes that price would not grow with the rank count on cores of
 their own; the table as measured (without the option) bounds it from
 above. One-rank runs and references are left as measured.
@@ -192,8 +193,9 @@ def simgrid_replay(traces, latency, bandwidth, rounds=None, scales=None):
 
 
 def summarise(directory, latency, bandwidth, cost_per_event=None):
-    """The replay of one run. `cost_per_event`: scale each rank's compute
-    so that its execute CPU per executed event is this (multi-rank runs)."""
+    """The replay of one run. `cost_per_event`: scale each rank's compute,
+    round by round, so that its execute CPU per executed event is this
+    (multi-rank runs only)."""
     traces = traces_of(directory)
     ranks = len(traces)
     rounds = read_rounds(directory, ranks)
@@ -201,19 +203,20 @@ def summarise(directory, latency, bandwidth, cost_per_event=None):
     if len(counts) != 1:
         fail(f"{directory}: the ranks recorded different numbers of rounds {sorted(counts)}")
     n = counts.pop()
-    # Each rank's rounds at the given price per executed event; a round
-    # that executed none keeps the rank's own ratio.
+    # Each rank's rounds at the given price per executed event. A round
+    # that executed nothing keeps its rank's own ratio, and a rank that
+    # executed nothing (a membrane leaves some planes of sectors empty)
+    # the run's.
     scales = None
     if cost_per_event is not None and ranks > 1:
+        priced = lambda r: r["executed"] > 0 and r["cpu_execute"] > 0
+        whole = cost_per_event / execute_cost([r for rank in rounds for r in rank], directory)
         scales = []
-        whole = execute_cost([r for rank in rounds for r in rank], directory)
         for q in range(ranks):
-            # A rank that executed nothing (a membrane leaves some planes
-            # of sectors empty) at the run's own ratio.
-            busy = any(r["executed"] > 0 and r["cpu_execute"] > 0 for r in rounds[q])
-            own = cost_per_event / (execute_cost(rounds[q], f"{directory} rank {q}") if busy else whole)
-            scales.append([cost_per_event * r["executed"] / r["cpu_execute"]
-                           if r["executed"] > 0 and r["cpu_execute"] > 0 else own for r in rounds[q]])
+            own = (cost_per_event / execute_cost(rounds[q], f"{directory} rank {q}")
+                   if any(map(priced, rounds[q])) else whole)
+            scales.append([cost_per_event * r["executed"] / r["cpu_execute"] if priced(r) else own
+                           for r in rounds[q]])
     scale_of = lambda q, k: 1.0 if scales is None else scales[q][k]
     phases = ("execute", "verify", "commit", "other")
     # The critical path's compute, round by round: the slowest rank's CPU.

@@ -21,10 +21,9 @@
 # Writes DIR/CASE/ranks-NNN/ (run and records), DIR/CASE.json and .csv
 # (the replay's table; for the gas cases each rank priced per event as in
 # the 2-rank run, and DIR/CASE-measured.* with CPU time as recorded),
-# DIR/scaling.md
-# (every table) and DIR/scaling.png (efficiency against ranks, one curve
-# per case). Every run of a case must
-# end in the same state (strong cases): the script fails otherwise.
+# DIR/scaling.md (every table) and DIR/scaling.png (efficiency against
+# ranks, one curve per case). Every run of a case must end in the same
+# state (strong cases): the script fails otherwise.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/env.sh"
