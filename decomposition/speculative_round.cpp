@@ -61,14 +61,17 @@ void DistributedEngine::mark_logged_sectors() {
 
 bool DistributedEngine::speculative_round(double end) {
   const double round_started = seconds_now();
-  const double cap = std::min(end, next_transition());
+  make_every_particle_live();
+  mark_logged_sectors();
+  run_ticks_between_windows();
+  // Windows end at the next tick, which the next round runs before its
+  // window opens.
+  const double cap = std::min({end, next_transition(), next_tick_cap()});
   const double room = cap - time_;
   if (speculative_length_.proposal() == 0.0) speculative_length_.set(kFirstWindowFactor * first_proposal(room));
   const double length = std::min(speculative_length_.proposal(), room);
   // The window's end exactly: windows that reach a scheduled stop end on it.
   const double until = length == room ? cap : time_ + length;
-  make_every_particle_live();
-  mark_logged_sectors();
   engine::Engine& e = *engine_;
   const engine::PartialView view(e);
   ++counters_.speculative_windows;

@@ -1,6 +1,7 @@
 // The sources of random impulses, periodic external impulses and action
 // potentials.
 #include <algorithm>
+#include <stdexcept>
 
 #include "event_candidates.hpp"
 #include "tethersim/engine/engine.hpp"
@@ -49,12 +50,54 @@ void Engine::random_impulse(Index i, double t) {
   ri_time_[i] += physics::draw_random_gap(seed_, id, n + 1, spec);
 }
 
+namespace {
+// start + tick * interval, not a running sum: no drift over long runs.
+double tick_time(const PeriodicImpulse& p, std::uint64_t tick) {
+  return p.start + static_cast<double>(tick) * p.interval;
+}
+}  // namespace
+
+double Engine::next_tick_time() const {
+  double next = kInfinity;
+  for (std::size_t k = 0; k < periodic_tick_.size(); ++k) {
+    next = std::min(next, tick_time(model_.periodic_impulses()[k], periodic_tick_[k]));
+  }
+  return next;
+}
+
+bool Engine::ticks_come_first(double t) {
+  if (speculation_) throw std::logic_error("ticks between windows run outside them");
+  // Entries before t that no longer hold are predicted again, as run_until
+  // would; one that holds is an event the tick must wait for.
+  while (!calendar_.empty() && calendar_.top_time() < t) {
+    const Index i = calendar_.top();
+    if (event_holds(ParticleSources{}, *this, calendar_.event(i))) return false;
+    ++stats_.stale_events;
+    repredict(i);
+  }
+  while (!global_.empty() && !event_holds(GlobalSources{}, *this, global_.top())) global_.pop();
+  // Global events precede particle events at one time, so a tick at the
+  // top of the global calendar is the next event in the serial order.
+  return !global_.empty() && global_.top().time == t && global_.top().kind == EventKind::periodic_impulse;
+}
+
+std::size_t Engine::run_ticks_at(double t) {
+  std::size_t ran = 0;
+  while (ticks_come_first(t)) {
+    const GlobalEvent g = global_.top();
+    global_.pop();
+    clock_ = std::max(clock_, g.time);
+    execute_global_event(g);
+    ++ran;
+  }
+  return ran;
+}
+
 void Engine::schedule_periodic(std::uint32_t which, std::uint64_t tick) {
   const PeriodicImpulse& p = model_.periodic_impulses()[which];
   periodic_tick_[which] = tick;
   GlobalEvent e;
-  // start + tick * interval, not a running sum: no drift over long runs.
-  e.time = p.start + static_cast<double>(tick) * p.interval;
+  e.time = tick_time(p, tick);
   e.kind = EventKind::periodic_impulse;
   e.tie_minor = physics::mix_hash(seed_, static_cast<std::uint64_t>(EventKind::periodic_impulse),
                                   which, tick);

@@ -14,7 +14,9 @@
 # full undo log (over all ranks); with MIN_JOURNALS_DROPPED=k at least k
 # must have dropped their journal (undone only whole from then on); with
 # MIN_PARTED=k at least k ghosts must have been run otherwise than by their
-# owners (and put right at the commits). With RECORDS=DIR (the run's
+# owners (and put right at the commits). With MIN_TICKS_BETWEEN=k at least k
+# periodic ticks must have run between speculative windows (on every
+# rank, with no undo log). With RECORDS=DIR (the run's
 # --record-rounds DIR) the round records must hold one trace per rank that
 # SimGrid replays, and count exactly the run's events. With
 # MAX_ENGINE_SHARE=f no rank's engine may hold more than f times the bytes
@@ -120,6 +122,11 @@ if [[ -n "${MIN_PARTED:-}" ]]; then
   parted=$(counter parted_particles total)
   echo "ghosts run otherwise than by their owners: $parted"
   (( parted >= MIN_PARTED )) || { echo "expected at least $MIN_PARTED parted ghosts"; exit 1; }
+fi
+if [[ -n "${MIN_TICKS_BETWEEN:-}" ]]; then
+  ticks=$(counter ticks_between_windows min)
+  echo "ticks run between windows (fewest on a rank): $ticks"
+  (( ticks >= MIN_TICKS_BETWEEN )) || { echo "expected at least $MIN_TICKS_BETWEEN ticks between windows"; exit 1; }
 fi
 if [[ -n "${SPARSE:-}" ]]; then
   examined=$(counter examined_owned mean) certifications=$(counter certifications mean) owned=$(counter owned mean)

@@ -363,5 +363,37 @@ TEST(SpeculativeWindow, TheHistoryLogsEveryParticipantOfEveryEventInLoggedSector
   sim.view().keep_speculation();
 }
 
+// A distributed run applies a tick between windows, outside any undo log:
+// asked only when every event before it has run, and then the same bits
+// as the straight run. Asked too early (the sheet, sagging onto its
+// tethers, has events between ticks), it says no and changes nothing.
+TEST(PeriodicTicks, RunBetweenWindowsTheyGiveTheStraightRun) {
+  const std::vector<std::string> sheet{"initial.parameters.size=8"};
+  Simulation straight(example("membrane-sheet.toml"), sheet);
+  Simulation split(example("membrane-sheet.toml"), sheet);
+  straight->run_until(13.0);
+  split->run_until(12.01);
+  const double tick = split->next_tick_time();
+  ASSERT_GT(tick, 12.01);
+  ASSERT_LT(tick, 13.0);
+  const engine::EngineSnapshot early = split->snapshot(12.01);
+  EXPECT_FALSE(split.view().ticks_come_first(tick));
+  expect_same_snapshot(early, split->snapshot(12.01));
+  int ticks = 0;
+  while (split->next_tick_time() < 13.0) {
+    const double t = split->next_tick_time();
+    split->run_until(t);
+    ASSERT_TRUE(split.view().ticks_come_first(t));
+    EXPECT_EQ(split.view().run_ticks_at(t), 1u);
+    EXPECT_GT(split->next_tick_time(), t);
+    EXPECT_FALSE(split.view().ticks_come_first(t));
+    ++ticks;
+  }
+  EXPECT_GE(ticks, 10);
+  split->run_until(13.0);
+  expect_same_snapshot(straight->snapshot(13.0), split->snapshot(13.0));
+  EXPECT_EQ(straight->state_hash(), split->state_hash());
+}
+
 }  // namespace
 }  // namespace tethersim::testing

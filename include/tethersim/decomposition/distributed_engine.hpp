@@ -257,6 +257,21 @@ class DistributedEngine {
   // The sectors whose particles' histories are kept: those in some other
   // rank's window (marked again only when the cut planes moved).
   void mark_logged_sectors();
+  // --- periodic ticks between speculative windows (ticks_between_windows.cpp)
+  // At a tick's time: runs the ticks due now before the window opens, with
+  // no undo log, when every rank can (collective when the model can form
+  // loaded groups); otherwise the window runs them.
+  void run_ticks_between_windows();
+  // The next tick after time_, where speculative windows end (+infinity:
+  // none).
+  double next_tick_cap() const;
+  // Whether every loaded group with a particle this rank owns is held here
+  // whole (no member in the halo's last layer).
+  bool owned_groups_held_whole() const;
+  // After a tick: the owners' records replace the ghosts of particles in
+  // loaded groups, whose copies here may have missed members (collective
+  // over the neighbourhood).
+  void refresh_loaded_ghosts();
   // Sends the histories of owned particles to the ranks that hold them or
   // whose windows they entered, and checks the histories of this rank's
   // ghosts against them: true when this rank's owned particles are exact.

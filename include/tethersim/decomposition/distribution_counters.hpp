@@ -31,6 +31,8 @@ struct DistributionCounters {
   // Speculative windows whose journal this rank dropped (undone only whole).
   std::uint64_t journals_dropped = 0;
   std::uint64_t window_peak_bytes = 0;
+  // Periodic ticks run between speculative windows (no undo log).
+  std::uint64_t ticks_between_windows = 0;
   double delta_sum = 0.0;
   double delta_min = kInfinity;
   double delta_max = 0.0;
@@ -126,6 +128,7 @@ inline constexpr DistributionCounterRow kRowList[] = {
     {"memory_cuts", count<&C::memory_cuts>},
     {"journals_dropped", count<&C::journals_dropped>},
     {"window_peak_bytes", count<&C::window_peak_bytes>},
+    {"ticks_between_windows", count<&C::ticks_between_windows>},
     {"rebalances", count<&C::rebalances>},
     {"delta_min", [](const C& c) { return c.windows > 0 ? c.delta_min : 0.0; }},
     {"delta_mean", [](const C& c) { return c.windows > 0 ? c.delta_sum / static_cast<double>(c.windows) : 0.0; }},

@@ -118,6 +118,10 @@ class Engine {
   const IndexBits& moving_bits() const { return moving_; }
   // The number of the next tick of each periodic impulse.
   const std::vector<std::uint64_t>& periodic_ticks() const { return periodic_tick_; }
+  // The time of the next tick of any periodic impulse (kInfinity: none).
+  double next_tick_time() const;
+  // Whether the model can form loaded groups (restitution delay > 0).
+  bool has_loaded_edges() const { return has_loaded_edges_; }
 
   // Observables of the particles this process accounts for (all of them in
   // a serial engine); sums are exact, so independent of order and of how
@@ -213,6 +217,8 @@ class Engine {
   ParticleRecord record_at_start(Index i) const;
   SectorCoords sector_at_start(Index i) const;
   std::uint64_t record_hash(Index i) const;
+  bool ticks_come_first(double t);
+  std::size_t run_ticks_at(double t);
 
   // --- construction (engine.cpp, engine_snapshot.cpp)
   void add_particles(scenario::InitialParticles& initial);

@@ -33,6 +33,17 @@ class PartialView {
   // work of components that straddle ranks).
   std::uint64_t uncounted_events() const { return engine_->uncounted_events(); }
 
+  // --- periodic ticks between windows. Whether the next events in the
+  // serial order are ticks at t (every particle event before t has run:
+  // entries that no longer hold are predicted again; no other global event
+  // at t comes first). Then run_ticks_at(t) runs them, outside any window,
+  // and returns how many ran. Each lone particle's impulse reads only the
+  // particle, so every process that holds it gets the owner's bits with no
+  // undo log and no history; a loaded group's reads all its members, which
+  // the caller must hold (or replace the copies that missed some).
+  bool ticks_come_first(double t) const { return engine_->ticks_come_first(t); }
+  std::size_t run_ticks_at(double t) const { return engine_->run_ticks_at(t); }
+
   // --- changes: particles changed since clear_changes() (change_set.hpp),
   // each once, with the sector it was in before its first change. Off
   // unless track_changes(true).
