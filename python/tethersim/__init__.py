@@ -24,7 +24,7 @@ tools/ can import tethersim.commands and report a missing h5py or numpy in
 one line instead of a traceback.
 """
 
-import importlib
+import importlib as _importlib
 
 __all__ = ["Model", "Group", "ModelError", "RunError", "find_tethersim", "Frame", "Run", "TrajectoryError",
            "open_run", "export_gsd", "plots", "readable_unit"]
@@ -50,10 +50,11 @@ def __getattr__(name):
     if name not in _SOURCES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module_name, attribute = _SOURCES[name]
-    module = importlib.import_module(module_name, __name__)
+    module = _importlib.import_module(module_name, __name__)
     return module if attribute is None else getattr(module, attribute)
 
 
 def __dir__():
-    """The public names (loaded on first use, so not yet in globals())."""
-    return sorted(set(globals()) | set(__all__))
+    """The public names (loaded on first use, so not yet in globals()),
+    without the module's own helpers."""
+    return sorted(set(__all__) | {n for n in globals() if n.startswith("__")})

@@ -299,6 +299,8 @@ check(not SECTIONS, f"sections of model-format.md not found: {list(SECTIONS)}")
 
 # 6. The package's public names.
 check(set(tethersim.__all__) <= set(dir(tethersim)), f"dir(tethersim) lacks {set(tethersim.__all__) - set(dir(tethersim))}")
+extra = {n for n in dir(tethersim) if not n.startswith("__")} - set(tethersim.__all__)
+check(not extra, f"dir(tethersim) lists names that are not public: {sorted(extra)}")
 check(all(getattr(tethersim, name) is not None for name in tethersim.__all__), "a public name does not load")
 check({"Model", "Group", "ModelError", "open_run", "Run", "plots", "readable_unit"} <= set(tethersim.__all__),
       f"__all__ {tethersim.__all__}")
