@@ -26,22 +26,9 @@ namespace {
 // array into fresh memory when the first one arrives.
 std::size_t spare_slots(std::size_t particles) { return particles / 8 + 1024; }
 
-// Attempts at certifying one window (each halves it) before a fallback.
-constexpr int kMaxAttempts = 24;
 // The share of owned particles with an event in the first window.
 constexpr double kFirstEarlyShare = 0.03;
 constexpr int kFirstHalvings = 12;
-// Rounds between exact scans for the engine's speed ceiling, which the
-// certificates read instead of every particle's speed: between scans it
-// only rises, by the fastest new speed.
-constexpr int kCeilingRounds = 16;
-// Windows shorter than this fraction of the usual one end in a fallback.
-constexpr double kShortest = 1e-3;
-// Failed halvings before testing whether an empty window certifies.
-constexpr int kStructuralCheck = 3;
-// Rounds of phase 2 (bounds sent again after they rose) before a window
-// fails on energy.
-constexpr int kBoundExchanges = 4;
 
 }  // namespace
 
@@ -126,7 +113,6 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
   const std::size_t spare = spare_slots(mine.particles.size());
   engine_ = std::make_unique<engine::Engine>(model, std::move(mine), spare);
   assign_roles();
-  certifier_ = std::make_unique<Certifier>(model_, layout_, rank_);
   finish_start(started);
 }
 
@@ -222,7 +208,6 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
     }
   }
   Globals globals{slice.periodic_ticks, slice.active_window};
-  certifier_ = std::make_unique<Certifier>(model_, layout_, rank_);
   redistribute(std::move(homed), globals, slice.statistics, slice.escapes, slice.releases);
   finish_start(started);
 }
@@ -235,6 +220,8 @@ void DistributedEngine::fail_if_asked() const {
 
 void DistributedEngine::finish_start(double started) {
   start_build_seconds_ = seconds_now() - started;
+  speculative_ = std::make_unique<SpeculativeWindows>(*this);
+  certified_ = std::make_unique<CertifiedWindows>(*this);
   // The start-up's distribution of every particle is counted with the
   // start, not with the exchange that windows, rebalancing and fallbacks
   // cost (bytes per committed event).
@@ -359,80 +346,6 @@ bool DistributedEngine::advance(double end, std::uint64_t event_budget) {
   return true;
 }
 
-std::vector<SpeedBound> DistributedEngine::exchange_bounds(const std::vector<std::pair<int, SpeedBound>>& bounds) {
-  std::vector<Bytes> out(neighbours_->neighbours().size());
-  for (const auto& [rank, bound] : bounds) {
-    const int slot = neighbours_->slot(rank);
-    if (slot < 0) throw SynchronizationError("a speed bound for a rank outside the neighbourhood");
-    Bytes& b = out[static_cast<std::size_t>(slot)];
-    const std::size_t at = b.size();
-    b.resize(at + sizeof(SpeedBound));
-    std::memcpy(b.data() + at, &bound, sizeof(SpeedBound));
-  }
-  const double exchange_started = seconds_now();
-  const ReceivedBytes in = neighbours_->exchange(std::move(out));
-  counters_.seconds_wait += seconds_now() - exchange_started;
-  std::vector<SpeedBound> received;
-  for (std::span<const char> b : in) {
-    for (std::size_t at = 0; at + sizeof(SpeedBound) <= b.size(); at += sizeof(SpeedBound)) {
-      SpeedBound bound;
-      std::memcpy(&bound, b.data() + at, sizeof(SpeedBound));
-      received.push_back(bound);
-    }
-  }
-  return received;
-}
-
-bool DistributedEngine::certify(double length) {
-  const double started = seconds_now();
-  ++counters_.certifications;
-  const bool local = certifier_->local_phase(length);
-  std::vector<std::pair<int, SpeedBound>> bounds;
-  if (local) certifier_->outgoing_bounds(bounds);
-  counters_.seconds_certify += seconds_now() - started;
-  std::vector<SpeedBound> received = exchange_bounds(bounds);
-  CertificationStart start{local ? 0.0 : 1.0, certifier_->largest_owned_bound()};
-  agree(start);
-  double largest_bound = start.largest_bound;
-  bool ok = start.failed == 0.0;
-  // Phase 2, repeated while only bounds rose: a rank whose owned bounds
-  // rose above what it sent (a neighbour's bounds merged components here)
-  // sends them again and every rank verifies again, until no bound moves
-  // (the owners' bounds are then one fixed point) or a closure fails.
-  for (int exchanges = 1; ok; ++exchanges) {
-    const double verify_started = seconds_now();
-    ok = certifier_->verify_phase(received, largest_bound);
-    const bool again = !ok && certifier_->failure() == CertificationFailure::energy && exchanges < kBoundExchanges;
-    if (again) certifier_->rising_bounds(bounds);
-    counters_.seconds_certify += seconds_now() - verify_started;
-    CertificationVerdict verdict{ok      ? CertificationVerdict::kCertified
-                                 : again ? CertificationVerdict::kBoundsRose
-                                         : CertificationVerdict::kFailed,
-                                 certifier_->largest_owned_bound(), run_totals()};
-    agree(verdict);
-    take_totals(verdict.totals);
-    if (verdict.outcome != CertificationVerdict::kBoundsRose) {
-      ok = verdict.outcome == CertificationVerdict::kCertified;
-      break;
-    }
-    ++counters_.bound_exchanges;
-    if (!again) bounds.clear();
-    received = exchange_bounds(bounds);
-    largest_bound = verdict.largest_bound;
-    ok = true;
-  }
-  const auto [owned, ghosts] = certifier_->examined();
-  counters_.examined_owned += owned;
-  counters_.examined_ghosts += ghosts;
-  switch (certifier_->failure()) {
-    case CertificationFailure::reach: ++counters_.failures_reach; break;
-    case CertificationFailure::depth: ++counters_.failures_depth; break;
-    case CertificationFailure::energy: ++counters_.failures_energy; break;
-    case CertificationFailure::none: break;
-  }
-  return ok;
-}
-
 bool DistributedEngine::fallback_after_window(double round_started, double cap) {
   // global_events_ was agreed during this round: it counts the unique
   // events committed before this window.
@@ -470,7 +383,7 @@ bool DistributedEngine::fallback_pays(double cap) {
 
 void DistributedEngine::run_fallback(double cap, double events_per_particle) {
   fallback(cap, fallback_policy_.begin_fallback(events_per_particle));
-  certified_length_.at_least(certified_length_.typical());
+  certified_->after_fallback();
   fallback_policy_.end_fallback();
 }
 
@@ -525,15 +438,32 @@ void DistributedEngine::round(double end) {
     return;
   }
   if (settings_.windows == WindowMode::speculative && certified_rounds_left_ == 0) {
-    if (!speculative_round(end)) {
-      // Windows keep failing: a certified round takes the next one.
-      certified_rounds_left_ = 1;
-      speculative_failures_ = 0;
-    }
+    // Windows that keep failing: a certified round takes the next one.
+    if (!speculative_->round(end)) certified_rounds_left_ = 1;
     return;
   }
   if (certified_rounds_left_ > 0) --certified_rounds_left_;
-  certified_round(end);
+  certified_->round(end);
+}
+
+void DistributedEngine::make_every_particle_live() {
+  if (every_particle_live_) return;
+  engine::Engine& e = *engine_;
+  const engine::PartialView view(e);
+  for (engine::Index i = 0; i < e.particles().size(); ++i) {
+    if (e.is_removed(i) || e.is_hub(i) || e.is_active(i)) continue;
+    view.set_active(i, true);
+  }
+  active_ghosts_.clear();
+  every_particle_live_ = true;
+}
+
+void DistributedEngine::mark_logged_sectors() {
+  if (!logged_sectors_.empty() && logged_for_cuts_ == layout_.cuts()) return;
+  // Axis by axis: a byte per sector of a mostly empty box would cost more
+  // than the particles.
+  logged_sectors_.layers = layout_.layers_in_other_windows(rank_);
+  logged_for_cuts_ = layout_.cuts();
 }
 
 void DistributedEngine::freeze_ghosts() {
@@ -546,131 +476,6 @@ void DistributedEngine::freeze_ghosts() {
   }
   active_ghosts_.clear();
   every_particle_live_ = false;
-}
-
-void DistributedEngine::certified_round(double end) {
-  freeze_ghosts();
-  ++counters_.certified_rounds;
-  const double round_started = seconds_now();
-  const double cap = std::min(end, next_transition());
-  const double room = cap - time_;
-  if (certified_length_.proposal() == 0.0) certified_length_.set(first_proposal(room));
-  const double proposal = certified_length_.proposal();
-  double length = proposal > 0.0 ? std::min(proposal, room) : room;
-  const double first = length;
-  // Preparing (and making the speed ceiling exact) counts as certifying.
-  const auto prepare = [&](bool refresh_ceiling) {
-    const double prepared = seconds_now();
-    if (refresh_ceiling) engine_->refresh_speed_ceiling();
-    certifier_->prepare(*engine_, time_, length);
-    counters_.seconds_certify += seconds_now() - prepared;
-  };
-  enter(RoundPhase::verify);
-  const bool refresh_ceiling = ++rounds_since_ceiling_ >= kCeilingRounds;
-  if (refresh_ceiling) rounds_since_ceiling_ = 0;
-  prepare(refresh_ceiling);
-  int attempts = 0;
-  // Fault injection: the proposed window runs whatever its certificate says.
-  while (!certify(length) && !break_synchronization_) {
-    if (trace_) {
-      std::fprintf(stderr, "[rank %d] window [%.17g, +%.6g) failed: %s\n", rank_, time_, length,
-                   to_string(certifier_->failure()));
-    }
-    ++counters_.retries;
-    ++attempts;
-    length *= 0.5;
-    // A cluster that no halo holds whatever the window's length (a long
-    // loaded group, taut tethers, particles in contact) shows when even an
-    // empty window fails: then shorter windows cannot help. One rank runs
-    // everything for a few events per particle, after which the cluster
-    // has usually come apart.
-    const bool hopeless = attempts == kStructuralCheck && !certify(0.0);
-    const double typical = certified_length_.typical();
-    const bool too_short = typical > 0.0 && length < kShortest * typical;
-    if (hopeless || too_short || attempts >= kMaxAttempts || !(time_ + length > time_)) {
-      run_fallback(cap);
-      return;
-    }
-    // Prepared for the shorter window: the longer one's early particles
-    // would do (they include these), but a sparse certificate would then
-    // examine up to twice as many.
-    prepare(false);
-  }
-  if (fallback_after_window(round_started, cap)) {
-    run_fallback(cap, fallback_policy_.chosen_budget());
-    return;
-  }
-  // Certified at the first attempt: the window grows; after halvings, the
-  // next tries the length that certified.
-  if (attempts == 0) {
-    certified_length_.stood(first);
-  } else {
-    certified_length_.set(length);
-  }
-  // The window's end exactly: windows that reach a scheduled stop end on it.
-  const double until = length == room ? cap : time_ + length;
-  const CertificationStats& stats = certifier_->stats();
-  counters_.components += stats.components;
-  counters_.cross_components += stats.cross_components;
-  counters_.largest_component = std::max(counters_.largest_component, stats.largest_component);
-  counters_.active_ghosts += stats.active_ghosts;
-  if (stats.max_speed > 0.0) {
-    counters_.bound_over_speed = std::max(counters_.bound_over_speed, stats.max_bound / stats.max_speed);
-  }
-  if (trace_) {
-    std::fprintf(stderr, "[rank %d] window [%.17g, %.17g) attempts %d nodes %llu components %llu cross %llu largest %llu\n",
-                 rank_, time_, until, attempts + 1, static_cast<unsigned long long>(stats.nodes),
-                 static_cast<unsigned long long>(stats.components),
-                 static_cast<unsigned long long>(stats.cross_components),
-                 static_cast<unsigned long long>(stats.largest_component));
-  }
-  if (!execute(until)) return;
-  enter(RoundPhase::commit);
-  exchange_changes();
-  enter(RoundPhase::other);
-  move_clock_to(until);
-  maybe_rebalance();
-}
-
-bool DistributedEngine::execute(double until) {
-  const double started = seconds_now();
-  enter(RoundPhase::execute);
-  engine::Engine& e = *engine_;
-  const engine::PartialView view(e);
-  const std::vector<engine::Index>& run = certifier_->active_ghosts();
-  std::vector<ParticleId> ids;
-  ids.reserve(run.size());
-  for (engine::Index i : run) ids.push_back(e.particles().id[i]);
-  std::sort(ids.begin(), ids.end());
-  for (ParticleId id : active_ghosts_) {
-    const engine::Index i = e.particles().index_of(id);
-    if (i == engine::kNoIndex || e.is_owned(i) || !e.particles().state[i].mobile) continue;
-    if (!std::binary_search(ids.begin(), ids.end(), id)) view.set_active(i, false);
-  }
-  for (engine::Index i : run) view.set_active(i, true);
-  active_ghosts_ = std::move(ids);
-  const std::uint64_t counted = e.statistics().total_events();
-  const std::uint64_t uncounted = view.uncounted_events();
-  // The window keeps an undo log, like a speculative one, so that a stop
-  // request or a stall seen by any rank inside it (a frozen window never
-  // ends) undoes it on every rank: the run then stops at its start.
-  mark_logged_sectors();
-  view.begin_speculation(logged_sectors_);
-  const Halt halt = run_watched(e, until);
-  HaltVerdict verdict{static_cast<double>(halt)};
-  agree(verdict);
-  if (verdict.halt != 0.0) {
-    view.undo_speculation();
-    halt_ = static_cast<Halt>(static_cast<int>(verdict.halt));
-    counters_.seconds_execute += seconds_now() - started;
-    return false;
-  }
-  view.keep_speculation();
-  const std::uint64_t duplicated = view.uncounted_events() - uncounted;
-  counters_.events_executed += e.statistics().total_events() - counted + duplicated;
-  counters_.events_duplicated += duplicated;
-  counters_.seconds_execute += seconds_now() - started;
-  return true;
 }
 
 }  // namespace tethersim::decomposition

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tethersim/decomposition/distributed_engine.hpp"
+#include "tethersim/decomposition/speculative_windows.hpp"
 #include "tethersim/decomposition/record_codec.hpp"
 #include "tethersim/engine/same_state.hpp"
 #include "tethersim/mpi/reductions.hpp"
@@ -17,18 +18,18 @@
 
 namespace tethersim::decomposition {
 
-double DistributedEngine::next_tick_cap() const {
-  const double next = engine_->next_tick_time();
-  return next > time_ ? next : kInfinity;
+double SpeculativeWindows::next_tick_cap() const {
+  const double next = d_.engine_->next_tick_time();
+  return next > d_.time_ ? next : kInfinity;
 }
 
-bool DistributedEngine::owned_groups_held_whole() const {
-  const engine::Engine& e = *engine_;
+bool SpeculativeWindows::owned_groups_held_whole() const {
+  const engine::Engine& e = *d_.engine_;
   const engine::Adjacency& edges = e.loaded_edges().adjacency();
   // A member in the halo's last layer may have a partner this rank does not
   // hold; one layer further in, its partners (in contact, so in the 27
   // sectors around it) are all held, so the group as seen here is whole.
-  const int deepest = layout_.halo_depth() - 1;
+  const int deepest = d_.layout_.halo_depth() - 1;
   std::vector<std::uint8_t> seen(e.particles().size(), 0);
   std::vector<engine::Index> stack;
   for (engine::Index i = 0; i < e.particles().size(); ++i) {
@@ -38,7 +39,7 @@ bool DistributedEngine::owned_groups_held_whole() const {
     while (!stack.empty()) {
       const engine::Index m = stack.back();
       stack.pop_back();
-      if (layout_.depth(rank_, e.sector(m)) > deepest) return false;
+      if (d_.layout_.depth(d_.rank_, e.sector(m)) > deepest) return false;
       edges.for_each(m, [&](engine::Index partner, std::uint32_t) {
         // As the engine collects a group: an infinite mass anchors it and
         // is not crossed.
@@ -51,19 +52,19 @@ bool DistributedEngine::owned_groups_held_whole() const {
   return true;
 }
 
-void DistributedEngine::refresh_loaded_ghosts() {
-  engine::Engine& e = *engine_;
+void SpeculativeWindows::refresh_loaded_ghosts() {
+  engine::Engine& e = *d_.engine_;
   const engine::PartialView view(e);
   const engine::Adjacency& edges = e.loaded_edges().adjacency();
-  std::vector<Bytes> out(neighbours_->neighbours().size());
+  std::vector<Bytes> out(d_.neighbours_->neighbours().size());
   std::vector<int> ranks;
   for (engine::Index i = 0; i < e.particles().size(); ++i) {
     if (e.is_removed(i) || !e.is_owned(i) || edges.empty(i) || !e.particles().state[i].mobile) continue;
-    if (!logged_sectors_.contains(e.sector(i))) continue;
-    layout_.window_ranks(e.sector(i), ranks);
+    if (!d_.logged_sectors_.contains(e.sector(i))) continue;
+    d_.layout_.window_ranks(e.sector(i), ranks);
     for (int q : ranks) {
-      if (q == rank_) continue;
-      const int slot = neighbours_->slot(q);
+      if (q == d_.rank_) continue;
+      const int slot = d_.neighbours_->slot(q);
       if (slot < 0) {
         throw SynchronizationError("particle " + std::to_string(e.particles().id[i]) +
                                    " is beyond the ranks this rank exchanges with");
@@ -71,13 +72,13 @@ void DistributedEngine::refresh_loaded_ghosts() {
       append_record(out[static_cast<std::size_t>(slot)], e.record(i));
     }
   }
-  const std::uint64_t sent_before = neighbours_->bytes_sent();
+  const std::uint64_t sent_before = d_.neighbours_->bytes_sent();
   const std::size_t messages = out.size();
   const double wait_started = seconds_now();
-  const ReceivedBytes in = neighbours_->exchange(std::move(out));
-  counters_.seconds_wait += seconds_now() - wait_started;
-  counters_.bytes_sent += neighbours_->bytes_sent() - sent_before;
-  counters_.messages_sent += messages;
+  const ReceivedBytes in = d_.neighbours_->exchange(std::move(out));
+  d_.counters_.seconds_wait += seconds_now() - wait_started;
+  d_.counters_.bytes_sent += d_.neighbours_->bytes_sent() - sent_before;
+  d_.counters_.messages_sent += messages;
   for (std::span<const char> buffer : in) {
     for (const engine::ParticleRecord& r : read_records(buffer.data(), buffer.size())) {
       const engine::Index i = e.particles().index_of(r.particle.id);
@@ -91,36 +92,36 @@ void DistributedEngine::refresh_loaded_ghosts() {
   }
 }
 
-void DistributedEngine::run_ticks_between_windows() {
-  engine::Engine& e = *engine_;
-  if (e.next_tick_time() != time_) return;
+void SpeculativeWindows::run_ticks_between_windows() {
+  engine::Engine& e = *d_.engine_;
+  if (e.next_tick_time() != d_.time_) return;
   const engine::PartialView view(e);
   // Every rank must be able to: the ticks are its next events, and (a tick
   // on a loaded group reads all its members) it holds the whole group of
   // every particle it owns; the ghosts' copies, which may miss members,
   // are then replaced by their owners'. Otherwise the window runs them.
   const bool groups = e.has_loaded_edges();
-  const bool can = view.ticks_come_first(time_) && (!groups || owned_groups_held_whole());
-  const double agreement = begin_agreement(1);
-  const bool every_rank_can = mpi::min<int>(can ? 1 : 0, comm_) == 1;
-  end_agreement(agreement);
+  const bool can = view.ticks_come_first(d_.time_) && (!groups || owned_groups_held_whole());
+  const double agreement = d_.begin_agreement(1);
+  const bool every_rank_can = mpi::min<int>(can ? 1 : 0, d_.comm_) == 1;
+  d_.end_agreement(agreement);
   if (!every_rank_can) return;
   const std::uint64_t counted = e.statistics().total_events();
   const double started = seconds_now();
-  enter(RoundPhase::execute);
-  view.run_ticks_at(time_);
-  counters_.seconds_execute += seconds_now() - started;
-  ++counters_.ticks_between_windows;
-  counters_.events_executed += e.statistics().total_events() - counted;
+  d_.enter(RoundPhase::execute);
+  view.run_ticks_at(d_.time_);
+  d_.counters_.seconds_execute += seconds_now() - started;
+  ++d_.counters_.ticks_between_windows;
+  d_.counters_.events_executed += e.statistics().total_events() - counted;
   if (groups) {
-    enter(RoundPhase::commit);
+    d_.enter(RoundPhase::commit);
     const double exchange_started = seconds_now();
     refresh_loaded_ghosts();
-    counters_.seconds_exchange += seconds_now() - exchange_started;
+    d_.counters_.seconds_exchange += seconds_now() - exchange_started;
   }
   // Every copy changed as its owner's did: nothing to send.
   view.clear_changes();
-  enter(RoundPhase::other);
+  d_.enter(RoundPhase::other);
 }
 
 }  // namespace tethersim::decomposition

@@ -8,11 +8,14 @@
 // run on every rank that owns one of their particles, with identical bits;
 // each rank keeps its own particles' results. Afterwards the changed
 // particles go to every rank whose window holds them (halos and migration).
-// That is the certified protocol; the default, speculative one runs every
-// held particle first and undoes what the neighbours' histories show was
-// not exact. A component too wide for the halo is run by one rank for all
-// (fallback); block boundaries move to balance the load. The result is the
-// serial run's, bit for bit, on any number of ranks.
+// That is the certified protocol (certified_windows.hpp); the default,
+// speculative one (speculative_windows.hpp) runs every held particle first
+// and undoes what the neighbours' histories show was not exact. Each
+// protocol is an object holding its own state; this class is the mechanism
+// they share and picks the protocol of each round. A component too wide
+// for the halo is run by one rank for all (fallback); block boundaries move
+// to balance the load. The result is the serial run's, bit for bit, on any
+// number of ranks.
 
 #include <mpi.h>
 
@@ -31,12 +34,14 @@
 #include "tethersim/decomposition/agreements.hpp"
 #include "tethersim/decomposition/block_layout.hpp"
 #include "tethersim/decomposition/certification.hpp"
+#include "tethersim/decomposition/certified_windows.hpp"
 #include "tethersim/decomposition/distribution_counters.hpp"
 #include "tethersim/decomposition/distribution_test_switches.hpp"
 #include "tethersim/decomposition/fallback_policy.hpp"
 #include "tethersim/decomposition/load_balancer.hpp"
 #include "tethersim/decomposition/rank_exchange.hpp"
 #include "tethersim/decomposition/round_recorder.hpp"
+#include "tethersim/decomposition/speculative_windows.hpp"
 #include "tethersim/decomposition/window_length.hpp"
 #include "tethersim/engine/engine.hpp"
 #include "tethersim/engine/partial_view.hpp"
@@ -49,12 +54,6 @@
 namespace tethersim::decomposition {
 
 class ShadowCheck;
-
-// Why a speculative window's check found this rank's own particles not
-// computed exactly: a ghost whose runs parted came near them (its true run
-// reached where they were), or one of them read such a ghost after the
-// parting (a contact).
-enum class HistoryViolation { none, near, contact };
 
 // How a window is made safe: run first and check afterwards, undoing it
 // when the check fails (speculative), or prove it first from speed bounds
@@ -189,6 +188,10 @@ class DistributedEngine {
   int ranks() const { return ranks_; }
 
  private:
+  // The window protocols work through this class's mechanism.
+  friend class SpeculativeWindows;
+  friend class CertifiedWindows;
+
   struct Globals {
     std::vector<std::uint64_t> periodic_ticks;
     int active_window = -1;
@@ -242,66 +245,21 @@ class DistributedEngine {
   void enter(RoundPhase p) {
     if (recorder_) recorder_->enter(p);
   }
-  void certified_round(double end);
   // Before a certified round: ghosts take part in events only where a
   // certificate lets them.
   void freeze_ghosts();
-  // --- speculative windows (speculative_round.cpp)
-  // One attempt at a window run first and checked afterwards: committed
-  // (time_ moves on) or undone. False when speculation should give way to
-  // a certified round.
-  bool speculative_round(double end);
   // Every held particle takes part in events (speculative windows run the
   // halo too).
   void make_every_particle_live();
   // The sectors whose particles' histories are kept: those in some other
   // rank's window (marked again only when the cut planes moved).
   void mark_logged_sectors();
-  // --- periodic ticks between speculative windows (ticks_between_windows.cpp)
-  // At a tick's time: runs the ticks due now before the window opens, with
-  // no undo log, when every rank can (collective when the model can form
-  // loaded groups); otherwise the window runs them.
-  void run_ticks_between_windows();
-  // The next tick after time_, where speculative windows end (+infinity:
-  // none).
-  double next_tick_cap() const;
-  // Whether every loaded group with a particle this rank owns is held here
-  // whole (no member in the halo's last layer).
-  bool owned_groups_held_whole() const;
-  // After a tick: the owners' records replace the ghosts of particles in
-  // loaded groups, whose copies here may have missed members (collective
-  // over the neighbourhood).
-  void refresh_loaded_ghosts();
-  // Sends the histories of owned particles to the ranks that hold them or
-  // whose windows they entered, and checks the histories of this rank's
-  // ghosts against them: true when this rank's owned particles are exact.
-  // The earliest time from which this rank's own particles may not have
-  // been run exactly (+infinity when the whole window is exact).
-  double check_histories(double until);
-  // Sends what changed, keeps the window's events and moves time to `until`.
-  void commit_window(double until, std::uint64_t executed, std::uint64_t duplicated);
   // The run's clock moves to `until`, the end of a window every rank keeps
   // (committed, certified or run by a fallback): counted, and watched for a
   // stall spread over windows.
   void move_clock_to(double until);
-  // After a window was undone whole: runs it again up to `until` and keeps it.
-  void run_again_and_commit(double until);
-  // After a window every rank kept up to `until`: the owners' records
-  // replace the ghosts whose runs parted before it (asked for by id; a
-  // ghost run as its owner ran it is already exact), particles migrate,
-  // ghosts leave or arrive.
-  void commit_exchange(double until);
-  // Sends owned particles' bounds to the ranks holding them as ghosts and
-  // returns what the neighbours sent (collective over the neighbourhood).
-  std::vector<SpeedBound> exchange_bounds(const std::vector<std::pair<int, SpeedBound>>& bounds);
   // The first window length to propose, agreed by all ranks (collective).
   double first_proposal(double room);
-  // Certification of [time_, time_ + length) on all ranks; true when every
-  // rank certified it.
-  bool certify(double length);
-  // Runs the certified window to `until`; false when it was halted (and
-  // undone on every rank).
-  bool execute(double until);
   // Runs `engine` to `until` (or for `budget` events), polling for a stop
   // and watching for a stall every few thousand events; what stopped it
   // short. `reached`: whether `until` was reached.
@@ -372,11 +330,8 @@ class DistributedEngine {
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<NeighbourExchange> neighbours_;
   std::unique_ptr<RoundRecorder> recorder_;  // --record-rounds
-  std::unique_ptr<Certifier> certifier_;
   mpi::MaxAndSum max_and_sum_;  // agree()'s one collective
   double time_ = 0.0;
-  WindowLength certified_length_{kCertifiedWindowLengths};
-  int rounds_since_ceiling_ = 0;       // since the engine's speed ceiling was exact
   FallbackPolicy fallback_policy_{settings_.lean_fallback};
   std::uint64_t global_owned_ = 0;     // particles on all ranks (agreed)
   double start_build_seconds_ = 0.0;       // building this rank's engine at start-up
@@ -392,24 +347,9 @@ class DistributedEngine {
   engine::SectorMask logged_sectors_;  // what other ranks' windows reach
   std::array<std::vector<int>, 3> logged_for_cuts_;  // the cut planes they were marked for
   bool every_particle_live_ = false;
-  WindowLength speculative_length_{kSpeculativeWindowLengths};
-  int speculative_failures_ = 0;         // consecutive undone attempts
-  int certified_rounds_left_ = 0;        // certified rounds before speculating again
-  // Testing switch (fail_every_window_once): this window was undone once.
-  bool failed_this_window_ = false;
-  // Why the last check of histories found this rank's particles inexact.
-  HistoryViolation last_violation_ = HistoryViolation::none;
-  // The ghosts the last check found run here otherwise than by their
-  // owners, from when, and the neighbour slot of the owner that reported
-  // them (-1: the owner reported no change, so it is as it was at the
-  // window's start). By id: a window run again before its commit starts a
-  // new undo log, and nothing may depend on it not renumbering.
-  struct Parting {
-    ParticleId particle;
-    double time;
-    int slot;
-  };
-  std::vector<Parting> partings_;
+  std::unique_ptr<SpeculativeWindows> speculative_;
+  std::unique_ptr<CertifiedWindows> certified_;
+  int certified_rounds_left_ = 0;  // certified rounds before speculating again
   DistributionCounters counters_;
   std::function<bool()> stop_poll_;
   // How often run_watched looks at the stop flag, the clock and the window's

@@ -1,14 +1,16 @@
-// Speculative windows: every rank runs the window with every particle it
-// holds, then checks, from histories its neighbours send, that its own
-// particles were computed exactly; the window stands only where every rank
-// can say so, and is undone on every rank otherwise (docs/distribution.md,
-// "Speculative windows").
+// Speculative windows (speculative_windows.hpp): every rank runs the window
+// with every particle it holds, then checks, from histories its neighbours
+// send, that its own particles were computed exactly; the window stands
+// only where every rank can say so, and is undone on every rank otherwise
+// (docs/distribution.md, "A speculative round").
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <span>
 #include <unordered_map>
 #include <unordered_set>
+
+#include "tethersim/decomposition/speculative_windows.hpp"
 
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/decomposition/particle_history.hpp"
@@ -17,6 +19,8 @@
 #include "wall_clock.hpp"
 
 namespace tethersim::decomposition {
+
+using Halt = DistributedEngine::Halt;
 
 namespace {
 
@@ -39,50 +43,30 @@ Work work_since(const engine::PartialView& view, std::uint64_t counted, std::uin
 
 }  // namespace
 
-void DistributedEngine::make_every_particle_live() {
-  if (every_particle_live_) return;
-  engine::Engine& e = *engine_;
-  const engine::PartialView view(e);
-  for (engine::Index i = 0; i < e.particles().size(); ++i) {
-    if (e.is_removed(i) || e.is_hub(i) || e.is_active(i)) continue;
-    view.set_active(i, true);
-  }
-  active_ghosts_.clear();
-  every_particle_live_ = true;
-}
-
-void DistributedEngine::mark_logged_sectors() {
-  if (!logged_sectors_.empty() && logged_for_cuts_ == layout_.cuts()) return;
-  // Axis by axis: a byte per sector of a mostly empty box would cost more
-  // than the particles.
-  logged_sectors_.layers = layout_.layers_in_other_windows(rank_);
-  logged_for_cuts_ = layout_.cuts();
-}
-
-bool DistributedEngine::speculative_round(double end) {
+bool SpeculativeWindows::round(double end) {
   const double round_started = seconds_now();
-  make_every_particle_live();
-  mark_logged_sectors();
+  d_.make_every_particle_live();
+  d_.mark_logged_sectors();
   run_ticks_between_windows();
   // Windows end at the next tick, which the next round runs before its
   // window opens.
-  const double cap = std::min({end, next_transition(), next_tick_cap()});
-  const double room = cap - time_;
-  if (speculative_length_.proposal() == 0.0) speculative_length_.set(kFirstWindowFactor * first_proposal(room));
-  const double length = std::min(speculative_length_.proposal(), room);
+  const double cap = std::min({end, d_.next_transition(), next_tick_cap()});
+  const double room = cap - d_.time_;
+  if (length_.proposal() == 0.0) length_.set(kFirstWindowFactor * d_.first_proposal(room));
+  const double length = std::min(length_.proposal(), room);
   // The window's end exactly: windows that reach a scheduled stop end on it.
-  const double until = length == room ? cap : time_ + length;
-  engine::Engine& e = *engine_;
+  const double until = length == room ? cap : d_.time_ + length;
+  engine::Engine& e = *d_.engine_;
   const engine::PartialView view(e);
-  ++counters_.speculative_windows;
+  ++d_.counters_.speculative_windows;
   const std::uint64_t counted = e.statistics().total_events();
   const std::uint64_t uncounted = view.uncounted_events();
   const double started = seconds_now();
-  enter(RoundPhase::execute);
-  view.set_journal_floor(settings_.test.journal_floor);
-  view.begin_speculation(logged_sectors_);
+  d_.enter(RoundPhase::execute);
+  view.set_journal_floor(d_.settings_.test.journal_floor);
+  view.begin_speculation(d_.logged_sectors_);
   bool reached = false;
-  Halt halt = run_watched(e, until, UINT64_MAX, &reached, window_memory());
+  Halt halt = d_.run_watched(e, until, UINT64_MAX, &reached, d_.window_memory());
   // Ended early with its undo log full: the events at the last event's
   // time T may not all have run. Running them (an instant is short) makes
   // the window complete up to just after T, so that it can stand there
@@ -92,26 +76,26 @@ bool DistributedEngine::speculative_round(double end) {
   if (halt == Halt::none && !reached) {
     const double instant_end = std::min(std::nextafter(e.time(), kInfinity), until);
     bool finished = false;
-    halt = run_watched(e, instant_end, UINT64_MAX, &finished);
+    halt = d_.run_watched(e, instant_end, UINT64_MAX, &finished);
     reached = finished && instant_end == until;
     complete = finished ? instant_end : e.time();
   }
-  counters_.window_peak_bytes = std::max<std::uint64_t>(counters_.window_peak_bytes, view.speculation_bytes());
-  if (view.speculation_journal_dropped()) ++counters_.journals_dropped;
+  d_.counters_.window_peak_bytes = std::max<std::uint64_t>(d_.counters_.window_peak_bytes, view.speculation_bytes());
+  if (view.speculation_journal_dropped()) ++d_.counters_.journals_dropped;
   const auto [executed, duplicated] = work_since(view, counted, uncounted);
-  counters_.seconds_execute += seconds_now() - started;
+  d_.counters_.seconds_execute += seconds_now() - started;
 
-  enter(RoundPhase::verify);
+  d_.enter(RoundPhase::verify);
   last_violation_ = HistoryViolation::none;
   double violation = std::min(check_histories(until), until);
   // Ended early with its undo log full: the window stands at most up to
   // where it is complete, like a violation there; the next proposal is
   // shorter.
   if (halt == Halt::none && !reached) {
-    ++counters_.memory_cuts;
+    ++d_.counters_.memory_cuts;
     violation = std::min(violation, complete);
-    if (trace_) {
-      std::fprintf(stderr, "[rank %d] window memory full at t = %.17g (%zu bytes)\n", rank_, e.time(),
+    if (d_.trace_) {
+      std::fprintf(stderr, "[rank %d] window memory full at t = %.17g (%zu bytes)\n", d_.rank_, e.time(),
                    view.speculation_bytes());
     }
   }
@@ -119,55 +103,55 @@ bool DistributedEngine::speculative_round(double end) {
   // random failure either undoes the whole window or claims a violation at
   // a random time inside it (which keeps the events before that time).
   bool forced = false, injected = false;
-  const double failure_rate = settings_.test.random_failure_rate;
-  if (settings_.test.fail_every_window_once && !failed_this_window_) forced = true;
-  if (failure_rate > 0.0 && static_cast<double>(random_decision() % 1000000) < failure_rate * 1e6) {
-    const std::uint64_t how = random_decision();
+  const double failure_rate = d_.settings_.test.random_failure_rate;
+  if (d_.settings_.test.fail_every_window_once && !failed_this_window_) forced = true;
+  if (failure_rate > 0.0 && static_cast<double>(d_.random_decision() % 1000000) < failure_rate * 1e6) {
+    const std::uint64_t how = d_.random_decision();
     if (how % 2 == 0) {
       forced = true;
     } else {
       const double fraction = static_cast<double>((how >> 1) % 1000 + 1) / 1002.0;
-      const double at = time_ + fraction * (until - time_);
+      const double at = d_.time_ + fraction * (until - d_.time_);
       injected = at < violation;
       violation = std::min(violation, at);
     }
   }
   SpeculativeVerdict verdict{-violation, forced ? 1.0 : 0.0, static_cast<double>(halt), injected ? 1.0 : 0.0,
-                             run_totals()};
-  agree(verdict);
-  take_totals(verdict.totals);
+                             d_.run_totals()};
+  d_.agree(verdict);
+  d_.take_totals(verdict.totals);
   if (verdict.halt != 0.0) {
     // A halted window is undone whole on every rank, its events never
     // counted: the run stops at the window's start, a consistent time.
     view.undo_speculation();
-    ++counters_.rollbacks;
-    counters_.events_rolled_back += executed;
-    halt_ = static_cast<Halt>(static_cast<int>(verdict.halt));
+    ++d_.counters_.rollbacks;
+    d_.counters_.events_rolled_back += executed;
+    d_.halt_ = static_cast<Halt>(static_cast<int>(verdict.halt));
     return true;
   }
   const double stands_until = -verdict.negated_violation;
   const bool undo_forced = verdict.forced != 0.0;
   if (!undo_forced && stands_until == until) {
     commit_window(until, executed, duplicated);
-    speculative_length_.stood(length);
+    length_.stood(length);
   } else {
     const double undo_started = seconds_now();
     // Every event before the earliest violation was exact on every rank:
     // keep them and undo the rest, or (when the window ran global events
     // after it, or none stands) undo it whole.
-    const bool keep_before = !undo_forced && stands_until > time_;
+    const bool keep_before = !undo_forced && stands_until > d_.time_;
     const bool kept = keep_before && view.undo_speculation_from(stands_until);
     if (!kept) view.undo_speculation();
-    counters_.seconds_verify += seconds_now() - undo_started;
+    d_.counters_.seconds_verify += seconds_now() - undo_started;
     const Work work_kept = kept ? work_since(view, counted, uncounted) : Work{};
-    ++counters_.rollbacks;
-    counters_.events_rolled_back += executed - work_kept.executed;
-    if (last_violation_ == HistoryViolation::near) ++counters_.rollbacks_near;
-    if (last_violation_ == HistoryViolation::contact) ++counters_.rollbacks_contact;
-    if ((forced && violation == until) || injected) ++counters_.rollbacks_forced;
-    if (trace_) {
-      std::fprintf(stderr, "[rank %d] speculative window [%.17g, %.17g) undone, stands until %.17g (%s)\n", rank_,
-                   time_, until, stands_until,
+    ++d_.counters_.rollbacks;
+    d_.counters_.events_rolled_back += executed - work_kept.executed;
+    if (last_violation_ == HistoryViolation::near) ++d_.counters_.rollbacks_near;
+    if (last_violation_ == HistoryViolation::contact) ++d_.counters_.rollbacks_contact;
+    if ((forced && violation == until) || injected) ++d_.counters_.rollbacks_forced;
+    if (d_.trace_) {
+      std::fprintf(stderr, "[rank %d] speculative window [%.17g, %.17g) undone, stands until %.17g (%s)\n", d_.rank_,
+                   d_.time_, until, stands_until,
                    last_violation_ == HistoryViolation::near      ? "near"
                    : last_violation_ == HistoryViolation::contact ? "contact"
                    : forced                                       ? "forced"
@@ -177,10 +161,14 @@ bool DistributedEngine::speculative_round(double end) {
     // An undo forced for testing says nothing about the window's length,
     // nor does a violation injected for testing.
     if (undo_forced) return true;
-    if (verdict.injected == 0.0) speculative_length_.cut(length, stands_until > time_ ? stands_until - time_ : 0.0);
-    if (!(stands_until > time_)) return ++speculative_failures_ < kFailuresBeforeCertified;
+    if (verdict.injected == 0.0) length_.cut(length, stands_until > d_.time_ ? stands_until - d_.time_ : 0.0);
+    if (!(stands_until > d_.time_)) {
+      if (++failures_ < kFailuresBeforeCertified) return true;
+      failures_ = 0;  // a certified round takes the next window
+      return false;
+    }
     if (kept) {
-      ++counters_.partial_commits;
+      ++d_.counters_.partial_commits;
       commit_window(stands_until, work_kept.executed, work_kept.duplicated);
     } else {
       // Undone whole: run the events before the violation again (the same
@@ -188,47 +176,47 @@ bool DistributedEngine::speculative_round(double end) {
       run_again_and_commit(stands_until);
     }
   }
-  speculative_failures_ = 0;
+  failures_ = 0;
   failed_this_window_ = false;
-  if (fallback_after_window(round_started, cap)) {
-    run_fallback(cap, fallback_policy_.chosen_budget());
+  if (d_.fallback_after_window(round_started, cap)) {
+    d_.run_fallback(cap, d_.fallback_policy_.chosen_budget());
     return true;
   }
-  maybe_rebalance();
+  d_.maybe_rebalance();
   return true;
 }
 
-void DistributedEngine::run_again_and_commit(double until) {
-  engine::Engine& e = *engine_;
+void SpeculativeWindows::run_again_and_commit(double until) {
+  engine::Engine& e = *d_.engine_;
   const engine::PartialView view(e);
   const std::uint64_t counted = e.statistics().total_events();
   const std::uint64_t uncounted = view.uncounted_events();
   const double again = seconds_now();
-  enter(RoundPhase::execute);
-  view.begin_speculation(logged_sectors_);
+  d_.enter(RoundPhase::execute);
+  view.begin_speculation(d_.logged_sectors_);
   e.run_until(until);
-  counters_.seconds_execute += seconds_now() - again;
+  d_.counters_.seconds_execute += seconds_now() - again;
   const Work work = work_since(view, counted, uncounted);
-  ++counters_.partial_commits;
+  ++d_.counters_.partial_commits;
   commit_window(until, work.executed, work.duplicated);
 }
 
-void DistributedEngine::commit_window(double until, std::uint64_t executed, std::uint64_t duplicated) {
+void SpeculativeWindows::commit_window(double until, std::uint64_t executed, std::uint64_t duplicated) {
   const double commit_started = seconds_now();
-  enter(RoundPhase::commit);
+  d_.enter(RoundPhase::commit);
   commit_exchange(until);
-  engine::PartialView(*engine_).keep_speculation();
-  enter(RoundPhase::other);
-  counters_.seconds_exchange += seconds_now() - commit_started;
-  ++counters_.commits;
-  counters_.events_executed += executed;
-  counters_.events_duplicated += duplicated;
-  move_clock_to(until);
+  engine::PartialView(*d_.engine_).keep_speculation();
+  d_.enter(RoundPhase::other);
+  d_.counters_.seconds_exchange += seconds_now() - commit_started;
+  ++d_.counters_.commits;
+  d_.counters_.events_executed += executed;
+  d_.counters_.events_duplicated += duplicated;
+  d_.move_clock_to(until);
 }
 
-double DistributedEngine::check_histories(double until) {
+double SpeculativeWindows::check_histories(double until) {
   const double started = seconds_now();
-  engine::Engine& e = *engine_;
+  engine::Engine& e = *d_.engine_;
   const engine::PartialView view(e);
   const engine::SpeculationLog& log = view.speculation_log();
   const engine::SectorGrid& grid = e.grid();
@@ -267,39 +255,39 @@ double DistributedEngine::check_histories(double until) {
   auto start_of = [&](engine::Index i) { return view.sector_at_start(i); };
 
   // Owned particles' histories go to every rank whose window they were in.
-  std::vector<Bytes> out(neighbours_->neighbours().size());
+  std::vector<Bytes> out(d_.neighbours_->neighbours().size());
   std::vector<int> ranks, all;
   for (const Path& p : paths) {
     const engine::Index i = p.particle;
     if (!e.is_owned(i)) continue;
     const SectorIndex3 start_sector = start_of(i);
     const auto path = steps_of(p);
-    layout_.window_ranks(start_sector, all);
+    d_.layout_.window_ranks(start_sector, all);
     for (const HistoryStep& s : path) {
-      layout_.window_ranks(s.sector, ranks);
+      d_.layout_.window_ranks(s.sector, ranks);
       all.insert(all.end(), ranks.begin(), ranks.end());
     }
     std::sort(all.begin(), all.end());
     all.erase(std::unique(all.begin(), all.end()), all.end());
     for (int q : all) {
-      if (q == rank_) continue;
-      const int slot = neighbours_->slot(q);
+      if (q == d_.rank_) continue;
+      const int slot = d_.neighbours_->slot(q);
       if (slot < 0) {
         throw SynchronizationError("particle " + std::to_string(e.particles().id[i]) +
                                    " moved beyond the ranks this rank exchanges with");
       }
       append_history(out[static_cast<std::size_t>(slot)], e.particles().id[i], start_sector, path);
-      counters_.history_steps_sent += path.size();
+      d_.counters_.history_steps_sent += path.size();
     }
   }
-  const std::uint64_t sent_before = neighbours_->bytes_sent();
-  counters_.seconds_verify += seconds_now() - started;
+  const std::uint64_t sent_before = d_.neighbours_->bytes_sent();
+  d_.counters_.seconds_verify += seconds_now() - started;
   const double wait_started = seconds_now();
   const std::size_t messages = out.size();
-  const ReceivedBytes in = neighbours_->exchange(std::move(out));
-  counters_.seconds_wait += seconds_now() - wait_started;
-  counters_.bytes_sent += neighbours_->bytes_sent() - sent_before;
-  counters_.messages_sent += messages;
+  const ReceivedBytes in = d_.neighbours_->exchange(std::move(out));
+  d_.counters_.seconds_wait += seconds_now() - wait_started;
+  d_.counters_.bytes_sent += d_.neighbours_->bytes_sent() - sent_before;
+  d_.counters_.messages_sent += messages;
   const double verify_started = seconds_now();
 
   // Where this rank's particles were: its block, and the halo sectors its
@@ -310,7 +298,7 @@ double DistributedEngine::check_histories(double until) {
   for (const Path& p : paths) {
     if (!e.is_owned(p.particle)) continue;
     for (const HistoryStep& s : steps_of(p)) {
-      if (layout_.depth(rank_, s.sector) > 0) occupied.insert(grid.linear(s.sector));
+      if (d_.layout_.depth(d_.rank_, s.sector) > 0) occupied.insert(grid.linear(s.sector));
     }
   }
   for (const engine::OwnedContact& c : log.contacts) {
@@ -321,7 +309,7 @@ double DistributedEngine::check_histories(double until) {
   std::array<std::uint32_t, 27> around;
   std::array<Vec3, 27> shifts;
   auto near = [&](const SectorIndex3& s) {
-    if (layout_.depth(rank_, s) <= 1) return true;
+    if (d_.layout_.depth(d_.rank_, s) <= 1) return true;
     if (occupied.empty()) return false;
     const int n = grid.neighbourhood(s, around, shifts);
     for (int k = 0; k < n; ++k) {
@@ -337,8 +325,8 @@ double DistributedEngine::check_histories(double until) {
     if (!(t < violation)) return;
     violation = t;
     last_violation_ = why;
-    if (trace_) {
-      std::fprintf(stderr, "[rank %d] window violated at t = %.17g by particle %llu (%s)\n", rank_, t,
+    if (d_.trace_) {
+      std::fprintf(stderr, "[rank %d] window violated at t = %.17g by particle %llu (%s)\n", d_.rank_, t,
                    static_cast<unsigned long long>(i == engine::kNoIndex ? 0 : e.particles().id[i]),
                    why == HistoryViolation::near ? "its true run comes near" : "read after parting");
     }
@@ -351,7 +339,7 @@ double DistributedEngine::check_histories(double until) {
   // `slot`: the neighbour that reported its true run (-1: none did).
   auto judge = [&](engine::Index i, double t, const SectorIndex3& true_start, std::span<const HistoryStep> truth,
                    int slot) {
-    ++counters_.parted_particles;
+    ++d_.counters_.parted_particles;
     if (i != engine::kNoIndex) {
       parted[i] = t;
       partings_.push_back({e.particles().id[i], t, slot});
@@ -384,14 +372,14 @@ double DistributedEngine::check_histories(double until) {
     const auto it = parted.find(c.particle);
     if (it != parted.end() && c.time >= it->second) violate(c.time, HistoryViolation::contact, c.particle);
   }
-  counters_.seconds_verify += seconds_now() - verify_started;
+  d_.counters_.seconds_verify += seconds_now() - verify_started;
   return violation;
 }
 
-void DistributedEngine::commit_exchange(double until) {
-  engine::Engine& e = *engine_;
+void SpeculativeWindows::commit_exchange(double until) {
+  engine::Engine& e = *d_.engine_;
   const engine::PartialView view(e);
-  const std::size_t slots = neighbours_->neighbours().size();
+  const std::size_t slots = d_.neighbours_->neighbours().size();
   // Every ghost run here as its owner ran it up to `until` is exact: its
   // history (each event's time, kind, participants and the whole record
   // after it) is the owner's. The others are put right: those the owner
@@ -433,9 +421,9 @@ void DistributedEngine::commit_exchange(double until) {
       if (replaced.count(i) == 0) kept_ghosts.push_back(i);
       continue;
     }
-    send_changed_record(c, Recipients::new_windows, records, before, after);
+    d_.send_changed_record(c, DistributedEngine::Recipients::new_windows, records, before, after);
     // Particles that left the simulation stay where they were owned.
-    if (layout_.owner(e.sector(i)) != rank_ && e.particles().state[i].alive) left.push_back(i);
+    if (d_.layout_.owner(e.sector(i)) != d_.rank_ && e.particles().state[i].alive) left.push_back(i);
   }
   // First exchange: the ids asked for, then the records of newcomers.
   std::vector<Bytes> out(slots);
@@ -448,12 +436,12 @@ void DistributedEngine::commit_exchange(double until) {
     o.insert(o.end(), records[k].begin(), records[k].end());
   }
   engine::free_storage(records);
-  std::uint64_t sent_before = neighbours_->bytes_sent();
+  std::uint64_t sent_before = d_.neighbours_->bytes_sent();
   double wait_started = seconds_now();
-  const ReceivedBytes first = neighbours_->exchange(std::move(out));
-  counters_.seconds_wait += seconds_now() - wait_started;
-  counters_.bytes_sent += neighbours_->bytes_sent() - sent_before;
-  counters_.messages_sent += slots;
+  const ReceivedBytes first = d_.neighbours_->exchange(std::move(out));
+  d_.counters_.seconds_wait += seconds_now() - wait_started;
+  d_.counters_.bytes_sent += d_.neighbours_->bytes_sent() - sent_before;
+  d_.counters_.messages_sent += slots;
 
   // Answers: the owned particles' records asked for (taken before any
   // particle leaves).
@@ -473,17 +461,17 @@ void DistributedEngine::commit_exchange(double until) {
     const std::size_t at = sizeof(std::uint64_t) * (1 + asked);
     newcomers[k] = {first[k].data() + at, first[k].size() - at};
   }
-  sent_before = neighbours_->bytes_sent();
+  sent_before = d_.neighbours_->bytes_sent();
   wait_started = seconds_now();
-  const ReceivedBytes second = neighbours_->exchange(std::move(answers));
-  counters_.seconds_wait += seconds_now() - wait_started;
-  counters_.bytes_sent += neighbours_->bytes_sent() - sent_before;
-  counters_.messages_sent += slots;
+  const ReceivedBytes second = d_.neighbours_->exchange(std::move(answers));
+  d_.counters_.seconds_wait += seconds_now() - wait_started;
+  d_.counters_.bytes_sent += d_.neighbours_->bytes_sent() - sent_before;
+  d_.counters_.messages_sent += slots;
 
   // Particles that left this rank's block: ghosts now, or gone from view.
   for (const engine::Index i : left) {
-    ++counters_.migrations;
-    if (layout_.in_window(rank_, e.sector(i))) {
+    ++d_.counters_.migrations;
+    if (d_.layout_.in_window(d_.rank_, e.sector(i))) {
       view.set_owned(i, false);
     } else {
       view.remove(i);
@@ -494,14 +482,14 @@ void DistributedEngine::commit_exchange(double until) {
     const ParticleId id = r.particle.id;
     engine::Index i = e.particles().index_of(id);
     if (i != engine::kNoIndex && e.is_owned(i)) throw SynchronizationError("two ranks own particle " + std::to_string(id));
-    if (!r.particle.alive || !layout_.in_window(rank_, r.particle.sector)) {
+    if (!r.particle.alive || !d_.layout_.in_window(d_.rank_, r.particle.sector)) {
       if (i != engine::kNoIndex) view.remove(i);
       return;
     }
     // A ghost that parted only after `until` is already as its owner has it.
     if (i == engine::kNoIndex || !engine::same_record(e.record(i), r)) i = view.upsert(r);
     // Migrated here.
-    if (layout_.owner(r.particle.sector) == rank_) view.set_owned(i, true);
+    if (d_.layout_.owner(r.particle.sector) == d_.rank_) view.set_owned(i, true);
     view.set_active(i, true);
   };
   for (std::size_t k = 0; k < slots; ++k) {
@@ -516,19 +504,19 @@ void DistributedEngine::commit_exchange(double until) {
   for (const engine::Index i : kept_ghosts) {
     if (e.is_removed(i) || e.is_owned(i)) continue;
     const SectorIndex3& sector = e.sector(i);
-    if (!e.particles().state[i].alive || !layout_.in_window(rank_, sector)) {
+    if (!e.particles().state[i].alive || !d_.layout_.in_window(d_.rank_, sector)) {
       view.remove(i);
-    } else if (layout_.owner(sector) == rank_) {
+    } else if (d_.layout_.owner(sector) == d_.rank_) {
       view.set_owned(i, true);
     }
   }
   view.clear_changes();
-  counters_.owned = counters_.ghosts = 0;
+  d_.counters_.owned = d_.counters_.ghosts = 0;
   for (engine::Index i = 0; i < e.particles().size(); ++i) {
     if (e.is_removed(i) || e.is_hub(i) || !e.particles().state[i].alive) continue;
-    (e.is_owned(i) ? counters_.owned : counters_.ghosts) += 1;
+    (e.is_owned(i) ? d_.counters_.owned : d_.counters_.ghosts) += 1;
   }
-  counters_.ghosts_max = std::max(counters_.ghosts_max, counters_.ghosts);
+  d_.counters_.ghosts_max = std::max(d_.counters_.ghosts_max, d_.counters_.ghosts);
 }
 
 }  // namespace tethersim::decomposition
