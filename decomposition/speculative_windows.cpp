@@ -56,125 +56,30 @@ bool SpeculativeWindows::round(double end) {
   const double length = std::min(length_.proposal(), room);
   // The window's end exactly: windows that reach a scheduled stop end on it.
   const double until = length == room ? cap : d_.time_ + length;
-  engine::Engine& e = *d_.engine_;
-  const engine::PartialView view(e);
   ++d_.counters_.speculative_windows;
-  const std::uint64_t counted = e.statistics().total_events();
-  const std::uint64_t uncounted = view.uncounted_events();
-  const double started = seconds_now();
-  d_.enter(RoundPhase::execute);
-  view.set_journal_floor(d_.settings_.test.journal_floor);
-  view.begin_speculation(d_.logged_sectors_);
-  bool reached = false;
-  Halt halt = d_.run_watched(e, until, UINT64_MAX, &reached, d_.window_memory());
-  // Ended early with its undo log full: the events at the last event's
-  // time T may not all have run. Running them (an instant is short) makes
-  // the window complete up to just after T, so that it can stand there
-  // with nothing to undo, even without a journal (a gravity tick that
-  // fills the log is then kept, not undone and run again).
-  double complete = until;
-  if (halt == Halt::none && !reached) {
-    const double instant_end = std::min(std::nextafter(e.time(), kInfinity), until);
-    bool finished = false;
-    halt = d_.run_watched(e, instant_end, UINT64_MAX, &finished);
-    reached = finished && instant_end == until;
-    complete = finished ? instant_end : e.time();
-  }
-  d_.counters_.window_peak_bytes = std::max<std::uint64_t>(d_.counters_.window_peak_bytes, view.speculation_bytes());
-  if (view.speculation_journal_dropped()) ++d_.counters_.journals_dropped;
-  const auto [executed, duplicated] = work_since(view, counted, uncounted);
-  d_.counters_.seconds_execute += seconds_now() - started;
-
-  d_.enter(RoundPhase::verify);
-  last_violation_ = HistoryViolation::none;
-  double violation = std::min(check_histories(until), until);
-  // Ended early with its undo log full: the window stands at most up to
-  // where it is complete, like a violation there; the next proposal is
-  // shorter.
-  if (halt == Halt::none && !reached) {
-    ++d_.counters_.memory_cuts;
-    violation = std::min(violation, complete);
-    if (d_.trace_) {
-      std::fprintf(stderr, "[rank %d] window memory full at t = %.17g (%zu bytes)\n", d_.rank_, e.time(),
-                   view.speculation_bytes());
-    }
-  }
-  // Testing switches: the same bits whatever is undone and run again. A
-  // random failure either undoes the whole window or claims a violation at
-  // a random time inside it (which keeps the events before that time).
-  bool forced = false, injected = false;
-  const double failure_rate = d_.settings_.test.random_failure_rate;
-  if (d_.settings_.test.fail_every_window_once && !failed_this_window_) forced = true;
-  if (failure_rate > 0.0 && static_cast<double>(d_.random_decision() % 1000000) < failure_rate * 1e6) {
-    const std::uint64_t how = d_.random_decision();
-    if (how % 2 == 0) {
-      forced = true;
-    } else {
-      const double fraction = static_cast<double>((how >> 1) % 1000 + 1) / 1002.0;
-      const double at = d_.time_ + fraction * (until - d_.time_);
-      injected = at < violation;
-      violation = std::min(violation, at);
-    }
-  }
-  SpeculativeVerdict verdict{-violation, forced ? 1.0 : 0.0, static_cast<double>(halt), injected ? 1.0 : 0.0,
-                             d_.run_totals()};
+  const Attempt attempt = run_window(until);
+  const Claim claim = claim_violation(attempt);
+  SpeculativeVerdict verdict{-claim.violation, claim.forced ? 1.0 : 0.0, static_cast<double>(attempt.halt),
+                             claim.injected ? 1.0 : 0.0, d_.run_totals()};
   d_.agree(verdict);
   d_.take_totals(verdict.totals);
+  const engine::PartialView view(*d_.engine_);
   if (verdict.halt != 0.0) {
     // A halted window is undone whole on every rank, its events never
     // counted: the run stops at the window's start, a consistent time.
     view.undo_speculation();
     ++d_.counters_.rollbacks;
-    d_.counters_.events_rolled_back += executed;
+    d_.counters_.events_rolled_back += attempt.executed;
     d_.halt_ = static_cast<Halt>(static_cast<int>(verdict.halt));
     return true;
   }
   const double stands_until = -verdict.negated_violation;
-  const bool undo_forced = verdict.forced != 0.0;
-  if (!undo_forced && stands_until == until) {
-    commit_window(until, executed, duplicated);
+  if (verdict.forced == 0.0 && stands_until == until) {
+    commit_window(until, attempt.executed, attempt.duplicated);
     length_.stood(length);
   } else {
-    const double undo_started = seconds_now();
-    // Every event before the earliest violation was exact on every rank:
-    // keep them and undo the rest, or (when the window ran global events
-    // after it, or none stands) undo it whole.
-    const bool keep_before = !undo_forced && stands_until > d_.time_;
-    const bool kept = keep_before && view.undo_speculation_from(stands_until);
-    if (!kept) view.undo_speculation();
-    d_.counters_.seconds_verify += seconds_now() - undo_started;
-    const Work work_kept = kept ? work_since(view, counted, uncounted) : Work{};
-    ++d_.counters_.rollbacks;
-    d_.counters_.events_rolled_back += executed - work_kept.executed;
-    if (last_violation_ == HistoryViolation::near) ++d_.counters_.rollbacks_near;
-    if (last_violation_ == HistoryViolation::contact) ++d_.counters_.rollbacks_contact;
-    if ((forced && violation == until) || injected) ++d_.counters_.rollbacks_forced;
-    if (d_.trace_) {
-      std::fprintf(stderr, "[rank %d] speculative window [%.17g, %.17g) undone, stands until %.17g (%s)\n", d_.rank_,
-                   d_.time_, until, stands_until,
-                   last_violation_ == HistoryViolation::near      ? "near"
-                   : last_violation_ == HistoryViolation::contact ? "contact"
-                   : forced                                       ? "forced"
-                                                                  : "another rank");
-    }
-    failed_this_window_ = true;
-    // An undo forced for testing says nothing about the window's length,
-    // nor does a violation injected for testing.
-    if (undo_forced) return true;
-    if (verdict.injected == 0.0) length_.cut(length, stands_until > d_.time_ ? stands_until - d_.time_ : 0.0);
-    if (!(stands_until > d_.time_)) {
-      if (++failures_ < kFailuresBeforeCertified) return true;
-      failures_ = 0;  // a certified round takes the next window
-      return false;
-    }
-    if (kept) {
-      ++d_.counters_.partial_commits;
-      commit_window(stands_until, work_kept.executed, work_kept.duplicated);
-    } else {
-      // Undone whole: run the events before the violation again (the same
-      // events, from the same state) and keep them.
-      run_again_and_commit(stands_until);
-    }
+    const AfterCut after = cut_short(attempt, claim, verdict, length);
+    if (after != AfterCut::go_on) return after == AfterCut::round_over;
   }
   failures_ = 0;
   failed_this_window_ = false;
@@ -184,6 +89,123 @@ bool SpeculativeWindows::round(double end) {
   }
   d_.maybe_rebalance();
   return true;
+}
+
+SpeculativeWindows::Attempt SpeculativeWindows::run_window(double until) {
+  engine::Engine& e = *d_.engine_;
+  const engine::PartialView view(e);
+  Attempt a;
+  a.until = until;
+  a.counted = e.statistics().total_events();
+  a.uncounted = view.uncounted_events();
+  const double started = seconds_now();
+  d_.enter(RoundPhase::execute);
+  view.set_journal_floor(d_.settings_.test.journal_floor);
+  view.begin_speculation(d_.logged_sectors_);
+  Halt halt = d_.run_watched(e, until, UINT64_MAX, &a.reached, d_.window_memory());
+  // Ended early with its undo log full: the events at the last event's
+  // time T may not all have run. Running them (an instant is short) makes
+  // the window complete up to just after T, so that it can stand there
+  // with nothing to undo, even without a journal.
+  a.complete = until;
+  if (halt == Halt::none && !a.reached) {
+    const double instant_end = std::min(std::nextafter(e.time(), kInfinity), until);
+    bool finished = false;
+    halt = d_.run_watched(e, instant_end, UINT64_MAX, &finished);
+    a.reached = finished && instant_end == until;
+    a.complete = finished ? instant_end : e.time();
+  }
+  a.halt = static_cast<int>(halt);
+  d_.counters_.window_peak_bytes = std::max<std::uint64_t>(d_.counters_.window_peak_bytes, view.speculation_bytes());
+  if (view.speculation_journal_dropped()) ++d_.counters_.journals_dropped;
+  const Work work = work_since(view, a.counted, a.uncounted);
+  a.executed = work.executed;
+  a.duplicated = work.duplicated;
+  d_.counters_.seconds_execute += seconds_now() - started;
+  return a;
+}
+
+SpeculativeWindows::Claim SpeculativeWindows::claim_violation(const Attempt& a) {
+  d_.enter(RoundPhase::verify);
+  last_violation_ = HistoryViolation::none;
+  Claim c;
+  c.violation = std::min(check_histories(a.until), a.until);
+  // Ended early with its undo log full: the window stands at most up to
+  // where it is complete, like a violation there; the next proposal is
+  // shorter.
+  if (a.halt == static_cast<int>(Halt::none) && !a.reached) {
+    ++d_.counters_.memory_cuts;
+    c.violation = std::min(c.violation, a.complete);
+    if (d_.trace_) {
+      std::fprintf(stderr, "[rank %d] window memory full at t = %.17g (%zu bytes)\n", d_.rank_, d_.engine_->time(),
+                   engine::PartialView(*d_.engine_).speculation_bytes());
+    }
+  }
+  // Testing switches: the same bits whatever is undone and run again. A
+  // random failure either undoes the whole window or claims a violation at
+  // a random time inside it (which keeps the events before that time).
+  const double failure_rate = d_.settings_.test.random_failure_rate;
+  if (d_.settings_.test.fail_every_window_once && !failed_this_window_) c.forced = true;
+  if (failure_rate > 0.0 && static_cast<double>(d_.random_decision() % 1000000) < failure_rate * 1e6) {
+    const std::uint64_t how = d_.random_decision();
+    if (how % 2 == 0) {
+      c.forced = true;
+    } else {
+      const double fraction = static_cast<double>((how >> 1) % 1000 + 1) / 1002.0;
+      const double at = d_.time_ + fraction * (a.until - d_.time_);
+      c.injected = at < c.violation;
+      c.violation = std::min(c.violation, at);
+    }
+  }
+  return c;
+}
+
+SpeculativeWindows::AfterCut SpeculativeWindows::cut_short(const Attempt& a, const Claim& c,
+                                                           const SpeculativeVerdict& verdict, double length) {
+  const engine::PartialView view(*d_.engine_);
+  const double stands_until = -verdict.negated_violation;
+  const bool undo_forced = verdict.forced != 0.0;
+  const double undo_started = seconds_now();
+  // Every event before the earliest violation was exact on every rank:
+  // keep them and undo the rest, or (when the window ran global events
+  // after it, or none stands) undo it whole.
+  const bool keep_before = !undo_forced && stands_until > d_.time_;
+  const bool kept = keep_before && view.undo_speculation_from(stands_until);
+  if (!kept) view.undo_speculation();
+  d_.counters_.seconds_verify += seconds_now() - undo_started;
+  const Work work_kept = kept ? work_since(view, a.counted, a.uncounted) : Work{};
+  ++d_.counters_.rollbacks;
+  d_.counters_.events_rolled_back += a.executed - work_kept.executed;
+  if (last_violation_ == HistoryViolation::near) ++d_.counters_.rollbacks_near;
+  if (last_violation_ == HistoryViolation::contact) ++d_.counters_.rollbacks_contact;
+  if ((c.forced && c.violation == a.until) || c.injected) ++d_.counters_.rollbacks_forced;
+  if (d_.trace_) {
+    std::fprintf(stderr, "[rank %d] speculative window [%.17g, %.17g) undone, stands until %.17g (%s)\n", d_.rank_,
+                 d_.time_, a.until, stands_until,
+                 last_violation_ == HistoryViolation::near      ? "near"
+                 : last_violation_ == HistoryViolation::contact ? "contact"
+                 : c.forced                                     ? "forced"
+                                                                : "another rank");
+  }
+  failed_this_window_ = true;
+  // An undo forced for testing says nothing about the window's length,
+  // nor does a violation injected for testing.
+  if (undo_forced) return AfterCut::round_over;
+  if (verdict.injected == 0.0) length_.cut(length, stands_until > d_.time_ ? stands_until - d_.time_ : 0.0);
+  if (!(stands_until > d_.time_)) {
+    if (++failures_ < kFailuresBeforeCertified) return AfterCut::round_over;
+    failures_ = 0;  // a certified round takes the next window
+    return AfterCut::give_way;
+  }
+  if (kept) {
+    ++d_.counters_.partial_commits;
+    commit_window(stands_until, work_kept.executed, work_kept.duplicated);
+  } else {
+    // Undone whole: run the events before the violation again (the same
+    // events, from the same state) and keep them.
+    run_again_and_commit(stands_until);
+  }
+  return AfterCut::go_on;
 }
 
 void SpeculativeWindows::run_again_and_commit(double until) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tethersim/decomposition/agreements.hpp"
 #include "tethersim/decomposition/window_length.hpp"
 #include "tethersim/decomposition/window_protocol.hpp"
 #include "tethersim/model/initial_state.hpp"
@@ -32,6 +33,29 @@ class SpeculativeWindows final : public WindowProtocol {
   bool round(double end) override;
 
  private:
+  // A window run up to `until` (or cut at the window memory) under an undo
+  // log, and what it ran.
+  struct Attempt {
+    double until = 0.0;
+    int halt = 0;               // DistributedEngine::Halt
+    bool reached = false;       // ran up to `until`
+    double complete = 0.0;      // every event before it ran (< until after a memory cut)
+    std::uint64_t counted = 0, uncounted = 0;  // the engine's counts before it
+    std::uint64_t executed = 0, duplicated = 0;
+  };
+  Attempt run_window(double until);
+  // What this rank claims of the window: the earliest time its own
+  // particles may not be exact (its check, its memory cut), and the
+  // testing switches' forced undo or injected violation.
+  struct Claim {
+    double violation = 0.0;
+    bool forced = false, injected = false;
+  };
+  Claim claim_violation(const Attempt& attempt);
+  // After a window the ranks did not keep whole: keeps what stood (cut
+  // short, or run again) or undoes it; what the round does next.
+  enum class AfterCut { go_on, round_over, give_way };
+  AfterCut cut_short(const Attempt& attempt, const Claim& claim, const SpeculativeVerdict& verdict, double length);
   // Sends the histories of owned particles to the ranks that hold them or
   // whose windows they entered, and checks the histories of this rank's
   // ghosts against them. The earliest time from which this rank's own
