@@ -101,18 +101,17 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
   // The clocks of every rank move on together; the run's cost steers the
   // next lean-window decision.
   std::array<double, 4> shared{until, run_seconds, run_events, static_cast<double>(halt)};
-  if (recorder_) {
-    recorder_->begin_communication();
-    recorder_->broadcast(sizeof shared + sizeof(int) + globals.periodic_ticks.size() * sizeof(std::uint64_t), 0);
+  {
+    RecordedCommunication call(recorder_.get());
+    call.broadcast(sizeof shared + sizeof(int) + globals.periodic_ticks.size() * sizeof(std::uint64_t), 0);
+    mpi::broadcast(shared.data(), shared.size(), 0, comm_);
+    globals.active_window = mpi::broadcast(globals.active_window, 0, comm_);
+    mpi::broadcast(globals.periodic_ticks, 0, comm_);
   }
-  mpi::broadcast(shared.data(), shared.size(), 0, comm_);
   until = shared[0];
   halt_ = static_cast<Halt>(static_cast<int>(shared[3]));
   run_seconds = shared[1];
   if (shared[2] > 0.0) fallback_policy_.measured_seconds_per_event(run_seconds / shared[2]);
-  globals.active_window = mpi::broadcast(globals.active_window, 0, comm_);
-  mpi::broadcast(globals.periodic_ticks, 0, comm_);
-  if (recorder_) recorder_->end_communication();
   move_clock_to(until);
   deliver_and_build(std::move(after), globals, statistics, escapes, releases);
   counters_.seconds_rebuild += seconds_now() - started;
@@ -123,12 +122,11 @@ void DistributedEngine::maybe_rebalance() {
   if (ranks_ == 1 || !balancer_->due()) return;
   // Work per sector layer along each axis, summed over ranks.
   std::vector<double> work = balancer_->take_work();
-  if (recorder_) {
-    recorder_->begin_communication();
-    recorder_->allreduce(work.size() * sizeof(double));
+  {
+    RecordedCommunication call(recorder_.get());
+    call.allreduce(work.size() * sizeof(double));
+    mpi::sum_in_place(work, comm_);
   }
-  mpi::sum_in_place(work, comm_);
-  if (recorder_) recorder_->end_communication();
   const CutPlanes cuts = balancer_->planes(layout_.cuts(), layout_.ranks(), work, [this] { return random_decision(); });
   if (cuts == layout_.cuts()) return;
   const double started = seconds_now();

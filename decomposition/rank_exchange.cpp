@@ -87,11 +87,8 @@ std::vector<std::size_t> sizes_of(const ReceivedBytes& in) {
 ReceivedBytes NeighbourExchange::exchange(std::vector<Bytes> out) {
   if (out.size() != neighbours_.size()) throw std::logic_error("one buffer per neighbour expected");
   for (const Bytes& b : out) bytes_sent_ += b.size();
-  std::vector<std::size_t> sent;
-  if (recorder_ != nullptr) {
-    recorder_->begin_communication();
-    sent = sizes_of(out);
-  }
+  RecordedCommunication call(recorder_);
+  const std::vector<std::size_t> sent = call.recording() ? sizes_of(out) : std::vector<std::size_t>{};
   ReceivedBytes in = exchange_buffers(
       std::move(out),
       [&](const int* send_counts, int* receive_counts) {
@@ -101,19 +98,13 @@ ReceivedBytes NeighbourExchange::exchange(std::vector<Bytes> out) {
           const int* receive_offsets) {
         graph_.exchange_bytes(send, send_counts, send_offsets, receive, receive_counts, receive_offsets);
       });
-  if (recorder_ != nullptr) {
-    recorder_->exchange(neighbours_, sent, sizes_of(in));
-    recorder_->end_communication();
-  }
+  if (call.recording()) call.exchange(neighbours_, sent, sizes_of(in));
   return in;
 }
 
 ReceivedBytes all_to_all(MPI_Comm comm, std::vector<Bytes> out, RoundRecorder* recorder) {
-  std::vector<std::size_t> sent;
-  if (recorder != nullptr) {
-    recorder->begin_communication();
-    sent = sizes_of(out);
-  }
+  RecordedCommunication call(recorder);
+  const std::vector<std::size_t> sent = call.recording() ? sizes_of(out) : std::vector<std::size_t>{};
   ReceivedBytes in = exchange_buffers(
       std::move(out),
       [&](const int* send_counts, int* receive_counts) {
@@ -123,21 +114,14 @@ ReceivedBytes all_to_all(MPI_Comm comm, std::vector<Bytes> out, RoundRecorder* r
           const int* receive_offsets) {
         mpi::exchange_bytes(send, send_counts, send_offsets, receive, receive_counts, receive_offsets, comm);
       });
-  if (recorder != nullptr) {
-    recorder->all_to_all(sent, sizes_of(in));
-    recorder->end_communication();
-  }
+  if (call.recording()) call.all_to_all(sent, sizes_of(in));
   return in;
 }
 
 Bytes gather_to_root(MPI_Comm comm, const Bytes& mine, RoundRecorder* recorder) {
-  if (recorder != nullptr) {
-    recorder->begin_communication();
-    recorder->gather(mine.size(), 0);
-  }
-  Bytes all = mpi::gather_to_root(mine, comm);
-  if (recorder != nullptr) recorder->end_communication();
-  return all;
+  RecordedCommunication call(recorder);
+  call.gather(mine.size(), 0);
+  return mpi::gather_to_root(mine, comm);
 }
 
 }  // namespace tethersim::decomposition

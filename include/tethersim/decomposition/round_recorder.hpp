@@ -100,4 +100,39 @@ class RoundRecorder {
   std::uint64_t bytes_sent_ = 0, messages_sent_ = 0, collectives_ = 0;
 };
 
+// One communication call bracketed for a recorder (nothing when there is
+// none): made just before the call, told what the call communicates, and
+// the bracket closes when it goes out of scope (an exception included).
+class RecordedCommunication {
+ public:
+  explicit RecordedCommunication(RoundRecorder* recorder) : recorder_(recorder) {
+    if (recorder_ != nullptr) recorder_->begin_communication();
+  }
+  ~RecordedCommunication() {
+    if (recorder_ != nullptr) recorder_->end_communication();
+  }
+  RecordedCommunication(const RecordedCommunication&) = delete;
+  RecordedCommunication& operator=(const RecordedCommunication&) = delete;
+
+  bool recording() const { return recorder_ != nullptr; }
+  void exchange(std::span<const int> peers, std::span<const std::size_t> sent, std::span<const std::size_t> received) {
+    if (recorder_ != nullptr) recorder_->exchange(peers, sent, received);
+  }
+  void all_to_all(std::span<const std::size_t> sent, std::span<const std::size_t> received) {
+    if (recorder_ != nullptr) recorder_->all_to_all(sent, received);
+  }
+  void allreduce(std::size_t bytes) {
+    if (recorder_ != nullptr) recorder_->allreduce(bytes);
+  }
+  void broadcast(std::size_t bytes, int root) {
+    if (recorder_ != nullptr) recorder_->broadcast(bytes, root);
+  }
+  void gather(std::size_t bytes, int root) {
+    if (recorder_ != nullptr) recorder_->gather(bytes, root);
+  }
+
+ private:
+  RoundRecorder* recorder_;
+};
+
 }  // namespace tethersim::decomposition
