@@ -13,6 +13,7 @@
 #include <exception>
 
 #include "tethersim/decomposition/record_snapshot.hpp"
+#include "tethersim/engine/free_storage.hpp"
 #include "tethersim/physics/counter_rng.hpp"
 #include "tethersim/model/periodic_impulse_kinds.hpp"
 
@@ -137,8 +138,7 @@ void DistributedEngine::refuse_overlaps(const scenario::InitialSystem& initial,
   throw RefusedStart(problem);
 }
 
-DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
-                                     const engine::EngineSnapshot& slice,
+DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm, engine::EngineSnapshot slice,
                                      const DistributionSettings& settings)
     : model_(model), comm_(comm), settings_(settings) {
   const double started = seconds_now();
@@ -162,6 +162,8 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
     for (const auto& column : slice.reaction_times) r.reaction_times.push_back(column[k]);
     append_record(particles_out[static_cast<std::size_t>(home(r.particle.id))], r);
   }
+  engine::free_storage(slice.particles);
+  engine::free_storage(slice.reaction_times);
   // Tethers and loaded edges go to both ends' homes, as bare links (a
   // membrane has three tethers per particle: a whole record for each would
   // make them the largest thing a restart holds).
@@ -183,6 +185,8 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
       append_loaded_edge(out, e);
     });
   }
+  engine::free_storage(slice.tethers);
+  engine::free_storage(slice.loaded_edges);
   std::vector<engine::ParticleRecord> homed = receive_records(std::move(particles_out));
   std::sort(homed.begin(), homed.end(), [](const auto& x, const auto& y) { return x.particle.id < y.particle.id; });
   auto find_homed = [&](ParticleId id) -> engine::ParticleRecord* {
@@ -294,11 +298,10 @@ DistributedEngine::Globals DistributedEngine::current_globals() const {
   return {engine_->periodic_ticks(), engine_->active_window()};
 }
 
-void DistributedEngine::build(std::vector<engine::ParticleRecord> records, const Globals& globals,
+void DistributedEngine::build(engine::EngineSnapshot s, const Globals& globals,
                               engine::EngineStatistics statistics,
                               std::vector<engine::EscapeSnapshot> escapes,
                               std::vector<engine::ReleaseSnapshot> releases) {
-  engine::EngineSnapshot s = snapshot_of_records(std::move(records), time_, reaction_count());
   s.periodic_ticks = globals.periodic_ticks;
   s.active_window = globals.active_window;
   s.statistics = std::move(statistics);

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "tethersim/decomposition/distributed_engine.hpp"
+#include "tethersim/decomposition/record_snapshot.hpp"
 #include "tethersim/engine/free_storage.hpp"
 #include "tethersim/engine/particle_words.hpp"
 #include "wall_clock.hpp"
@@ -179,13 +180,16 @@ void DistributedEngine::deliver_and_build(std::vector<Bytes> out, const Globals&
                                           const std::vector<engine::EscapeSnapshot>& escapes,
                                           const std::vector<engine::ReleaseSnapshot>& releases) {
   for (const Bytes& b : out) counters_.bytes_sent += b.size();
-  std::vector<engine::ParticleRecord> mine = receive_records(std::move(out));
-  // Hubs arrive from every rank that sent them once: keep one.
-  std::sort(mine.begin(), mine.end(), [](const auto& x, const auto& y) { return x.particle.id < y.particle.id; });
-  mine.erase(std::unique(mine.begin(), mine.end(),
-                         [](const auto& x, const auto& y) { return x.particle.id == y.particle.id; }),
-             mine.end());
-  build(std::move(mine), globals, statistics, escapes, releases);
+  // Decoded straight into the snapshot (hubs arrive from every rank that
+  // sent them: one is kept), and the bytes released before the engine is
+  // built from it.
+  std::optional<ReceivedBytes> in(all_to_all(comm_, std::move(out), recorder_.get()));
+  SnapshotAssembly assembly(time_, reaction_count(), most_records_in(in->total_bytes()));
+  for (std::span<const char> b : *in) {
+    read_records_each(b.data(), b.size(), [&](const engine::ParticleRecord& r) { assembly.add(r); });
+  }
+  in.reset();
+  build(assembly.finish(), globals, statistics, escapes, releases);
 }
 
 }  // namespace tethersim::decomposition

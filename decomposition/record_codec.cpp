@@ -72,18 +72,41 @@ std::vector<engine::ParticleRecord> read_records(const char* data, std::size_t s
   return records;
 }
 
+namespace {
+
+// Reads the next record of `in` into `r` (its lists emptied first, their
+// storage kept).
+void read_record(ByteReader& in, engine::ParticleRecord& r) {
+  engine::read_particle_bytes(in.take(engine::kParticleBytes), r.particle);
+  const auto phis = in.get<std::uint16_t>();
+  const auto tethers = in.get<std::uint32_t>();
+  const auto edges = in.get<std::uint32_t>();
+  r.reaction_times.clear();
+  r.tethers.clear();
+  r.loaded_edges.clear();
+  for (std::uint16_t k = 0; k < phis; ++k) r.reaction_times.push_back(in.get<double>());
+  for (std::uint32_t k = 0; k < tethers; ++k) r.tethers.push_back(in.get<std::uint64_t>());
+  for (std::uint32_t k = 0; k < edges; ++k) r.loaded_edges.push_back(read_loaded_edge(in));
+}
+
+}  // namespace
+
 void read_records_into(const char* data, std::size_t size, std::vector<engine::ParticleRecord>& records) {
   ByteReader in(data, size, "particle record");
   while (!in.done()) {
     engine::ParticleRecord r;
-    engine::read_particle_bytes(in.take(engine::kParticleBytes), r.particle);
-    const auto phis = in.get<std::uint16_t>();
-    const auto tethers = in.get<std::uint32_t>();
-    const auto edges = in.get<std::uint32_t>();
-    for (std::uint16_t k = 0; k < phis; ++k) r.reaction_times.push_back(in.get<double>());
-    for (std::uint32_t k = 0; k < tethers; ++k) r.tethers.push_back(in.get<std::uint64_t>());
-    for (std::uint32_t k = 0; k < edges; ++k) r.loaded_edges.push_back(read_loaded_edge(in));
+    read_record(in, r);
     records.push_back(std::move(r));
+  }
+}
+
+void read_records_each(const char* data, std::size_t size,
+                       const std::function<void(const engine::ParticleRecord&)>& take) {
+  ByteReader in(data, size, "particle record");
+  engine::ParticleRecord r;
+  while (!in.done()) {
+    read_record(in, r);
+    take(r);
   }
 }
 

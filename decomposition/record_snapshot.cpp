@@ -1,6 +1,7 @@
 #include "tethersim/decomposition/record_snapshot.hpp"
 
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/free_storage.hpp"
 #include "tethersim/engine/same_state.hpp"
 
 #include <algorithm>
@@ -36,27 +37,67 @@ void sort_unique(std::vector<Link>& links) {
 
 }  // namespace
 
+SnapshotAssembly::SnapshotAssembly(double time, std::size_t reactions, std::size_t expected)
+    : reactions_(reactions) {
+  s_.time = time;
+  s_.particles.reserve(expected);
+  phi_.reserve(expected * reactions);
+}
+
+void SnapshotAssembly::add(const engine::ParticleRecord& r) {
+  s_.particles.push_back(r.particle);
+  for (std::size_t k = 0; k < reactions_; ++k) {
+    phi_.push_back(k < r.reaction_times.size() ? r.reaction_times[k] : kInfinity);
+  }
+  for (ParticleId other : r.tethers) {
+    s_.tethers.push_back({std::min(r.particle.id, other), std::max(r.particle.id, other)});
+  }
+  for (const engine::LoadedEdgeSnapshot& e : r.loaded_edges) s_.loaded_edges.push_back(e);
+}
+
+engine::EngineSnapshot SnapshotAssembly::finish() {
+  std::vector<engine::ParticleSnapshot>& arrived = s_.particles;
+  auto by_id = [](const engine::ParticleSnapshot& x, const engine::ParticleSnapshot& y) { return x.id < y.id; };
+  auto same_id = [](const engine::ParticleSnapshot& x, const engine::ParticleSnapshot& y) { return x.id == y.id; };
+  if (reactions_ == 0) {
+    // In place: no second array of particles at the peak. std::sort, as
+    // the records were sorted before: the same comparisons in the same
+    // order pick the same copy of a hub.
+    std::sort(arrived.begin(), arrived.end(), by_id);
+    arrived.erase(std::unique(arrived.begin(), arrived.end(), same_id), arrived.end());
+    sort_unique(s_.tethers);
+    sort_unique(s_.loaded_edges);
+    return std::move(s_);
+  }
+  std::vector<std::uint32_t> order(arrived.size());
+  for (std::uint32_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(),
+            [&](std::uint32_t x, std::uint32_t y) { return arrived[x].id < arrived[y].id; });
+  order.erase(std::unique(order.begin(), order.end(),
+                          [&](std::uint32_t x, std::uint32_t y) { return arrived[x].id == arrived[y].id; }),
+              order.end());
+  std::vector<engine::ParticleSnapshot> particles;
+  particles.reserve(order.size());
+  for (std::uint32_t k : order) particles.push_back(arrived[k]);
+  s_.reaction_times.assign(reactions_, {});
+  for (std::size_t r = 0; r < reactions_; ++r) {
+    std::vector<double>& column = s_.reaction_times[r];
+    column.reserve(order.size());
+    for (std::uint32_t k : order) column.push_back(phi_[k * reactions_ + r]);
+  }
+  engine::free_storage(phi_);
+  s_.particles = std::move(particles);
+  sort_unique(s_.tethers);
+  sort_unique(s_.loaded_edges);
+  return std::move(s_);
+}
+
 engine::EngineSnapshot snapshot_of_records(std::vector<engine::ParticleRecord> records, double time,
                                            std::size_t reactions) {
-  std::sort(records.begin(), records.end(),
-            [](const auto& x, const auto& y) { return x.particle.id < y.particle.id; });
-  engine::EngineSnapshot s;
-  s.time = time;
-  s.reaction_times.assign(reactions, {});
-  s.particles.reserve(records.size());
-  for (const engine::ParticleRecord& r : records) {
-    s.particles.push_back(r.particle);
-    for (std::size_t k = 0; k < reactions; ++k) {
-      s.reaction_times[k].push_back(k < r.reaction_times.size() ? r.reaction_times[k] : kInfinity);
-    }
-    for (ParticleId other : r.tethers) {
-      s.tethers.push_back({std::min(r.particle.id, other), std::max(r.particle.id, other)});
-    }
-    for (const engine::LoadedEdgeSnapshot& e : r.loaded_edges) s.loaded_edges.push_back(e);
-  }
-  sort_unique(s.tethers);
-  sort_unique(s.loaded_edges);
-  return s;
+  SnapshotAssembly assembly(time, reactions, records.size());
+  for (const engine::ParticleRecord& r : records) assembly.add(r);
+  engine::free_storage(records);
+  return assembly.finish();
 }
 
 std::vector<engine::ParticleRecord> accounted_records(const engine::Engine& e) {

@@ -14,9 +14,9 @@ DistributedSimulation::DistributedSimulation(const Model& model, MPI_Comm comm,
     : model_(model), engine_(model, comm, initial, settings) {}
 
 DistributedSimulation::DistributedSimulation(const Model& model, MPI_Comm comm,
-                                             const engine::EngineSnapshot& slice,
+                                             engine::EngineSnapshot&& slice,
                                              const decomposition::DistributionSettings& settings)
-    : model_(model), engine_(model, comm, slice, settings) {}
+    : model_(model), engine_(model, comm, std::move(slice), settings) {}
 
 void DistributedSimulation::local_frame(double t, std::vector<FrameParticle>& particles,
                                         std::vector<FrameTether>& tethers) const {

@@ -12,7 +12,8 @@ class DistributedSimulation final : public Simulation {
  public:
   DistributedSimulation(const Model& model, MPI_Comm comm, const scenario::InitialSystem& initial,
                         const decomposition::DistributionSettings& settings);
-  DistributedSimulation(const Model& model, MPI_Comm comm, const engine::EngineSnapshot& slice,
+  // `slice` is consumed: its storage goes once its particles are sent on.
+  DistributedSimulation(const Model& model, MPI_Comm comm, engine::EngineSnapshot&& slice,
                         const decomposition::DistributionSettings& settings);
 
   MPI_Comm io_comm() const override { return engine_.comm(); }

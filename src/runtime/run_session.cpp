@@ -165,11 +165,11 @@ std::unique_ptr<Simulation> make_serial(const Model& model, const RunRequest& re
 }
 
 template <typename State>
-std::unique_ptr<Simulation> make_distributed(const Model& model, const RunRequest& request, const State& state) {
+std::unique_ptr<Simulation> make_distributed(const Model& model, const RunRequest& request, State&& state) {
   make_records_directory(request);
   decomposition::DistributionSettings settings = request.distribution;
   settings.test = distribution_test_switches_from_environment();
-  return std::make_unique<DistributedSimulation>(model, MPI_COMM_WORLD, state, settings);
+  return std::make_unique<DistributedSimulation>(model, MPI_COMM_WORLD, std::forward<State>(state), settings);
 }
 
 // Large but possible counts over the run and models that heat without
@@ -379,7 +379,7 @@ LoadedRun load_restart(const RunRequest& request, const mpi::Session& mpi) {
   run.restarted = true;
   run.start_time = header.time;
   run.simulation = mpi.size() == 1 ? make_serial(*run.model, request, std::as_const(snapshot))
-                                   : make_distributed(*run.model, request, snapshot);
+                                   : make_distributed(*run.model, request, std::move(snapshot));
   return run;
 }
 

@@ -144,8 +144,10 @@ class DistributedEngine {
   DistributedEngine(const Model& model, MPI_Comm comm, const scenario::InitialSystem& initial,
                     const DistributionSettings& settings);
   // A restart: `slice` is this rank's part of a checkpoint (read_checkpoint
-  // with slices); particles are redistributed by position.
-  DistributedEngine(const Model& model, MPI_Comm comm, const engine::EngineSnapshot& slice,
+  // with slices); particles are redistributed by position. The slice's
+  // storage is released as soon as its particles and links are sent on
+  // (pass it with std::move): a restart's peak is what a rank holds.
+  DistributedEngine(const Model& model, MPI_Comm comm, engine::EngineSnapshot slice,
                     const DistributionSettings& settings);
   ~DistributedEngine();
   DistributedEngine(const DistributedEngine&) = delete;
@@ -209,8 +211,8 @@ class DistributedEngine {
   void fail_if_asked() const;
   // Action-potential reactions each particle carries a time for.
   std::size_t reaction_count() const;
-  // Builds this rank's engine from the records of its window.
-  void build(std::vector<engine::ParticleRecord> records, const Globals& globals,
+  // Builds this rank's engine from the snapshot of its window (consumed).
+  void build(engine::EngineSnapshot snapshot, const Globals& globals,
              engine::EngineStatistics statistics, std::vector<engine::EscapeSnapshot> escapes,
              std::vector<engine::ReleaseSnapshot> releases);
   void assign_roles();

@@ -6,6 +6,7 @@
 // edges.
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "tethersim/decomposition/byte_buffer.hpp"
@@ -20,6 +21,10 @@ void append_record(Bytes& out, const engine::ParticleRecord& record);
 std::vector<engine::ParticleRecord> read_records(const char* data, std::size_t size);
 // The same, appended to `records`.
 void read_records_into(const char* data, std::size_t size, std::vector<engine::ParticleRecord>& records);
+// The same, each record handed to `take` in turn (one scratch record, valid
+// during the call): no vector of them all.
+void read_records_each(const char* data, std::size_t size,
+                       const std::function<void(const engine::ParticleRecord&)>& take);
 // The most records `bytes` bytes of them can hold (each takes at least a
 // fixed part).
 std::size_t most_records_in(std::size_t bytes);

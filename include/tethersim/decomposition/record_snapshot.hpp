@@ -13,9 +13,30 @@ class Engine;
 
 namespace tethersim::decomposition {
 
-// Particles in id order; tethers and loaded edges once each, taken from
-// either end (a hub's own record lacks the links of partners held by other
-// ranks). `reactions` is the number of action-potential reactions.
+// An engine snapshot assembled from particle records handed over one at a
+// time (decoded from a buffer into one scratch record, say), so that no
+// vector of whole records is held beside the snapshot: a rank's start-up
+// peak is the snapshot and the received bytes, then the snapshot and the
+// engine built from it.
+class SnapshotAssembly {
+ public:
+  // `reactions`: the number of action-potential reactions; `expected`: the
+  // records to reserve room for (an upper bound costs address space only).
+  SnapshotAssembly(double time, std::size_t reactions, std::size_t expected = 0);
+  void add(const engine::ParticleRecord& record);
+  // Particles in id order, one of each id (a hub arrives from every rank
+  // that holds it; its copies are the same); tethers and loaded edges once
+  // each, taken from either end (a hub's own record lacks the links of
+  // partners held by other ranks).
+  engine::EngineSnapshot finish();
+
+ private:
+  engine::EngineSnapshot s_;
+  std::size_t reactions_;
+  std::vector<double> phi_;  // reaction times, `reactions_` per particle, in arrival order
+};
+
+// The same from a vector of records (consumed).
 engine::EngineSnapshot snapshot_of_records(std::vector<engine::ParticleRecord> records, double time,
                                            std::size_t reactions);
 
