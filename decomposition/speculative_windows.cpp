@@ -236,54 +236,72 @@ void SpeculativeWindows::commit_window(double until, std::uint64_t executed, std
   d_.move_clock_to(until);
 }
 
-double SpeculativeWindows::check_histories(double until) {
-  const double started = seconds_now();
-  engine::Engine& e = *d_.engine_;
-  const engine::PartialView view(e);
-  const engine::SpeculationLog& log = view.speculation_log();
-  const engine::SectorGrid& grid = e.grid();
-  const double start = log.start;
-
-  // Each logged particle's steps, in time order, grouped by particle (the
-  // groups in particle order), and where it started.
+struct SpeculativeWindows::LoggedPaths {
   struct Path {
     engine::Index particle;
     std::uint32_t begin, end;
   };
+  std::vector<HistoryStep> steps;
+  std::vector<Path> paths;  // in particle order
+
+  std::span<const HistoryStep> of(const Path& p) const {
+    return std::span<const HistoryStep>(steps.data() + p.begin, p.end - p.begin);
+  }
+  // A particle's steps (none when it is not logged).
+  std::span<const HistoryStep> of_particle(engine::Index i) const {
+    const auto it = std::lower_bound(paths.begin(), paths.end(), i,
+                                     [](const Path& p, engine::Index j) { return p.particle < j; });
+    return it != paths.end() && it->particle == i ? of(*it) : std::span<const HistoryStep>();
+  }
+};
+
+namespace {
+
+// Each logged particle's steps, in time order, grouped by particle.
+void group_by_particle(const engine::SpeculationLog& log, std::vector<HistoryStep>& steps,
+                       auto& paths) {
   std::vector<std::uint32_t> order(log.entries.size());
   for (std::uint32_t k = 0; k < order.size(); ++k) order[k] = k;
   std::stable_sort(order.begin(), order.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return log.entries[a].particle < log.entries[b].particle; });
-  std::vector<HistoryStep> all_steps;
-  all_steps.reserve(order.size());
-  std::vector<Path> paths;
+  steps.reserve(order.size());
   for (std::uint32_t k : order) {
     const engine::HistoryEntry& x = log.entries[k];
     if (paths.empty() || paths.back().particle != x.particle) {
-      const auto at = static_cast<std::uint32_t>(all_steps.size());
+      const auto at = static_cast<std::uint32_t>(steps.size());
       paths.push_back({x.particle, at, at});
     }
-    all_steps.push_back({x.time, x.hash, x.sector});
+    steps.push_back({x.time, x.hash, x.sector});
     ++paths.back().end;
   }
-  auto steps_of = [&](const Path& p) {
-    return std::span<const HistoryStep>(all_steps.data() + p.begin, p.end - p.begin);
-  };
-  auto path_of = [&](engine::Index i) {
-    const auto it = std::lower_bound(paths.begin(), paths.end(), i,
-                                     [](const Path& p, engine::Index j) { return p.particle < j; });
-    return it != paths.end() && it->particle == i ? steps_of(*it) : std::span<const HistoryStep>();
-  };
-  auto start_of = [&](engine::Index i) { return view.sector_at_start(i); };
+}
 
+}  // namespace
+
+double SpeculativeWindows::check_histories(double until) {
+  const double started = seconds_now();
+  LoggedPaths logged;
+  group_by_particle(engine::PartialView(*d_.engine_).speculation_log(), logged.steps, logged.paths);
+  d_.counters_.seconds_verify += seconds_now() - started;
+  const ReceivedBytes in = send_histories(logged);
+  const double verify_started = seconds_now();
+  const double violation = earliest_violation(logged, in, until);
+  d_.counters_.seconds_verify += seconds_now() - verify_started;
+  return violation;
+}
+
+ReceivedBytes SpeculativeWindows::send_histories(const LoggedPaths& logged) {
+  const double started = seconds_now();
+  const engine::Engine& e = *d_.engine_;
+  const engine::PartialView view(*d_.engine_);
   // Owned particles' histories go to every rank whose window they were in.
   std::vector<Bytes> out(d_.neighbours_->neighbours().size());
   std::vector<int> ranks, all;
-  for (const Path& p : paths) {
+  for (const LoggedPaths::Path& p : logged.paths) {
     const engine::Index i = p.particle;
     if (!e.is_owned(i)) continue;
-    const SectorIndex3 start_sector = start_of(i);
-    const auto path = steps_of(p);
+    const SectorIndex3 start_sector = view.sector_at_start(i);
+    const auto path = logged.of(p);
     d_.layout_.window_ranks(start_sector, all);
     for (const HistoryStep& s : path) {
       d_.layout_.window_ranks(s.sector, ranks);
@@ -306,18 +324,31 @@ double SpeculativeWindows::check_histories(double until) {
   d_.counters_.seconds_verify += seconds_now() - started;
   const double wait_started = seconds_now();
   const std::size_t messages = out.size();
-  const ReceivedBytes in = d_.neighbours_->exchange(std::move(out));
+  ReceivedBytes in = d_.neighbours_->exchange(std::move(out));
   d_.counters_.seconds_wait += seconds_now() - wait_started;
   d_.counters_.bytes_sent += d_.neighbours_->bytes_sent() - sent_before;
   d_.counters_.messages_sent += messages;
-  const double verify_started = seconds_now();
+  return in;
+}
+
+double SpeculativeWindows::earliest_violation(const LoggedPaths& logged, const ReceivedBytes& in, double until) {
+  engine::Engine& e = *d_.engine_;
+  const engine::PartialView view(e);
+  const engine::SpeculationLog& log = view.speculation_log();
+  const engine::SectorGrid& grid = e.grid();
+  const double start = log.start;
+  const std::vector<LoggedPaths::Path>& paths = logged.paths;
+  const std::vector<HistoryStep>& all_steps = logged.steps;
+  auto steps_of = [&](const LoggedPaths::Path& p) { return logged.of(p); };
+  auto path_of = [&](engine::Index i) { return logged.of_particle(i); };
+  auto start_of = [&](engine::Index i) { return view.sector_at_start(i); };
 
   // Where this rank's particles were: its block, and the halo sectors its
   // own particles (or particles loaded or ruled together with them in a
   // group event) visited. A particle whose runs parted is harmless while it stays out
   // of reach of all of those.
   std::unordered_set<std::uint32_t> occupied;
-  for (const Path& p : paths) {
+  for (const LoggedPaths::Path& p : paths) {
     if (!e.is_owned(p.particle)) continue;
     for (const HistoryStep& s : steps_of(p)) {
       if (d_.layout_.depth(d_.rank_, s.sector) > 0) occupied.insert(grid.linear(s.sector));
@@ -385,7 +416,7 @@ double SpeculativeWindows::check_histories(double until) {
     }
   }
   // Ghosts that took part in events here while their owners saw none.
-  for (const Path& p : paths) {
+  for (const LoggedPaths::Path& p : paths) {
     const engine::Index i = p.particle;
     if (e.is_owned(i) || reported[i] != 0) continue;
     judge(i, all_steps[p.begin].time, start_of(i), {}, -1);
@@ -394,22 +425,52 @@ double SpeculativeWindows::check_histories(double until) {
     const auto it = parted.find(c.particle);
     if (it != parted.end() && c.time >= it->second) violate(c.time, HistoryViolation::contact, c.particle);
   }
-  d_.counters_.seconds_verify += seconds_now() - verify_started;
   return violation;
 }
 
+struct SpeculativeWindows::CommitPlan {
+  std::vector<Bytes> requests;                // per neighbour: the ids of parted ghosts asked of it
+  std::vector<engine::ParticleRecord> reset;  // parted ghosts their owners never changed
+  std::vector<Bytes> records;                 // per neighbour: owned records that entered its window
+  std::vector<engine::Index> left;            // owned particles that left the block
+  std::vector<engine::Index> kept_ghosts;     // ghosts kept as run here
+};
+
 void SpeculativeWindows::commit_exchange(double until) {
+  CommitPlan plan = plan_commit(until);
+  // First exchange: the ids asked for, then the records of newcomers.
+  const std::size_t slots = d_.neighbours_->neighbours().size();
+  std::vector<Bytes> out(slots);
+  for (std::size_t k = 0; k < slots; ++k) {
+    Bytes& o = out[k];
+    const std::uint64_t asked = plan.requests[k].size() / sizeof(std::uint64_t);
+    reserve_for(o, sizeof asked + plan.requests[k].size() + plan.records[k].size());
+    put(o, asked);
+    o.insert(o.end(), plan.requests[k].begin(), plan.requests[k].end());
+    o.insert(o.end(), plan.records[k].begin(), plan.records[k].end());
+  }
+  engine::free_storage(plan.records);
+  const ReceivedBytes first = exchange_counted(std::move(out));
+  // Second: the owned particles' records asked for (taken before any
+  // particle leaves).
+  std::vector<std::span<const char>> newcomers(slots);
+  const ReceivedBytes second = exchange_counted(answer_requests(first, newcomers));
+  place_arrivals(plan, newcomers, second);
+}
+
+SpeculativeWindows::CommitPlan SpeculativeWindows::plan_commit(double until) {
   engine::Engine& e = *d_.engine_;
   const engine::PartialView view(e);
   const std::size_t slots = d_.neighbours_->neighbours().size();
+  CommitPlan plan;
+  plan.requests.resize(slots);
+  plan.records.resize(slots);
   // Every ghost run here as its owner ran it up to `until` is exact: its
   // history (each event's time, kind, participants and the whole record
   // after it) is the owner's. The others are put right: those the owner
   // never changed go back to the window's start here; the rest are asked
   // of their owners by id. Infinite-mass particles are never sent (their
   // links travel with their mobile partners' records).
-  std::vector<Bytes> requests(slots);
-  std::vector<engine::ParticleRecord> reset;
   std::unordered_set<engine::Index> replaced;
   for (const Parting& p : partings_) {
     if (!(p.time < until)) continue;
@@ -418,9 +479,9 @@ void SpeculativeWindows::commit_exchange(double until) {
     if (!e.particles().state[i].mobile) continue;
     replaced.insert(i);
     if (p.slot < 0) {
-      reset.push_back(view.record_at_start(i));
+      plan.reset.push_back(view.record_at_start(i));
     } else {
-      put<std::uint64_t>(requests[static_cast<std::size_t>(p.slot)], p.particle);
+      put<std::uint64_t>(plan.requests[static_cast<std::size_t>(p.slot)], p.particle);
     }
   }
   // One pass over the changed particles (each visit of a particle's role,
@@ -428,9 +489,7 @@ void SpeculativeWindows::commit_exchange(double until) {
   // anything changes: owned ones that entered other ranks' windows go
   // there, and some left the block; ghosts kept as run here may have left
   // the window, died, or come into the block.
-  std::vector<Bytes> records(slots);
   std::vector<int> before, after;
-  std::vector<engine::Index> left, kept_ghosts;
   const std::vector<engine::PartialView::Change>& changes = view.changes();
   // Far enough ahead for the memory to answer while this loop runs.
   constexpr std::size_t kPrefetchAhead = 16;
@@ -440,36 +499,32 @@ void SpeculativeWindows::commit_exchange(double until) {
     const engine::Index i = c.particle;
     if (!c.mobile) continue;
     if (!e.is_owned(i)) {
-      if (replaced.count(i) == 0) kept_ghosts.push_back(i);
+      if (replaced.count(i) == 0) plan.kept_ghosts.push_back(i);
       continue;
     }
-    d_.send_changed_record(c, DistributedEngine::Recipients::new_windows, records, before, after);
+    d_.send_changed_record(c, DistributedEngine::Recipients::new_windows, plan.records, before, after);
     // Particles that left the simulation stay where they were owned.
-    if (d_.layout_.owner(e.sector(i)) != d_.rank_ && e.particles().state[i].alive) left.push_back(i);
+    if (d_.layout_.owner(e.sector(i)) != d_.rank_ && e.particles().state[i].alive) plan.left.push_back(i);
   }
-  // First exchange: the ids asked for, then the records of newcomers.
-  std::vector<Bytes> out(slots);
-  for (std::size_t k = 0; k < slots; ++k) {
-    Bytes& o = out[k];
-    const std::uint64_t asked = requests[k].size() / sizeof(std::uint64_t);
-    reserve_for(o, sizeof asked + requests[k].size() + records[k].size());
-    put(o, asked);
-    o.insert(o.end(), requests[k].begin(), requests[k].end());
-    o.insert(o.end(), records[k].begin(), records[k].end());
-  }
-  engine::free_storage(records);
-  std::uint64_t sent_before = d_.neighbours_->bytes_sent();
-  double wait_started = seconds_now();
-  const ReceivedBytes first = d_.neighbours_->exchange(std::move(out));
+  return plan;
+}
+
+ReceivedBytes SpeculativeWindows::exchange_counted(std::vector<Bytes> out) {
+  const std::size_t messages = out.size();
+  const std::uint64_t sent_before = d_.neighbours_->bytes_sent();
+  const double wait_started = seconds_now();
+  ReceivedBytes in = d_.neighbours_->exchange(std::move(out));
   d_.counters_.seconds_wait += seconds_now() - wait_started;
   d_.counters_.bytes_sent += d_.neighbours_->bytes_sent() - sent_before;
-  d_.counters_.messages_sent += slots;
+  d_.counters_.messages_sent += messages;
+  return in;
+}
 
-  // Answers: the owned particles' records asked for (taken before any
-  // particle leaves).
-  std::vector<Bytes> answers(slots);
-  std::vector<std::pair<const char*, std::size_t>> newcomers(slots);
-  for (std::size_t k = 0; k < slots; ++k) {
+std::vector<Bytes> SpeculativeWindows::answer_requests(const ReceivedBytes& first,
+                                                       std::vector<std::span<const char>>& newcomers) const {
+  const engine::Engine& e = *d_.engine_;
+  std::vector<Bytes> answers(newcomers.size());
+  for (std::size_t k = 0; k < newcomers.size(); ++k) {
     ByteReader in(first[k].data(), first[k].size(), "commit request");
     const auto asked = in.get<std::uint64_t>();
     for (std::uint64_t n = 0; n < asked; ++n) {
@@ -481,17 +536,17 @@ void SpeculativeWindows::commit_exchange(double until) {
       append_record(answers[k], e.record(i));
     }
     const std::size_t at = sizeof(std::uint64_t) * (1 + asked);
-    newcomers[k] = {first[k].data() + at, first[k].size() - at};
+    newcomers[k] = first[k].subspan(at);
   }
-  sent_before = d_.neighbours_->bytes_sent();
-  wait_started = seconds_now();
-  const ReceivedBytes second = d_.neighbours_->exchange(std::move(answers));
-  d_.counters_.seconds_wait += seconds_now() - wait_started;
-  d_.counters_.bytes_sent += d_.neighbours_->bytes_sent() - sent_before;
-  d_.counters_.messages_sent += slots;
+  return answers;
+}
 
+void SpeculativeWindows::place_arrivals(const CommitPlan& plan, const std::vector<std::span<const char>>& newcomers,
+                                        const ReceivedBytes& answers) {
+  engine::Engine& e = *d_.engine_;
+  const engine::PartialView view(e);
   // Particles that left this rank's block: ghosts now, or gone from view.
-  for (const engine::Index i : left) {
+  for (const engine::Index i : plan.left) {
     ++d_.counters_.migrations;
     if (d_.layout_.in_window(d_.rank_, e.sector(i))) {
       view.set_owned(i, false);
@@ -514,16 +569,16 @@ void SpeculativeWindows::commit_exchange(double until) {
     if (d_.layout_.owner(r.particle.sector) == d_.rank_) view.set_owned(i, true);
     view.set_active(i, true);
   };
-  for (std::size_t k = 0; k < slots; ++k) {
-    for (const engine::ParticleRecord& r : read_records(newcomers[k].first, newcomers[k].second)) place(r);
-    for (const engine::ParticleRecord& r : read_records(second[k].data(), second[k].size())) place(r);
+  for (std::size_t k = 0; k < newcomers.size(); ++k) {
+    for (const engine::ParticleRecord& r : read_records(newcomers[k].data(), newcomers[k].size())) place(r);
+    for (const engine::ParticleRecord& r : read_records(answers[k].data(), answers[k].size())) place(r);
   }
-  for (const engine::ParticleRecord& r : reset) {
+  for (const engine::ParticleRecord& r : plan.reset) {
     const engine::Index i = e.particles().index_of(r.particle.id);
     if (i != engine::kNoIndex && !engine::same_record(e.record(i), r)) view.upsert(r);
   }
   // Ghosts kept as run here: where their owners have them.
-  for (const engine::Index i : kept_ghosts) {
+  for (const engine::Index i : plan.kept_ghosts) {
     if (e.is_removed(i) || e.is_owned(i)) continue;
     const SectorIndex3& sector = e.sector(i);
     if (!e.particles().state[i].alive || !d_.layout_.in_window(d_.rank_, sector)) {

@@ -8,9 +8,11 @@
 // between windows, with no undo log ("Ticks between windows").
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "tethersim/decomposition/agreements.hpp"
+#include "tethersim/decomposition/rank_exchange.hpp"
 #include "tethersim/decomposition/window_length.hpp"
 #include "tethersim/decomposition/window_protocol.hpp"
 #include "tethersim/model/initial_state.hpp"
@@ -62,6 +64,15 @@ class SpeculativeWindows final : public WindowProtocol {
   // particles may not have been run exactly (+infinity when the whole
   // window is exact).
   double check_histories(double until);
+  // The window's logged steps grouped by particle (speculative_windows.cpp).
+  struct LoggedPaths;
+  // Sends each owned particle's logged steps to every rank whose window it
+  // was in; returns what the neighbours sent of theirs.
+  ReceivedBytes send_histories(const LoggedPaths& logged);
+  // The earliest time from which an owned particle may have run otherwise
+  // than it truly did, judged from the neighbours' histories of their own
+  // particles (`in`) against the runs here.
+  double earliest_violation(const LoggedPaths& logged, const ReceivedBytes& in, double until);
   // Sends what changed, keeps the window's events and moves time to `until`.
   void commit_window(double until, std::uint64_t executed, std::uint64_t duplicated);
   // After a window was undone whole: runs it again up to `until` and keeps it.
@@ -71,6 +82,16 @@ class SpeculativeWindows final : public WindowProtocol {
   // ghost run as its owner ran it is already exact), particles migrate,
   // ghosts leave or arrive.
   void commit_exchange(double until);
+  // Its parts: what to ask for, reset and send, gathered before anything
+  // changes; a neighbour exchange, counted; the owners' answers to what
+  // was asked of this rank (and where the newcomers' records start in
+  // each request); the arrivals placed, migrations and departures done.
+  struct CommitPlan;
+  CommitPlan plan_commit(double until);
+  ReceivedBytes exchange_counted(std::vector<Bytes> out);
+  std::vector<Bytes> answer_requests(const ReceivedBytes& first, std::vector<std::span<const char>>& newcomers) const;
+  void place_arrivals(const CommitPlan& plan, const std::vector<std::span<const char>>& newcomers,
+                      const ReceivedBytes& answers);
 
   // --- periodic ticks between windows (ticks_between_windows.cpp)
   // At a tick's time: runs the ticks due now before the window opens, with
