@@ -311,12 +311,7 @@ ReceivedBytes SpeculativeWindows::send_histories(const LoggedPaths& logged) {
     all.erase(std::unique(all.begin(), all.end()), all.end());
     for (int q : all) {
       if (q == d_.rank_) continue;
-      const int slot = d_.neighbours_->slot(q);
-      if (slot < 0) {
-        throw SynchronizationError("particle " + std::to_string(e.particles().id[i]) +
-                                   " moved beyond the ranks this rank exchanges with");
-      }
-      append_history(out[static_cast<std::size_t>(slot)], e.particles().id[i], start_sector, path);
+      append_history(out[neighbour_slot(q, e.particles().id[i])], e.particles().id[i], start_sector, path);
       d_.counters_.history_steps_sent += path.size();
     }
   }
@@ -507,6 +502,15 @@ SpeculativeWindows::CommitPlan SpeculativeWindows::plan_commit(double until) {
     if (d_.layout_.owner(e.sector(i)) != d_.rank_ && e.particles().state[i].alive) plan.left.push_back(i);
   }
   return plan;
+}
+
+std::size_t SpeculativeWindows::neighbour_slot(int rank, ParticleId particle) const {
+  const int slot = d_.neighbours_->slot(rank);
+  if (slot < 0) {
+    throw SynchronizationError("particle " + std::to_string(particle) +
+                               " moved beyond the ranks this rank exchanges with");
+  }
+  return static_cast<std::size_t>(slot);
 }
 
 ReceivedBytes SpeculativeWindows::exchange_counted(std::vector<Bytes> out) {

@@ -63,22 +63,10 @@ void SpeculativeWindows::refresh_loaded_ghosts() {
     if (!d_.logged_sectors_.contains(e.sector(i))) continue;
     d_.layout_.window_ranks(e.sector(i), ranks);
     for (int q : ranks) {
-      if (q == d_.rank_) continue;
-      const int slot = d_.neighbours_->slot(q);
-      if (slot < 0) {
-        throw SynchronizationError("particle " + std::to_string(e.particles().id[i]) +
-                                   " is beyond the ranks this rank exchanges with");
-      }
-      append_record(out[static_cast<std::size_t>(slot)], e.record(i));
+      if (q != d_.rank_) append_record(out[neighbour_slot(q, e.particles().id[i])], e.record(i));
     }
   }
-  const std::uint64_t sent_before = d_.neighbours_->bytes_sent();
-  const std::size_t messages = out.size();
-  const double wait_started = seconds_now();
-  const ReceivedBytes in = d_.neighbours_->exchange(std::move(out));
-  d_.counters_.seconds_wait += seconds_now() - wait_started;
-  d_.counters_.bytes_sent += d_.neighbours_->bytes_sent() - sent_before;
-  d_.counters_.messages_sent += messages;
+  const ReceivedBytes in = exchange_counted(std::move(out));
   for (std::span<const char> buffer : in) {
     for (const engine::ParticleRecord& r : read_records(buffer.data(), buffer.size())) {
       const engine::Index i = e.particles().index_of(r.particle.id);

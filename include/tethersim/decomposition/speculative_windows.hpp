@@ -89,6 +89,10 @@ class SpeculativeWindows final : public WindowProtocol {
   struct CommitPlan;
   CommitPlan plan_commit(double until);
   ReceivedBytes exchange_counted(std::vector<Bytes> out);
+  // The neighbour slot of `rank`, to which a record or history of
+  // `particle` goes; a rank that is not a neighbour is a synchronization
+  // error.
+  std::size_t neighbour_slot(int rank, ParticleId particle) const;
   std::vector<Bytes> answer_requests(const ReceivedBytes& first, std::vector<std::span<const char>>& newcomers) const;
   void place_arrivals(const CommitPlan& plan, const std::vector<std::span<const char>>& newcomers,
                       const ReceivedBytes& answers);
