@@ -83,8 +83,10 @@ class TrajectoryFile {
   void flush();
   void close();
 
- private:
+ // What an open file holds; defined in io/, where its parts share it.
   struct State;
+
+ private:
   explicit TrajectoryFile(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;
 };
