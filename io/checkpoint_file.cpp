@@ -147,6 +147,192 @@ int replace_newest(const std::string& newest, const std::string& previous, const
   return error_of(ec);
 }
 
+// Everything a checkpoint holds, each rank its share: particle rows, Phi
+// values, tethers and loaded edges at the rank that writes their rows (by
+// the slot of their first particle), escapes and releases on rank 0, and
+// the engine's counters summed over ranks.
+struct CheckpointContents {
+  std::vector<ParticleRow> rows;
+  std::vector<PhiRecord> phi;
+  std::vector<TetherRecord> tethers;
+  std::vector<EdgeRecord> edges;
+  std::vector<EscapeRecord> escapes;
+  std::vector<ReleaseRecord> releases;
+  std::vector<std::uint64_t> counter_totals;  // the statistics, then largest_group
+  std::uint64_t particles_hash = 0;           // of this rank's rows
+};
+
+// The particles and their Phi values, redistributed into id order. The
+// snapshot's particles are released on the way.
+void gather_particles(CheckpointContents& c, EngineSnapshot& local, const SlotMap& slots, MPI_Comm comm,
+                      int ranks) {
+  const hsize_t n = slots.size();
+  std::vector<std::uint64_t> particle_slots;
+  for (std::size_t k = 0; k < local.particles.size(); ++k) {
+    particle_slots.push_back(slots.slot(local.particles[k].id));
+    for (std::size_t reaction = 0; reaction < local.reaction_times.size(); ++reaction) {
+      c.phi.push_back({particle_slots.back(), reaction, local.reaction_times[reaction][k]});
+    }
+  }
+  // The particles stay rows in their bytes until they are written: a
+  // decoded copy of the block beside them would be the checkpoint's
+  // largest allocation.
+  c.rows = particle_rows(local.particles, particle_slots);
+  engine::free_storage(local.particles);
+  engine::free_storage(particle_slots);
+  // On several ranks the snapshot's pages go back to the system before the
+  // rows arriving from other ranks are allocated: they would not fit its
+  // hole in the heap (a row is larger than a decoded particle) and would
+  // take new pages beside it. One process keeps freed memory for reuse
+  // and exchanges nothing.
+  if (ranks > 1) engine::return_free_heap_pages(0);
+  c.rows = exchange_by_slot(std::move(c.rows), n, comm);
+  for (const ParticleRow& row : c.rows) c.particles_hash += particle_hash(row.slot, particle_of(row));
+  c.phi = exchange_by_slot(std::move(c.phi), n, comm);
+}
+
+// Tethers and loaded edges to the ranks of their rows, in pair order;
+// escapes and releases to rank 0, in time order; the counters summed.
+void gather_records(CheckpointContents& c, const EngineSnapshot& local, const SlotMap& slots, MPI_Comm comm) {
+  const hsize_t n = slots.size();
+  for (const auto& t : local.tethers) c.tethers.push_back({slots.slot(t.a), {t.a, t.b}});
+  c.tethers = exchange_by_slot(std::move(c.tethers), n, comm);
+  auto by_pair = [](const auto& x, const auto& y) {
+    return x.pair[0] != y.pair[0] ? x.pair[0] < y.pair[0] : x.pair[1] < y.pair[1];
+  };
+  std::sort(c.tethers.begin(), c.tethers.end(), by_pair);
+  for (const auto& e : local.loaded_edges) {
+    c.edges.push_back(
+        {slots.slot(e.a), {e.a, e.b}, {e.impulse.x(), e.impulse.y(), e.impulse.z()}, e.time, e.sequence});
+  }
+  c.edges = exchange_by_slot(std::move(c.edges), n, comm);
+  std::sort(c.edges.begin(), c.edges.end(), by_pair);
+  auto by_time = [](const auto& x, const auto& y) { return x.time != y.time ? x.time < y.time : x.id < y.id; };
+  for (const auto& e : local.escapes) {
+    c.escapes.push_back({e.id, e.species, e.time, {e.position.x(), e.position.y(), e.position.z()},
+                         {e.velocity.x(), e.velocity.y(), e.velocity.z()}});
+  }
+  c.escapes = mpi::gather_to_root(c.escapes, comm);
+  std::sort(c.escapes.begin(), c.escapes.end(), by_time);
+  for (const auto& r : local.releases) c.releases.push_back({r.id, r.time});
+  c.releases = mpi::gather_to_root(c.releases, comm);
+  std::sort(c.releases.begin(), c.releases.end(), by_time);
+  c.counter_totals = statistics_counters(local.statistics);
+  mpi::sum_in_place(c.counter_totals, comm);
+  c.counter_totals.push_back(mpi::max(local.statistics.largest_group, comm));
+}
+
+// The whole checkpoint's content hash, the same whatever the rank count.
+std::uint64_t content_hash(const CheckpointContents& c, const EngineSnapshot& local, const Model& model,
+                           const std::string& overrides, bool root, MPI_Comm comm) {
+  const std::uint64_t rank0_part =
+      root ? sum_hashes(c.escapes) + sum_hashes(c.releases) +
+                 global_part_hash(local.time, local.active_window, local.periodic_ticks, c.counter_totals,
+                                  model.source_text(), overrides)
+           : 0;
+  return mpi::sum(c.particles_hash + sum_hashes(c.phi) + sum_hashes(c.tethers) + sum_hashes(c.edges) + rank0_part,
+                  comm);
+}
+
+// The sizes of everything, known to every rank before anything is written.
+struct CheckpointSizes {
+  SlotRange mine;  // the particle rows this rank writes
+  GlobalOffset tethers;
+  GlobalOffset edges;
+  std::uint64_t escapes = 0;
+  std::uint64_t releases = 0;
+};
+
+CheckpointSizes checkpoint_sizes(const CheckpointContents& c, hsize_t n, int ranks, int rank, MPI_Comm comm) {
+  CheckpointSizes sizes;
+  sizes.mine = slot_range(n, ranks, rank);
+  sizes.tethers = global_offset(c.tethers.size(), comm);
+  sizes.edges = global_offset(c.edges.size(), comm);
+  sizes.escapes = mpi::sum<std::uint64_t>(c.escapes.size(), comm);
+  sizes.releases = mpi::sum<std::uint64_t>(c.releases.size(), comm);
+  return sizes;
+}
+
+// The header: what the checkpoint is of, and the model that ran.
+void write_header(hid_t top, const Model& model, const EngineSnapshot& local, hsize_t n, std::uint64_t content,
+                  const std::string& overrides, bool root, hid_t transfer) {
+  write_attribute(top, "format", std::string(kFormat));
+  write_attribute(top, "format_version", static_cast<std::int64_t>(kCheckpointFormatVersion));
+  write_attribute(top, "tethersim_version", std::string(kVersion));
+  write_attribute(top, "time", local.time);
+  write_attribute(top, "particles", static_cast<std::int64_t>(n));
+  write_attribute(top, "seed", static_cast<std::int64_t>(model.seed()));
+  write_attribute(top, "model_name", model.name());
+  write_attribute(top, "model_hash", hash_text(model.hash()));
+  write_attribute(top, "physics_hash", hash_text(model.physics_hash()));
+  write_attribute(top, "model_path", model.source_path());
+  write_attribute(top, "active_window", static_cast<std::int64_t>(local.active_window));
+  write_attribute(top, "content_hash", hash_text(content));
+  write_text(top, kModelText, model.source_text(), root, transfer);
+  write_text(top, kModelOverrides, overrides, root, transfer);
+}
+
+// particles/<field> from the rows (released once written), and the Phi
+// values as [reactions, N]: one row per reaction.
+void write_particles(hid_t top, CheckpointContents& c, const SlotRange& mine, hsize_t n, std::size_t reactions,
+                     hid_t transfer) {
+  H5Id group = create_group(top, kParticles);
+  write_particle_columns(group, c.rows, mine.begin, n, transfer);
+  engine::free_storage(c.rows);
+  if (reactions == 0) return;
+  H5Id set = create_dataset(group, kReactionTimes, H5T_NATIVE_DOUBLE, {reactions, n});
+  for (std::size_t reaction = 0; reaction < reactions; ++reaction) {
+    std::vector<double> values(mine.size(), kInfinity);
+    for (const PhiRecord& p : c.phi) {
+      if (p.reaction == reaction) values[p.slot - mine.begin] = p.value;
+    }
+    write_rows(set, H5T_NATIVE_DOUBLE, {reaction}, mine.begin, mine.size(), values.data(), transfer);
+  }
+}
+
+// Tethers, loaded edges, escapes, releases, ticks and counters; rank 0
+// writes the global and gathered ones.
+void write_records(hid_t top, const CheckpointContents& c, const CheckpointSizes& sizes,
+                   const EngineSnapshot& local, bool root, hid_t transfer) {
+  write_record_columns(top, kTetherColumns, c.tethers, sizes.tethers.offset, sizes.tethers.total, transfer);
+  write_record_columns(create_group(top, kLoadedEdges), kEdgeColumns, c.edges, sizes.edges.offset,
+                       sizes.edges.total, transfer);
+  auto root_rows = [&](const auto& all) { return root ? all : std::decay_t<decltype(all)>{}; };
+  write_record_columns(create_group(top, kEscapes), kEscapeColumns, c.escapes, 0, sizes.escapes, transfer);
+  write_record_columns(create_group(top, kReleases), kReleaseColumns, c.releases, 0, sizes.releases, transfer);
+  const std::vector<std::uint64_t> ticks = root_rows(local.periodic_ticks);
+  H5Id tick_set = create_dataset(top, kPeriodicTicks, H5T_NATIVE_UINT64, {local.periodic_ticks.size()});
+  write_rows(tick_set, H5T_NATIVE_UINT64, {}, 0, ticks.size(), ticks.data(), transfer);
+  const std::vector<std::uint64_t> stats = root_rows(c.counter_totals);
+  H5Id stats_set = create_dataset(top, kStatistics, H5T_NATIVE_UINT64, {c.counter_totals.size()});
+  write_rows(stats_set, H5T_NATIVE_UINT64, {}, 0, stats.size(), stats.data(), transfer);
+}
+
+// The written temporary file, on disk, becomes the newest checkpoint and
+// the newest until now the previous one (rank 0 moves; every rank learns
+// how it went).
+void publish(const std::string& temporary, const std::string& final_path, const std::string& previous,
+             const std::string& what, bool root, MPI_Comm comm) {
+  mpi::barrier(comm);
+  int error = 0, moving = 0;
+  if (root) {
+    release_room(temporary);
+    error = sync_to_disk(temporary);
+    if (error == 0) {
+      moving = 1;
+      error = replace_newest(final_path, previous, temporary);
+    }
+    if (error != 0) std::remove(temporary.c_str());
+  }
+  int status[2] = {error, moving};
+  mpi::broadcast(status, 2, 0, comm);
+  if (status[0] != 0) {
+    throw OutputError(status[1] != 0
+                          ? "cannot move " + temporary + " to " + final_path + ": " + std::strerror(status[0])
+                          : temporary + ": cannot write " + what + ": " + room_problem(status[0]));
+  }
+}
+
 }  // namespace
 
 std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const Model& model,
@@ -161,87 +347,20 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
   const std::string temporary = (dir / "checkpoint.h5.tmp").string();
   const std::string previous = (dir / "checkpoint.prev.h5").string();
   const hsize_t n = slots.size();
+  const std::size_t reactions = local.reaction_times.size();
 
-  // Redistribute everything into id order.
-  std::vector<std::uint64_t> particle_slots;
-  std::vector<PhiRecord> phi;
-  for (std::size_t k = 0; k < local.particles.size(); ++k) {
-    particle_slots.push_back(slots.slot(local.particles[k].id));
-    for (std::size_t reaction = 0; reaction < local.reaction_times.size(); ++reaction) {
-      phi.push_back({particle_slots.back(), reaction, local.reaction_times[reaction][k]});
-    }
-  }
-  // The particles stay rows in their bytes until they are written: a
-  // decoded copy of the block beside them would be the checkpoint's
-  // largest allocation.
-  std::vector<ParticleRow> rows = particle_rows(local.particles, particle_slots);
-  engine::free_storage(local.particles);
-  engine::free_storage(particle_slots);
-  // On several ranks the snapshot's pages go back to the system before the
-  // rows arriving from other ranks are allocated: they would not fit its
-  // hole in the heap (a row is larger than a decoded particle) and would
-  // take new pages beside it. One process keeps freed memory for reuse
-  // and exchanges nothing.
-  if (ranks > 1) engine::return_free_heap_pages(0);
-  rows = exchange_by_slot(std::move(rows), n, comm);
-  std::uint64_t particles_hash = 0;
-  for (const ParticleRow& row : rows) particles_hash += particle_hash(row.slot, particle_of(row));
-  phi = exchange_by_slot(std::move(phi), n, comm);
-  std::vector<TetherRecord> tethers;
-  for (const auto& t : local.tethers) tethers.push_back({slots.slot(t.a), {t.a, t.b}});
-  tethers = exchange_by_slot(std::move(tethers), n, comm);
-  auto by_pair = [](const auto& x, const auto& y) {
-    return x.pair[0] != y.pair[0] ? x.pair[0] < y.pair[0] : x.pair[1] < y.pair[1];
-  };
-  std::sort(tethers.begin(), tethers.end(), by_pair);
-  std::vector<EdgeRecord> edges;
-  for (const auto& e : local.loaded_edges) {
-    edges.push_back({slots.slot(e.a), {e.a, e.b}, {e.impulse.x(), e.impulse.y(), e.impulse.z()}, e.time, e.sequence});
-  }
-  edges = exchange_by_slot(std::move(edges), n, comm);
-  std::sort(edges.begin(), edges.end(), by_pair);
-  std::vector<EscapeRecord> escapes;
-  for (const auto& e : local.escapes) {
-    escapes.push_back({e.id, e.species, e.time, {e.position.x(), e.position.y(), e.position.z()},
-                       {e.velocity.x(), e.velocity.y(), e.velocity.z()}});
-  }
-  escapes = mpi::gather_to_root(escapes, comm);
-  std::sort(escapes.begin(), escapes.end(), [](const EscapeRecord& x, const EscapeRecord& y) {
-    return x.time != y.time ? x.time < y.time : x.id < y.id;
-  });
-  std::vector<ReleaseRecord> releases;
-  for (const auto& r : local.releases) releases.push_back({r.id, r.time});
-  releases = mpi::gather_to_root(releases, comm);
-  std::sort(releases.begin(), releases.end(), [](const ReleaseRecord& x, const ReleaseRecord& y) {
-    return x.time != y.time ? x.time < y.time : x.id < y.id;
-  });
-  std::vector<std::uint64_t> counters = statistics_counters(local.statistics);
-  std::vector<std::uint64_t> counter_totals = counters;
-  mpi::sum_in_place(counter_totals, comm);
-  const std::uint64_t largest_total = mpi::max(local.statistics.largest_group, comm);
-
+  CheckpointContents contents;
+  gather_particles(contents, local, slots, comm, ranks);
+  gather_records(contents, local, slots, comm);
   std::string overrides;
   for (const std::string& o : model.data().overrides) overrides += o + "\n";
-  counter_totals.push_back(largest_total);
-  const std::uint64_t rank0_part =
-      root ? sum_hashes(escapes) + sum_hashes(releases) +
-                 global_part_hash(local.time, local.active_window, local.periodic_ticks, counter_totals,
-                                  model.source_text(), overrides)
-           : 0;
-  const std::uint64_t content = mpi::sum(
-      particles_hash + sum_hashes(phi) + sum_hashes(tethers) + sum_hashes(edges) + rank0_part, comm);
-
-  // The sizes of everything, known to every rank before anything is written.
-  const SlotRange mine = slot_range(n, ranks, rank);
-  const GlobalOffset tether_place = global_offset(tethers.size(), comm);
-  const GlobalOffset edge_place = global_offset(edges.size(), comm);
-  const std::uint64_t escape_count = mpi::sum<std::uint64_t>(escapes.size(), comm);
-  const std::uint64_t release_count = mpi::sum<std::uint64_t>(releases.size(), comm);
+  const std::uint64_t content = content_hash(contents, local, model, overrides, root, comm);
+  const CheckpointSizes sizes = checkpoint_sizes(contents, n, ranks, rank, comm);
   // The room the file needs (hdf5_support.hpp: HDF5 must never meet a full
   // disk half-way): the data, and generously the metadata.
-  const std::uint64_t room = n * (kParticleColumnBytes + 8 * local.reaction_times.size()) + 16 * tether_place.total +
-                             56 * edge_place.total + 68 * escape_count + 16 * release_count +
-                             8 * (local.periodic_ticks.size() + counter_totals.size()) +
+  const std::uint64_t room = n * (kParticleColumnBytes + 8 * reactions) + 16 * sizes.tethers.total +
+                             56 * sizes.edges.total + 68 * sizes.escapes + 16 * sizes.releases +
+                             8 * (local.periodic_ticks.size() + contents.counter_totals.size()) +
                              model.source_text().size() + overrides.size() + (std::uint64_t{1} << 17);
   const std::string what = "the checkpoint at t = " + format_number(local.time);
 
@@ -261,64 +380,14 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
     // H5Fcreate truncated the file, releasing the room reserved above.
     ensure_room(temporary, room, comm, what);
     H5Id transfer = collective_transfer();
-    H5Id top = create_group(file, kRoot);
-    write_attribute(top, "format", std::string(kFormat));
-    write_attribute(top, "format_version", static_cast<std::int64_t>(kCheckpointFormatVersion));
-    write_attribute(top, "tethersim_version", std::string(kVersion));
-    write_attribute(top, "time", local.time);
-    write_attribute(top, "particles", static_cast<std::int64_t>(n));
-    write_attribute(top, "seed", static_cast<std::int64_t>(model.seed()));
-    write_attribute(top, "model_name", model.name());
-    write_attribute(top, "model_hash", hash_text(model.hash()));
-    write_attribute(top, "physics_hash", hash_text(model.physics_hash()));
-    write_attribute(top, "model_path", model.source_path());
-    write_attribute(top, "active_window", static_cast<std::int64_t>(local.active_window));
-    write_attribute(top, "content_hash", hash_text(content));
-    write_text(top, kModelText, model.source_text(), root, transfer);
-    write_text(top, kModelOverrides, overrides, root, transfer);
-
-    H5Id group = create_group(top, kParticles);
-    write_particle_columns(group, rows, mine.begin, n, transfer);
-    engine::free_storage(rows);
-    const std::size_t reactions = local.reaction_times.size();
-    if (reactions > 0) {
-      // [reactions, N]: one row per reaction.
-      H5Id set = create_dataset(group, kReactionTimes, H5T_NATIVE_DOUBLE, {reactions, n});
-      for (std::size_t reaction = 0; reaction < reactions; ++reaction) {
-        std::vector<double> values(mine.size(), kInfinity);
-        for (const PhiRecord& p : phi) {
-          if (p.reaction == reaction) values[p.slot - mine.begin] = p.value;
-        }
-        write_rows(set, H5T_NATIVE_DOUBLE, {reaction}, mine.begin, mine.size(), values.data(), transfer);
-      }
+    {
+      H5Id top = create_group(file, kRoot);
+      write_header(top, model, local, n, content, overrides, root, transfer);
+      write_particles(top, contents, sizes.mine, n, reactions, transfer);
+      write_records(top, contents, sizes, local, root, transfer);
+      // Complete: mark it, flush, close, and only then replace the old one.
+      write_attribute(top, "complete", static_cast<std::int64_t>(1));
     }
-
-    write_record_columns(top, kTetherColumns, tethers, tether_place.offset, tether_place.total, transfer);
-    H5Id edge_group = create_group(top, kLoadedEdges);
-    write_record_columns(edge_group, kEdgeColumns, edges, edge_place.offset, edge_place.total, transfer);
-
-    // Global and gathered data: rank 0 writes.
-    auto root_rows = [&](const auto& all) { return root ? all : std::decay_t<decltype(all)>{}; };
-    H5Id escape_group = create_group(top, kEscapes);
-    write_record_columns(escape_group, kEscapeColumns, escapes, 0, escape_count, transfer);
-    H5Id release_group = create_group(top, kReleases);
-    write_record_columns(release_group, kReleaseColumns, releases, 0, release_count, transfer);
-    const std::vector<std::uint64_t> ticks = root_rows(local.periodic_ticks);
-    H5Id tick_set = create_dataset(top, kPeriodicTicks, H5T_NATIVE_UINT64, {local.periodic_ticks.size()});
-    write_rows(tick_set, H5T_NATIVE_UINT64, {}, 0, ticks.size(), ticks.data(), transfer);
-    const std::vector<std::uint64_t> stats = root_rows(counter_totals);
-    H5Id stats_set = create_dataset(top, kStatistics, H5T_NATIVE_UINT64, {counter_totals.size()});
-    write_rows(stats_set, H5T_NATIVE_UINT64, {}, 0, stats.size(), stats.data(), transfer);
-
-    // Complete: mark it, flush, close, and only then replace the old one.
-    write_attribute(top, "complete", static_cast<std::int64_t>(1));
-    top.reset();
-    edge_group.reset();
-    escape_group.reset();
-    release_group.reset();
-    group.reset();
-    tick_set.reset();
-    stats_set.reset();
     checked(H5Fflush(file, H5F_SCOPE_GLOBAL), "flushing");
     checked(H5Fclose(file.release()), "closing");
   } catch (const Hdf5Error& e) {
@@ -328,26 +397,9 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
     discard();
     throw;
   }
-  mpi::barrier(comm);
   // On disk before it replaces anything; then the newest becomes the
   // previous one, and the new one the newest.
-  int error = 0, moving = 0;
-  if (root) {
-    release_room(temporary);
-    error = sync_to_disk(temporary);
-    if (error == 0) {
-      moving = 1;
-      error = replace_newest(final_path, previous, temporary);
-    }
-    if (error != 0) std::remove(temporary.c_str());
-  }
-  int status[2] = {error, moving};
-  mpi::broadcast(status, 2, 0, comm);
-  if (status[0] != 0) {
-    throw OutputError(status[1] != 0 ? "cannot move " + temporary + " to " + final_path + ": " +
-                                           std::strerror(status[0])
-                                     : temporary + ": cannot write " + what + ": " + room_problem(status[0]));
-  }
+  publish(temporary, final_path, previous, what, root, comm);
   return final_path;
 }
 
