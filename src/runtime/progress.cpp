@@ -2,7 +2,8 @@
 
 #include <cmath>
 
-#include "tethersim/io/observable_names.hpp"
+#include <algorithm>
+#include <stdexcept>
 
 namespace tethersim::runtime {
 
@@ -20,18 +21,31 @@ std::string format_duration(double seconds) {
 
 ProgressPrinter::ProgressPrinter(const Model& model, double start_time, double end_time,
                                  std::FILE* out)
-    : model_(model), start_time_(start_time), end_time_(end_time), out_(out) {}
+    : start_time_(start_time), end_time_(end_time), out_(out) {
+  for (ObservableColumn& column : observable_columns(model)) {
+    if (!column.field->in(kInProgress)) continue;
+    if (column.columns != 0) throw std::logic_error("a progress column must be a scalar: " + column.name);
+    columns_.push_back(std::move(column));
+  }
+}
+
+namespace {
+
+// Wide enough for the name and the value (14 for %.8g), so that the
+// columns line up under their names.
+int column_width(const ObservableColumn& column) {
+  const int value = column.field->type() == ObservableType::real ? 14 : 9;
+  return std::max(value, static_cast<int>(column.name.size()));
+}
+
+}  // namespace
 
 void ProgressPrinter::header() const {
   // One token per column (the observables' names in the trajectory), so
   // that pandas and awk split the lines right.
-  std::fprintf(out_, "%14s %6s %12s %11s %14s %9s", "time", "done", "events", "events_per_s",
-               "kinetic_energy", "particles");
-  for (const std::string& name : model_.output().cluster_species) {
-    std::fprintf(out_, " %12s", cluster_observable_name(name).c_str());
-  }
-  for (const auto& pair : model_.output().tethered_pairs) {
-    std::fprintf(out_, " %14s", tethered_observable_name(pair).c_str());
+  std::fprintf(out_, "%14s %6s %12s %11s", "time", "done", "events", "events_per_s");
+  for (const ObservableColumn& column : columns_) {
+    std::fprintf(out_, " %*s", column_width(column), column.name.c_str());
   }
   std::fprintf(out_, " %10s\n", "ETA");
   std::fflush(out_);
@@ -48,11 +62,15 @@ void ProgressPrinter::line(double time, const FrameObservables& s, std::uint64_t
   const double rate = interval > 0 ? static_cast<double>(events - last_events_) / interval : 0.0;
   // Simulated time per wall second over the whole run so far.
   const double eta = done > 0 ? wall_seconds * (1.0 - done) / done : -1.0;
-  std::fprintf(out_, "%14.6g %5.1f%% %12llu %11.4g %14.8g %9llu", time, 100.0 * done,
-               static_cast<unsigned long long>(events), rate, s.kinetic_energy,
-               static_cast<unsigned long long>(s.particles));
-  for (std::uint64_t c : s.clusters) std::fprintf(out_, " %12llu", static_cast<unsigned long long>(c));
-  for (std::uint64_t c : s.tethered) std::fprintf(out_, " %14llu", static_cast<unsigned long long>(c));
+  std::fprintf(out_, "%14.6g %5.1f%% %12llu %11.4g", time, 100.0 * done, static_cast<unsigned long long>(events),
+               rate);
+  for (const ObservableColumn& column : columns_) {
+    if (column.field->type() == ObservableType::real) {
+      std::fprintf(out_, " %*.8g", column_width(column), observable_reals(s, column)[0]);
+    } else {
+      std::fprintf(out_, " %*lld", column_width(column), static_cast<long long>(observable_counts(s, column)[0]));
+    }
+  }
   std::fprintf(out_, " %10s\n", format_duration(eta).c_str());
   std::fflush(out_);
   last_wall_ = wall_seconds;

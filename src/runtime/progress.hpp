@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "observables.hpp"
 #include "tethersim/io/trajectory_file.hpp"
@@ -21,7 +22,8 @@ class ProgressPrinter {
   void line(double time, const FrameObservables& s, std::uint64_t events, double wall_seconds);
 
  private:
-  const Model& model_;
+  // The observables the lines show: the table's progress columns.
+  std::vector<ObservableColumn> columns_;
   double start_time_;
   double end_time_;
   std::FILE* out_;

@@ -3,7 +3,7 @@
 // (FrameObservables) and the table that says, for each, its name, its type,
 // its unit, how ranks combine their parts, and which files hold it. The
 // trajectory (/observables/<name>), observables.jsonl, summary.json and the
-// runtime's measurements over ranks all walk kObservableFields, so a new
+// runtime's measurements over ranks and the progress lines all walk kObservableFields, so a new
 // observable is its member in FrameObservables, one entry here, and its
 // measure in src/runtime/system_observables.cpp (the build fails until
 // every entry has one; docs/architecture.md, "Where to change what").
@@ -70,6 +70,7 @@ enum ObservableOutput : unsigned {
   kInLog = 1u << 1,         // a key of each line of observables.jsonl
   kInSummary = 1u << 2,     // summary.json "initial" and "final"
   kEverywhere = kInTrajectory | kInLog | kInSummary,
+  kInProgress = 1u << 3,    // a column of the progress lines (scalars only)
 };
 
 struct ObservableField {
@@ -94,18 +95,19 @@ struct ObservableField {
 // holds the step and time every other one links to.
 inline constexpr std::array kObservableFields = {
     ObservableField{"kinetic_energy", &FrameObservables::kinetic_energy, ObservableUnit::energy,
-                    ObservableReduction::exact_sum},
+                    ObservableReduction::exact_sum, ObservableItems::one, kEverywhere | kInProgress},
     ObservableField{"momentum", &FrameObservables::momentum, ObservableUnit::momentum,
                     ObservableReduction::exact_sum},
-    ObservableField{"particles", &FrameObservables::particles},
+    ObservableField{"particles", &FrameObservables::particles, ObservableUnit::none, ObservableReduction::sum,
+                    ObservableItems::one, kEverywhere | kInProgress},
     ObservableField{"escapes", &FrameObservables::escapes},
     ObservableField{"tethers", &FrameObservables::tethers},
     ObservableField{"event_counts", &FrameObservables::event_counts, ObservableUnit::none, ObservableReduction::sum,
                     ObservableItems::per_event_kind, kInTrajectory | kInLog},
     ObservableField{"clusters", &FrameObservables::clusters, ObservableUnit::none, ObservableReduction::measured,
-                    ObservableItems::per_cluster_species},
+                    ObservableItems::per_cluster_species, kEverywhere | kInProgress},
     ObservableField{"tethered", &FrameObservables::tethered, ObservableUnit::none, ObservableReduction::measured,
-                    ObservableItems::per_tethered_pair},
+                    ObservableItems::per_tethered_pair, kEverywhere | kInProgress},
     // Last, so that the datasets and keys before it keep their order.
     ObservableField{"temperature", &FrameObservables::temperature, ObservableUnit::energy,
                     ObservableReduction::measured},
