@@ -71,6 +71,13 @@ std::uint64_t global_part_hash(double time, int active_window, const std::vector
   return h + physics::mix_hash(11, text_hash);
 }
 
+// The --set overrides as the file stores them: one a line.
+std::string override_lines(const std::vector<std::string>& overrides) {
+  std::string text;
+  for (const std::string& o : overrides) text += o + "\n";
+  return text;
+}
+
 template <typename Record>
 std::uint64_t sum_hashes(const std::vector<Record>& records) {
   std::uint64_t h = 0;
@@ -352,8 +359,7 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
   CheckpointContents contents;
   gather_particles(contents, local, slots, comm, ranks);
   gather_records(contents, local, slots, comm);
-  std::string overrides;
-  for (const std::string& o : model.data().overrides) overrides += o + "\n";
+  const std::string overrides = override_lines(model.data().overrides);
   const std::uint64_t content = content_hash(contents, local, model, overrides, root, comm);
   const CheckpointSizes sizes = checkpoint_sizes(contents, n, ranks, rank, comm);
   // The room the file needs (hdf5_support.hpp: HDF5 must never meet a full
@@ -445,6 +451,84 @@ CheckpointHeader read_checkpoint_header(const std::string& path) {
   return h;
 }
 
+namespace {
+
+// Each part of the reading below adds its records' hashes: the sum over
+// ranks is the content hash the file states.
+
+// This rank's particle rows and their Phi values.
+std::uint64_t read_particles(hid_t top, const SlotRange& mine, EngineSnapshot& s) {
+  std::uint64_t content = 0;
+  H5Id group = open_group(top, kParticles);
+  std::vector<engine::ParticleSnapshot> particles(mine.size());
+  read_particle_columns(group, particles, mine.begin);
+  for (std::size_t k = 0; k < particles.size(); ++k) content += particle_hash(mine.begin + k, particles[k]);
+  s.particles = std::move(particles);
+  if (!exists(group, kReactionTimes)) return content;
+  H5Id set = open_dataset(group, kReactionTimes);
+  const hsize_t reactions = dataset_shape(set)[0];
+  for (hsize_t reaction = 0; reaction < reactions; ++reaction) {
+    std::vector<double> values(mine.size());
+    read_rows(set, H5T_NATIVE_DOUBLE, {reaction}, mine.begin, mine.size(), values.data());
+    std::vector<PhiRecord> records;
+    for (std::size_t k = 0; k < values.size(); ++k) records.push_back({mine.begin + k, reaction, values[k]});
+    content += sum_hashes(records);
+    s.reaction_times.push_back(std::move(values));
+  }
+  return content;
+}
+
+// This rank's share of the tethers and loaded edges (`slice` of a count).
+template <typename Slice>
+std::uint64_t read_links(hid_t top, const Slice& slice, EngineSnapshot& s) {
+  const SlotRange tether_rows = slice(record_rows(top, kTetherColumns));
+  std::vector<TetherRecord> tethers(tether_rows.size());
+  read_record_columns(top, kTetherColumns, tethers, tether_rows.begin);
+  for (const TetherRecord& r : tethers) s.tethers.push_back({r.pair[0], r.pair[1]});
+  H5Id edge_group = open_group(top, kLoadedEdges);
+  const SlotRange edge_rows = slice(record_rows(edge_group, kEdgeColumns));
+  std::vector<EdgeRecord> edges(edge_rows.size());
+  read_record_columns(edge_group, kEdgeColumns, edges, edge_rows.begin);
+  for (const EdgeRecord& r : edges) {
+    s.loaded_edges.push_back(
+        {r.pair[0], r.pair[1], Vec3(r.impulse[0], r.impulse[1], r.impulse[2]), r.time, r.sequence});
+  }
+  return sum_hashes(tethers) + sum_hashes(edges);
+}
+
+// What rank 0 alone holds: escapes, releases and the engine's counters,
+// with the hash of the header's part (time, window, ticks, model text).
+std::uint64_t read_gathered(hid_t top, const CheckpointHeader& header, EngineSnapshot& s) {
+  H5Id escape_group = open_group(top, kEscapes);
+  std::vector<EscapeRecord> escapes(record_rows(escape_group, kEscapeColumns));
+  read_record_columns(escape_group, kEscapeColumns, escapes, 0);
+  for (const EscapeRecord& r : escapes) {
+    s.escapes.push_back({r.id, static_cast<SpeciesIndex>(r.species), r.time,
+                         Vec3(r.position[0], r.position[1], r.position[2]),
+                         Vec3(r.velocity[0], r.velocity[1], r.velocity[2])});
+  }
+  H5Id release_group = open_group(top, kReleases);
+  std::vector<ReleaseRecord> releases(record_rows(release_group, kReleaseColumns));
+  read_record_columns(release_group, kReleaseColumns, releases, 0);
+  for (const ReleaseRecord& r : releases) s.releases.push_back({r.id, r.time});
+  H5Id stats_set = open_dataset(top, kStatistics);
+  std::vector<std::uint64_t> counters(dataset_shape(stats_set)[0]);
+  read_rows(stats_set, H5T_NATIVE_UINT64, {}, 0, counters.size(), counters.data());
+  if (counters.size() != statistics_counters(s.statistics).size() + 1) {
+    throw Hdf5Error("unexpected statistics layout");
+  }
+  const std::string overrides = override_lines(header.overrides);
+  const std::uint64_t content =
+      sum_hashes(escapes) + sum_hashes(releases) +
+      global_part_hash(header.time, s.active_window, s.periodic_ticks, counters, header.model_text, overrides);
+  s.statistics.largest_group = counters.back();
+  counters.pop_back();
+  set_statistics_counters(s.statistics, counters);
+  return content;
+}
+
+}  // namespace
+
 EngineSnapshot read_checkpoint(const std::string& path, MPI_Comm comm, bool everything_on_root) {
   const CheckpointHeader header = read_checkpoint_header(path);
   int rank = 0, ranks = 1;
@@ -457,84 +541,18 @@ EngineSnapshot read_checkpoint(const std::string& path, MPI_Comm comm, bool ever
   };
   EngineSnapshot s;
   s.time = header.time;
-  std::uint64_t content = 0;
   try {
     H5Id fapl = mpio_file_access(comm);
     H5Id file(checked(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl), "cannot be opened"));
     H5Id top = open_group(file, kRoot);
     const std::uint64_t expected = parse_hex(read_string_attribute(top, "content_hash"));
     s.active_window = static_cast<int>(read_integer_attribute(top, "active_window"));
-    const hsize_t n = header.particles;
-    const SlotRange mine = slice(n);
-    H5Id group = open_group(top, kParticles);
-    std::vector<engine::ParticleSnapshot> particles(mine.size());
-    read_particle_columns(group, particles, mine.begin);
-    for (std::size_t k = 0; k < particles.size(); ++k) content += particle_hash(mine.begin + k, particles[k]);
-    s.particles = std::move(particles);
-    if (exists(group, kReactionTimes)) {
-      H5Id set = open_dataset(group, kReactionTimes);
-      const hsize_t reactions = dataset_shape(set)[0];
-      for (hsize_t reaction = 0; reaction < reactions; ++reaction) {
-        std::vector<double> values(mine.size());
-        read_rows(set, H5T_NATIVE_DOUBLE, {reaction}, mine.begin, mine.size(), values.data());
-        std::vector<PhiRecord> records;
-        for (std::size_t k = 0; k < values.size(); ++k) records.push_back({mine.begin + k, reaction, values[k]});
-        content += sum_hashes(records);
-        s.reaction_times.push_back(std::move(values));
-      }
-    }
-    {
-      const SlotRange rows = slice(record_rows(top, kTetherColumns));
-      std::vector<TetherRecord> records(rows.size());
-      read_record_columns(top, kTetherColumns, records, rows.begin);
-      content += sum_hashes(records);
-      for (const TetherRecord& r : records) s.tethers.push_back({r.pair[0], r.pair[1]});
-    }
-    {
-      H5Id edge_group = open_group(top, kLoadedEdges);
-      const SlotRange rows = slice(record_rows(edge_group, kEdgeColumns));
-      std::vector<EdgeRecord> records(rows.size());
-      read_record_columns(edge_group, kEdgeColumns, records, rows.begin);
-      content += sum_hashes(records);
-      for (const EdgeRecord& r : records) {
-        s.loaded_edges.push_back(
-            {r.pair[0], r.pair[1], Vec3(r.impulse[0], r.impulse[1], r.impulse[2]), r.time, r.sequence});
-      }
-    }
-    {
-      H5Id set = open_dataset(top, kPeriodicTicks);
-      s.periodic_ticks.resize(dataset_shape(set)[0]);
-      read_rows(set, H5T_NATIVE_UINT64, {}, 0, s.periodic_ticks.size(), s.periodic_ticks.data());
-    }
-    if (root) {
-      H5Id escape_group = open_group(top, kEscapes);
-      std::vector<EscapeRecord> records(record_rows(escape_group, kEscapeColumns));
-      read_record_columns(escape_group, kEscapeColumns, records, 0);
-      content += sum_hashes(records);
-      for (const EscapeRecord& r : records) {
-        s.escapes.push_back({r.id, static_cast<SpeciesIndex>(r.species), r.time,
-                             Vec3(r.position[0], r.position[1], r.position[2]),
-                             Vec3(r.velocity[0], r.velocity[1], r.velocity[2])});
-      }
-      H5Id release_group = open_group(top, kReleases);
-      std::vector<ReleaseRecord> releases(record_rows(release_group, kReleaseColumns));
-      read_record_columns(release_group, kReleaseColumns, releases, 0);
-      content += sum_hashes(releases);
-      for (const ReleaseRecord& r : releases) s.releases.push_back({r.id, r.time});
-      H5Id stats_set = open_dataset(top, kStatistics);
-      std::vector<std::uint64_t> counters(dataset_shape(stats_set)[0]);
-      read_rows(stats_set, H5T_NATIVE_UINT64, {}, 0, counters.size(), counters.data());
-      if (counters.size() != statistics_counters(s.statistics).size() + 1) {
-        throw Hdf5Error("unexpected statistics layout");
-      }
-      std::string overrides;
-      for (const std::string& o : header.overrides) overrides += o + "\n";
-      content += global_part_hash(header.time, s.active_window, s.periodic_ticks, counters,
-                                  header.model_text, overrides);
-      s.statistics.largest_group = counters.back();
-      counters.pop_back();
-      set_statistics_counters(s.statistics, counters);
-    }
+    std::uint64_t content = read_particles(top, slice(header.particles), s);
+    content += read_links(top, slice, s);
+    H5Id tick_set = open_dataset(top, kPeriodicTicks);
+    s.periodic_ticks.resize(dataset_shape(tick_set)[0]);
+    read_rows(tick_set, H5T_NATIVE_UINT64, {}, 0, s.periodic_ticks.size(), s.periodic_ticks.data());
+    if (root) content += read_gathered(top, header, s);
     if (mpi::sum(content, comm) != expected) {
       throw Hdf5Error("content hash mismatch: the data were changed or damaged");
     }
