@@ -215,6 +215,17 @@ void Engine::predict_all() {
   }
 }
 
+void Engine::drop_stale_globals() {
+  while (!global_.empty() && !event_holds(GlobalSources{}, *this, global_.top())) global_.pop();
+}
+
+bool Engine::renew_if_stale(Index i, const ParticleEvent& e) {
+  if (event_holds(ParticleSources{}, *this, e)) return false;
+  ++stats_.stale_events;
+  repredict(i);
+  return true;
+}
+
 bool Engine::run_until(double end, std::uint64_t max_events) {
   std::uint64_t processed = 0;
   while (processed < max_events) {
@@ -225,9 +236,7 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
       reorder();
       events_at_reorder_ = done;
     }
-    // Drop global events that no longer hold (restitutions of edges that
-    // were removed or rescheduled).
-    while (!global_.empty() && !event_holds(GlobalSources{}, *this, global_.top())) global_.pop();
+    drop_stale_globals();
     const bool have_particle = !calendar_.empty();
     const bool have_global = !global_.empty();
     if (!have_particle && !have_global) return true;
@@ -240,11 +249,7 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
       const ParticleEvent e = calendar_.event(i);
       if (e.time >= end) return true;
       if (speculation_) note_speculation_time(e.time);
-      if (!event_holds(ParticleSources{}, *this, e)) {
-        ++stats_.stale_events;
-        repredict(i);
-        continue;
-      }
+      if (renew_if_stale(i, e)) continue;
       clock_ = std::max(clock_, e.time);
       execute_particle_event(i, e);
     } else {

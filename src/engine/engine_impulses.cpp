@@ -71,11 +71,9 @@ bool Engine::ticks_come_first(double t) {
   // would; one that holds is an event the tick must wait for.
   while (!calendar_.empty() && calendar_.top_time() < t) {
     const Index i = calendar_.top();
-    if (event_holds(ParticleSources{}, *this, calendar_.event(i))) return false;
-    ++stats_.stale_events;
-    repredict(i);
+    if (!renew_if_stale(i, calendar_.event(i))) return false;
   }
-  while (!global_.empty() && !event_holds(GlobalSources{}, *this, global_.top())) global_.pop();
+  drop_stale_globals();
   // Global events precede particle events at one time, so a tick at the
   // top of the global calendar is the next event in the serial order.
   return !global_.empty() && global_.top().time == t && global_.top().kind == EventKind::periodic_impulse;

@@ -236,6 +236,12 @@ class Engine {
   void schedule_initial_events();
   void schedule_action_potentials(double from);
   void predict_all();
+  // The calendars' stale entries, as run_until and ticks_come_first meet
+  // them (engine.cpp): global events that no longer hold (restitutions of
+  // edges removed or rescheduled) are dropped; a particle's entry that no
+  // longer holds is counted stale and predicted again (true), else false.
+  void drop_stale_globals();
+  bool renew_if_stale(Index i, const ParticleEvent& e);
 
   // --- prediction (engine_prediction.cpp; each source predicts its own
   // kinds, offering them to the running best, event_candidates.hpp)
