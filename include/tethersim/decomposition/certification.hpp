@@ -137,9 +137,24 @@ class Certifier {
   // Nodes are numbered 0.. in nodes_; kNoNode: a particle that is none.
   using NodeIndex = std::uint32_t;
   static constexpr NodeIndex kNoNode = std::numeric_limits<NodeIndex>::max();
+  // prepare's mark, for a moment, of a sparse start's owned particles whose
+  // calendar event comes within the window (the other owned particles'
+  // straight lines are proved apart already).
+  static constexpr NodeIndex kEarly = kNoNode - 1;
   NodeIndex node_count() const { return static_cast<NodeIndex>(nodes_.size()); }
 
   Node make_node(engine::Index i) const;
+  // prepare's steps (certification_prepare.cpp).
+  struct NodeChoice;
+  NodeChoice choose_nodes(double window_end) const;
+  bool releases_in_window(double start, double window_end) const;
+  void mark_early_particles(double start, double max_length);
+  bool named_candidates_suffice(const NodeChoice& choice) const;
+  void consider_node(engine::Index i, NodeChoice& choice);
+  void pick_named_nodes(NodeChoice& choice);
+  void pick_every_node(NodeChoice& choice);
+  void index_nodes(double window_end);
+  void add_restitution_energy();
   // A particle left out of a sparse certificate becomes a node (alone);
   // returns it.
   NodeIndex add_node(engine::Index i);
