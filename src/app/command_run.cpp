@@ -2,6 +2,8 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <initializer_list>
+#include <utility>
 #include <filesystem>
 
 #include "command_options.hpp"
@@ -40,9 +42,9 @@ const char* kDescription =
     "(--ranks-grid), and the run is the same, bit for bit, on any number of\n"
     "ranks; a restart may use a different number.";
 
-}  // namespace
 
-int run_main(const Arguments& args) {
+// Every option of the command, with its help.
+po::options_description run_options() {
   po::options_description options("Options");
   options.add_options()("model", po::value<std::string>()->value_name("MODEL.toml"), "the model file")(
       "restart", po::value<std::string>()->value_name("CHECKPOINT"),
@@ -89,12 +91,12 @@ int run_main(const Arguments& args) {
       "write each rank's CPU time, messages and events round by round into DIR, for "
       "tools/scaling_replay.py to replay the run on a modelled cluster");
   add_model_override_option(options);
-  po::positional_options_description positional;
-  positional.add("model", 1);
-  po::variables_map values;
-  if (!parse_command_line("run", kDescription, args, options, positional, values)) return kExitOk;
+  return options;
+}
 
-  RunRequest request;
+// The model to start, or the checkpoint to continue: --continue picks one
+// by whether the output directory holds a checkpoint.
+void read_what_to_run(const po::variables_map& values, RunRequest& request) {
   if (values.count("restart")) request.restart = values["restart"].as<std::string>();
   if (values.count("model")) request.model_path = values["model"].as<std::string>();
   if (values.count("continue")) {
@@ -113,6 +115,11 @@ int run_main(const Arguments& args) {
   if (request.model_path.empty() == request.restart.empty()) {
     throw UsageError{"run", "give either a model file or --restart CHECKPOINT"};
   }
+}
+
+// --set, and the options that are model keys (--end-time, --seed,
+// --output), as overrides in the order given.
+void read_overrides(const po::variables_map& values, RunRequest& request) {
   if (values.count("set")) request.overrides = values["set"].as<std::vector<std::string>>();
   if (values.count("end-time")) {
     request.overrides.push_back(number_override("run.end_time", values["end-time"].as<double>()));
@@ -124,6 +131,10 @@ int run_main(const Arguments& args) {
   if (values.count("output")) {
     request.overrides.push_back(string_override("output.directory", values["output"].as<std::string>()));
   }
+}
+
+// When the run stops by itself: wall time, and stalls.
+void read_limits(const po::variables_map& values, RunRequest& request) {
   if (values.count("max-walltime")) {
     request.max_walltime_hours = values["max-walltime"].as<double>();
     if (!(request.max_walltime_hours > 0)) throw UsageError{"run", "--max-walltime must be positive"};
@@ -131,49 +142,58 @@ int run_main(const Arguments& args) {
   if (values.count("walltime-margin")) {
     if (!values.count("max-walltime")) throw UsageError{"run", "--walltime-margin needs --max-walltime"};
     request.walltime_margin_minutes = values["walltime-margin"].as<double>();
-    if (!(request.walltime_margin_minutes >= 0 && request.walltime_margin_minutes < 60.0 * request.max_walltime_hours)) {
+    if (!(request.walltime_margin_minutes >= 0 &&
+          request.walltime_margin_minutes < 60.0 * request.max_walltime_hours)) {
       throw UsageError{"run", "--walltime-margin is a number of minutes from 0 to less than --max-walltime"};
     }
   }
   if (values.count("stall-events")) request.stall_events = values["stall-events"].as<unsigned long long>();
-  if (values.count("ranks-grid")) {
-    const std::string text = values["ranks-grid"].as<std::string>();
-    decomposition::GridShape grid{};
-    char tail = 0;
-    if (std::sscanf(text.c_str(), "%d,%d,%d%c", &grid[0], &grid[1], &grid[2], &tail) != 3 || grid[0] < 1 ||
-        grid[1] < 1 || grid[2] < 1) {
-      throw UsageError{"run", "--ranks-grid wants three positive counts such as 2,2,1, got '" + text + "'"};
-    }
-    request.distribution.ranks_grid = grid;
+}
+
+// An option whose value is one of a few words: its value, or a usage
+// error listing the words ("--balance is auto, off, force or random").
+template <typename Value>
+Value one_of(const po::variables_map& values, const std::string& option,
+             std::initializer_list<std::pair<const char*, Value>> choices) {
+  const std::string given = values[option].as<std::string>();
+  std::string listed;
+  std::size_t k = 0;
+  for (const auto& [word, value] : choices) {
+    if (given == word) return value;
+    listed += (k == 0 ? "" : k + 1 == choices.size() ? " or " : ", ") + std::string(word);
+    ++k;
   }
-  const std::string balance = values["balance"].as<std::string>();
-  if (balance == "auto") {
-    request.distribution.balance = decomposition::BalanceMode::automatic;
-  } else if (balance == "off") {
-    request.distribution.balance = decomposition::BalanceMode::off;
-  } else if (balance == "force") {
-    request.distribution.balance = decomposition::BalanceMode::forced;
-  } else if (balance == "random") {
-    request.distribution.balance = decomposition::BalanceMode::random;
-  } else {
-    throw UsageError{"run", "--balance is auto, off, force or random, got '" + balance + "'"};
+  throw UsageError{"run", "--" + option + " is " + listed + ", got '" + given + "'"};
+}
+
+decomposition::GridShape read_ranks_grid(const std::string& text) {
+  decomposition::GridShape grid{};
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%d,%d,%d%c", &grid[0], &grid[1], &grid[2], &tail) != 3 || grid[0] < 1 ||
+      grid[1] < 1 || grid[2] < 1) {
+    throw UsageError{"run", "--ranks-grid wants three positive counts such as 2,2,1, got '" + text + "'"};
   }
-  request.distribution.balance_interval = values["balance-interval"].as<int>();
-  if (request.distribution.balance_interval < 1) throw UsageError{"run", "--balance-interval must be at least 1"};
-  const std::string windows = values["windows"].as<std::string>();
-  if (windows == "speculative") {
-    request.distribution.windows = decomposition::WindowMode::speculative;
-  } else if (windows == "certified") {
-    request.distribution.windows = decomposition::WindowMode::certified;
-  } else {
-    throw UsageError{"run", "--windows is speculative or certified, got '" + windows + "'"};
-  }
+  return grid;
+}
+
+// How several ranks share the run.
+decomposition::DistributionSettings read_distribution(const po::variables_map& values) {
+  using decomposition::BalanceMode, decomposition::WindowMode, decomposition::LeanFallback;
+  decomposition::DistributionSettings d;
+  if (values.count("ranks-grid")) d.ranks_grid = read_ranks_grid(values["ranks-grid"].as<std::string>());
+  d.balance = one_of<BalanceMode>(values, "balance",
+                                  {{"auto", BalanceMode::automatic}, {"off", BalanceMode::off},
+                                   {"force", BalanceMode::forced}, {"random", BalanceMode::random}});
+  d.balance_interval = values["balance-interval"].as<int>();
+  if (d.balance_interval < 1) throw UsageError{"run", "--balance-interval must be at least 1"};
+  d.windows = one_of<WindowMode>(values, "windows",
+                                 {{"speculative", WindowMode::speculative}, {"certified", WindowMode::certified}});
   if (values.count("window-memory")) {
     const double mib = values["window-memory"].as<double>();
     if (!(mib >= 0.01 && mib <= 1e9)) {
       throw UsageError{"run", "--window-memory is a number of MiB from 0.01 to 10^9"};
     }
-    request.distribution.window_memory = static_cast<std::size_t>(mib * 1048576.0);
+    d.window_memory = static_cast<std::size_t>(mib * 1048576.0);
   }
   const int halo = values["halo-depth"].as<int>();
   if (halo < decomposition::kMinHaloDepth || halo > decomposition::kMaxHaloDepth) {
@@ -181,18 +201,26 @@ int run_main(const Arguments& args) {
                                 std::to_string(decomposition::kMinHaloDepth) + " to " +
                                 std::to_string(decomposition::kMaxHaloDepth) + ", got " + std::to_string(halo)};
   }
-  request.distribution.halo_depth = halo;
-  if (values.count("record-rounds")) request.distribution.record_rounds = values["record-rounds"].as<std::string>();
-  const std::string lean = values["lean-fallback"].as<std::string>();
-  if (lean == "on") {
-    request.distribution.lean_fallback = decomposition::LeanFallback::on;
-  } else if (lean == "off") {
-    request.distribution.lean_fallback = decomposition::LeanFallback::off;
-  } else if (lean == "random") {
-    request.distribution.lean_fallback = decomposition::LeanFallback::random;
-  } else {
-    throw UsageError{"run", "--lean-fallback is on, off or random, got '" + lean + "'"};
-  }
+  d.halo_depth = halo;
+  if (values.count("record-rounds")) d.record_rounds = values["record-rounds"].as<std::string>();
+  d.lean_fallback = one_of<LeanFallback>(
+      values, "lean-fallback", {{"on", LeanFallback::on}, {"off", LeanFallback::off}, {"random", LeanFallback::random}});
+  return d;
+}
+
+}  // namespace
+
+int run_main(const Arguments& args) {
+  po::options_description options = run_options();
+  po::positional_options_description positional;
+  positional.add("model", 1);
+  po::variables_map values;
+  if (!parse_command_line("run", kDescription, args, options, positional, values)) return kExitOk;
+  RunRequest request;
+  read_what_to_run(values, request);
+  read_overrides(values, request);
+  read_limits(values, request);
+  request.distribution = read_distribution(values);
   request.overwrite = values.count("overwrite") > 0;
   request.quiet = values.count("quiet") > 0;
   request.distribution_report = values.count("distribution-report") > 0;
