@@ -41,6 +41,72 @@ void run_collisions(engine::Engine& engine, std::uint64_t collisions) {
   }
 }
 
+// The fixed cost of a process (code pages, libraries, allocator arenas)
+// is paid by a tiny warm-up gas first, so that the peak measured above the
+// baseline is what the particles cost. Returns that baseline.
+std::size_t warm_up_baseline() {
+  scenario::InitialParticles tiny;
+  const Model tiny_model = load_model_text(gas_model(2, 1), "gas-warm-up", {}, &tiny);
+  engine::Engine warm_up(tiny_model, std::move(tiny));
+  run_collisions(warm_up, 1000);
+  return current_resident_bytes();
+}
+
+// --io: the snapshot and the collective write of a checkpoint, timed.
+void time_checkpoints(engine::Engine& engine, const Model& model, const std::string& dir) {
+  const mpi::Session mpi;
+  const std::size_t n = engine.particles().size();
+  std::vector<ParticleId> ids(n);
+  for (std::size_t k = 0; k < ids.size(); ++k) ids[k] = k;
+  const SlotMap slots(std::move(ids));
+  run_collisions(engine, n);  // some collisions: realistic counters
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    const Stopwatch snapshot_clock;
+    engine::EngineSnapshot snapshot = engine.snapshot(engine.next_event_time());
+    const double snapshot_seconds = snapshot_clock.seconds();
+    const Stopwatch write_clock;
+    const std::string path = write_checkpoint(dir, MPI_COMM_SELF, model, slots, std::move(snapshot));
+    const double write_seconds = write_clock.seconds();
+    const double megabytes = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
+    std::printf("checkpoint %d: %.1f MB; snapshot %.3f s, write %.3f s: %.0f MB/s (%.0f MB/s with the snapshot)\n",
+                repeat + 1, megabytes, snapshot_seconds, write_seconds, megabytes / write_seconds,
+                megabytes / (write_seconds + snapshot_seconds));
+  }
+}
+
+// The timed collisions: rates, the work per event, memory and energy drift.
+void time_collisions(engine::Engine& engine, double collisions_wanted, std::size_t baseline_bytes) {
+  const double n = static_cast<double>(engine.particles().size());
+  const engine::EngineStatistics before = engine.statistics();
+  const double energy_before = engine.kinetic_energy();
+  const Stopwatch timed;
+  run_collisions(engine, static_cast<std::uint64_t>(collisions_wanted));
+  const double seconds = timed.seconds();
+  const engine::EngineStatistics& after = engine.statistics();
+  const double collisions = static_cast<double>(after.collisions() - before.collisions());
+  const double events = static_cast<double>(after.total_events() - before.total_events());
+  const double crossings = static_cast<double>(
+      after.events[static_cast<int>(engine::EventKind::sector_crossing)] -
+      before.events[static_cast<int>(engine::EventKind::sector_crossing)]);
+  std::printf("timed: %.0f collisions, %.0f sector crossings, %.0f events in %.2f s\n", collisions,
+              crossings, events, seconds);
+  std::printf("  collisions/s   %12.0f\n  events/s       %12.0f\n", collisions / seconds,
+              events / seconds);
+  std::printf("  stale events per collision  %.3f, predictions per event %.3f, pair tests per "
+              "event %.2f\n",
+              static_cast<double>(after.stale_events - before.stale_events) / collisions,
+              static_cast<double>(after.predictions - before.predictions) / events,
+              static_cast<double>(after.pair_tests - before.pair_tests) / events);
+  std::printf("  engine bytes/particle   %8.1f\n"
+              "  peak memory bytes/particle %5.1f  (peak resident size above the %.1f MB the\n"
+              "                                    process held after a 32-particle warm-up)\n",
+              static_cast<double>(engine.memory_bytes()) / n,
+              static_cast<double>(peak_resident_bytes() - baseline_bytes) / n,
+              static_cast<double>(baseline_bytes) / 1e6);
+  std::printf("  relative energy drift   %8.2e\n",
+              (engine.kinetic_energy() - energy_before) / energy_before);
+}
+
 }  // namespace
 
 int bench_main(const Arguments& args) {
@@ -68,16 +134,7 @@ int bench_main(const Arguments& args) {
   }
   const long cells = values["cells"].as<long>();
   if (cells < 2) throw UsageError{"bench", "--cells must be at least 2"};
-  // The fixed cost of a process (code pages, libraries, allocator arenas)
-  // is paid by a tiny warm-up gas first, so that the peak measured above
-  // the baseline is what the particles cost.
-  {
-    scenario::InitialParticles tiny;
-    const Model tiny_model = load_model_text(gas_model(2, 1), "gas-warm-up", {}, &tiny);
-    engine::Engine warm_up(tiny_model, std::move(tiny));
-    run_collisions(warm_up, 1000);
-  }
-  const std::size_t baseline_bytes = current_resident_bytes();
+  const std::size_t baseline_bytes = warm_up_baseline();
   const Stopwatch setup;
   scenario::InitialParticles initial;
   const Model model =
@@ -87,62 +144,15 @@ int bench_main(const Arguments& args) {
   engine::Engine engine(model, std::move(initial));
   std::printf("gas benchmark: N = %.0f (C = %ld), box %.4g^3, sector edge %.4g, setup %.2f s\n", n,
               cells, model.domain().length().x(), engine.grid().edge().x(), setup.seconds());
-
   if (values.count("io")) {
-    const mpi::Session mpi;
-    const std::string dir = values["io"].as<std::string>();
-    std::vector<ParticleId> ids(static_cast<std::size_t>(n));
-    for (std::size_t k = 0; k < ids.size(); ++k) ids[k] = k;
-    const SlotMap slots(std::move(ids));
-    run_collisions(engine, static_cast<std::uint64_t>(n));  // some collisions: realistic counters
-    for (int repeat = 0; repeat < 3; ++repeat) {
-      const Stopwatch snapshot_clock;
-      engine::EngineSnapshot snapshot = engine.snapshot(engine.next_event_time());
-      const double snapshot_seconds = snapshot_clock.seconds();
-      const Stopwatch write_clock;
-      const std::string path = write_checkpoint(dir, MPI_COMM_SELF, model, slots, std::move(snapshot));
-      const double write_seconds = write_clock.seconds();
-      const double megabytes = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
-      std::printf("checkpoint %d: %.1f MB; snapshot %.3f s, write %.3f s: %.0f MB/s (%.0f MB/s with the snapshot)\n",
-                  repeat + 1, megabytes, snapshot_seconds, write_seconds, megabytes / write_seconds,
-                  megabytes / (write_seconds + snapshot_seconds));
-    }
+    time_checkpoints(engine, model, values["io"].as<std::string>());
     return kExitOk;
   }
-
   const Stopwatch melt;
   run_collisions(engine, static_cast<std::uint64_t>(values["melt"].as<double>() * n / 2.0));
   std::printf("melted: %llu collisions in %.2f s\n",
               static_cast<unsigned long long>(engine.statistics().collisions()), melt.seconds());
-
-  const engine::EngineStatistics before = engine.statistics();
-  const double energy_before = engine.kinetic_energy();
-  const Stopwatch timed;
-  run_collisions(engine, static_cast<std::uint64_t>(values["collisions"].as<double>()));
-  const double seconds = timed.seconds();
-  const engine::EngineStatistics& after = engine.statistics();
-  const double collisions = static_cast<double>(after.collisions() - before.collisions());
-  const double events = static_cast<double>(after.total_events() - before.total_events());
-  const double crossings = static_cast<double>(
-      after.events[static_cast<int>(engine::EventKind::sector_crossing)] -
-      before.events[static_cast<int>(engine::EventKind::sector_crossing)]);
-  std::printf("timed: %.0f collisions, %.0f sector crossings, %.0f events in %.2f s\n", collisions,
-              crossings, events, seconds);
-  std::printf("  collisions/s   %12.0f\n  events/s       %12.0f\n", collisions / seconds,
-              events / seconds);
-  std::printf("  stale events per collision  %.3f, predictions per event %.3f, pair tests per "
-              "event %.2f\n",
-              static_cast<double>(after.stale_events - before.stale_events) / collisions,
-              static_cast<double>(after.predictions - before.predictions) / events,
-              static_cast<double>(after.pair_tests - before.pair_tests) / events);
-  std::printf("  engine bytes/particle   %8.1f\n"
-              "  peak memory bytes/particle %5.1f  (peak resident size above the %.1f MB the\n"
-              "                                    process held after a 32-particle warm-up)\n",
-              static_cast<double>(engine.memory_bytes()) / n,
-              static_cast<double>(peak_resident_bytes() - baseline_bytes) / n,
-              static_cast<double>(baseline_bytes) / 1e6);
-  std::printf("  relative energy drift   %8.2e\n",
-              (engine.kinetic_energy() - energy_before) / energy_before);
+  time_collisions(engine, values["collisions"].as<double>(), baseline_bytes);
   return kExitOk;
 }
 
