@@ -1,6 +1,7 @@
 // Engine construction, the event loop and event dispatch.
 #include "tethersim/engine/engine.hpp"
 #include "speculation_state.hpp"
+#include "stale_entries.hpp"
 #include "tethersim/engine/event_sources.hpp"
 #include "tethersim/engine/free_storage.hpp"
 
@@ -213,17 +214,6 @@ void Engine::predict_all() {
   for (Index i = 0; i < particles_.size(); ++i) {
     if (particles_.state[i].alive && particles_.state[i].mobile && is_active(i)) repredict(i);
   }
-}
-
-void Engine::drop_stale_globals() {
-  while (!global_.empty() && !event_holds(GlobalSources{}, *this, global_.top())) global_.pop();
-}
-
-bool Engine::renew_if_stale(Index i, const ParticleEvent& e) {
-  if (event_holds(ParticleSources{}, *this, e)) return false;
-  ++stats_.stale_events;
-  repredict(i);
-  return true;
 }
 
 bool Engine::run_until(double end, std::uint64_t max_events) {

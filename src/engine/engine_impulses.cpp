@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "event_candidates.hpp"
+#include "stale_entries.hpp"
 #include "tethersim/engine/engine.hpp"
 #include "tethersim/engine/event_sources.hpp"
 #include "tethersim/model/periodic_impulse_kinds.hpp"

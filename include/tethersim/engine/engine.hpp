@@ -237,7 +237,7 @@ class Engine {
   void schedule_action_potentials(double from);
   void predict_all();
   // The calendars' stale entries, as run_until and ticks_come_first meet
-  // them (engine.cpp): global events that no longer hold (restitutions of
+  // them (stale_entries.hpp): global events that no longer hold (restitutions of
   // edges removed or rescheduled) are dropped; a particle's entry that no
   // longer holds is counted stale and predicted again (true), else false.
   void drop_stale_globals();
