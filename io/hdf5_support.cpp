@@ -183,11 +183,20 @@ std::string read_string_attribute(hid_t object, const std::string& name) {
 std::vector<std::string> read_string_list_attribute(hid_t object, const std::string& name) {
   H5Id attribute(checked(H5Aopen(object, name.c_str(), H5P_DEFAULT), "missing attribute " + name));
   H5Id file_type(checked(H5Aget_type(attribute), "attribute type"));
-  if (H5Tget_class(file_type) != H5T_STRING || H5Tis_variable_str(file_type) > 0) {
-    throw Hdf5Error("attribute " + name + " is not a list of fixed-size strings");
-  }
+  if (H5Tget_class(file_type) != H5T_STRING) throw Hdf5Error("attribute " + name + " is not a list of strings");
   H5Id space(checked(H5Aget_space(attribute), "attribute space"));
   const hssize_t count = H5Sget_simple_extent_npoints(space);
+  if (H5Tis_variable_str(file_type) > 0) {
+    // As h5py writes them (a file edited in Python).
+    H5Id memory_type(checked(H5Tcopy(H5T_C_S1), "string type"));
+    checked(H5Tset_size(memory_type, H5T_VARIABLE), "string type");
+    std::vector<char*> raw(static_cast<std::size_t>(std::max<hssize_t>(count, 0)), nullptr);
+    checked(H5Aread(attribute, memory_type, raw.data()), "reading attribute " + name);
+    std::vector<std::string> values;
+    for (char* text : raw) values.emplace_back(text != nullptr ? text : "");
+    H5Dvlen_reclaim(memory_type, space, H5P_DEFAULT, raw.data());
+    return values;
+  }
   const std::size_t width = H5Tget_size(file_type);
   if (count < 0 || width == 0) throw Hdf5Error("attribute " + name + " has no size");
   std::vector<char> packed(width * static_cast<std::size_t>(count), '\0');

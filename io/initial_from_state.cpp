@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "hdf5_support.hpp"
+#include "trajectory_layout.hpp"
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/io/model_file.hpp"
 
@@ -80,14 +81,70 @@ StateParticles from_checkpoint(hid_t file, const std::string& path,
   return state;
 }
 
+// The particles of one stored frame (rows with id -1 are particles gone),
+// in model coordinates.
+struct FrameRows {
+  std::vector<double> positions;   // [N, D]
+  std::vector<double> velocities;  // [N, D]
+  std::vector<std::int64_t> ids;   // [N]
+  std::size_t dimensions = 3;
+};
+
+FrameRows read_frame_rows(hid_t file, hsize_t frame, hsize_t n, std::size_t d, bool box_frame) {
+  using namespace trajectory_layout;
+  FrameRows rows;
+  rows.dimensions = d;
+  rows.positions.resize(n * d);
+  rows.velocities.resize(n * d);
+  rows.ids.resize(n);
+  read_rows(open_dataset(file, frame_dataset(FrameSet::position).path()), H5T_NATIVE_DOUBLE, {frame}, 0, n,
+            rows.positions.data());
+  read_rows(open_dataset(file, frame_dataset(FrameSet::velocity).path()), H5T_NATIVE_DOUBLE, {frame}, 0, n,
+            rows.velocities.data());
+  read_rows(open_dataset(file, frame_dataset(FrameSet::id).path()), H5T_NATIVE_INT64, {frame}, 0, n,
+            rows.ids.data());
+  // Layout 2 stores positions in the box frame: back to model coordinates.
+  std::vector<double> offset(d, 0.0);
+  if (box_frame) read_rows(open_dataset(file, "particles/all/box/offset"), H5T_NATIVE_DOUBLE, {}, 0, d, offset.data());
+  for (hsize_t r = 0; r < n; ++r) {
+    for (std::size_t c = 0; c < d; ++c) rows.positions[r * d + c] += offset[c];
+  }
+  return rows;
+}
+
+// The tethers of one stored frame, as id pairs (an older layout stored
+// rows).
+std::vector<TetherSpec> read_frame_tethers(hid_t file, hsize_t frame, const FrameRows& rows, bool box_frame) {
+  using namespace trajectory_layout;
+  std::vector<TetherSpec> tethers;
+  if (!exists(file, frame_dataset(FrameSet::tethers).path())) return tethers;
+  std::int64_t count = 0;
+  read_rows(open_dataset(file, frame_dataset(FrameSet::tether_counts).path()), H5T_NATIVE_INT64, {}, frame, 1,
+            &count);
+  std::vector<std::int64_t> pairs(2 * static_cast<std::size_t>(count));
+  if (count > 0) {
+    read_rows(open_dataset(file, frame_dataset(FrameSet::tethers).path()), H5T_NATIVE_INT64, {frame}, 0,
+              static_cast<hsize_t>(count), pairs.data());
+  }
+  for (std::size_t j = 0; j + 1 < pairs.size(); j += 2) {
+    std::int64_t a = pairs[j], b = pairs[j + 1];
+    if (!box_frame) {
+      a = rows.ids.at(static_cast<std::size_t>(a));
+      b = rows.ids.at(static_cast<std::size_t>(b));
+    }
+    tethers.push_back({static_cast<ParticleId>(a), static_cast<ParticleId>(b)});
+  }
+  return tethers;
+}
+
 StateParticles from_trajectory(hid_t file, long frame, const std::string& key,
                                const std::function<SpeciesIndex(const std::string&)>& species) {
-  const std::string base = "particles/all/";
-  if (!exists(file, base + "velocity/value")) {
+  using namespace trajectory_layout;
+  if (!exists(file, frame_dataset(FrameSet::velocity).path())) {
     throw InputError({"", 0}, key, "this trajectory has no velocities (output.fields without velocity)");
   }
-  H5Id position_set = open_dataset(file, base + "position/value");
-  const std::vector<hsize_t> shape = dataset_shape(position_set);  // [F, N, D]
+  const std::vector<hsize_t> shape =
+      dataset_shape(open_dataset(file, frame_dataset(FrameSet::position).path()));  // [F, N, D]
   const auto frames = static_cast<long>(shape[0]);
   const long k = frame < 0 ? frames + frame : frame;
   if (k < 0 || k >= frames) {
@@ -98,73 +155,25 @@ StateParticles from_trajectory(hid_t file, long frame, const std::string& key,
   const hsize_t n = shape[1];
   const auto d = static_cast<std::size_t>(shape[2]);
   const auto row_frame = static_cast<hsize_t>(k);
-  std::vector<double> positions(n * d), velocities(n * d);
-  std::vector<std::int64_t> ids(n);
-  read_rows(position_set, H5T_NATIVE_DOUBLE, {row_frame}, 0, n, positions.data());
-  read_rows(open_dataset(file, base + "velocity/value"), H5T_NATIVE_DOUBLE, {row_frame}, 0, n, velocities.data());
-  read_rows(open_dataset(file, base + "id/value"), H5T_NATIVE_INT64, {row_frame}, 0, n, ids.data());
-  const auto kinds = read_all<std::int32_t>(file, base + "species", H5T_NATIVE_INT32);
-  std::vector<std::string> names;
-  {
-    // The names attribute: an array of strings.
-    H5Id set = open_dataset(file, base + "species");
-    H5Id attribute(checked(H5Aopen(set, "names", H5P_DEFAULT), "species names"));
-    H5Id space(checked(H5Aget_space(attribute), "species names"));
-    const auto count = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space));
-    H5Id stored(checked(H5Aget_type(attribute), "species names"));
-    H5Id type(checked(H5Tcopy(H5T_C_S1), "string type"));
-    if (H5Tis_variable_str(stored) > 0) {
-      checked(H5Tset_size(type, H5T_VARIABLE), "string type");
-      std::vector<char*> raw(count, nullptr);
-      checked(H5Aread(attribute, type, raw.data()), "species names");
-      for (char* s : raw) names.emplace_back(s != nullptr ? s : "");
-      H5Dvlen_reclaim(type, space, H5P_DEFAULT, raw.data());
-    } else {  // fixed length, as tethersim writes them
-      const std::size_t size = H5Tget_size(stored);
-      checked(H5Tset_size(type, size), "string type");
-      std::vector<char> raw(size * count + 1, '\0');
-      checked(H5Aread(attribute, type, raw.data()), "species names");
-      for (std::size_t j = 0; j < count; ++j) {
-        const char* begin = raw.data() + j * size;
-        std::size_t length = 0;
-        while (length < size && begin[length] != '\0') ++length;
-        names.emplace_back(begin, length);
-      }
-    }
-  }
-  // Layout 2 stores positions in the box frame: back to model coordinates.
-  std::vector<double> offset(d, 0.0);
-  const bool box_frame = has_attribute(open_group(file, "parameters/tethersim"), "layout");
-  if (box_frame) read_rows(open_dataset(file, base + "box/offset"), H5T_NATIVE_DOUBLE, {}, 0, d, offset.data());
+  // Layout 2 (a "layout" attribute) stores the box frame and tethers as ids.
+  const bool box_frame = has_attribute(open_group(file, kParameters), "layout");
+  const FrameRows rows = read_frame_rows(file, row_frame, n, d, box_frame);
+  const auto kinds = read_all<std::int32_t>(file, "particles/all/species", H5T_NATIVE_INT32);
+  const std::vector<std::string> names =
+      read_string_list_attribute(open_dataset(file, "particles/all/species"), "names");
   StateParticles state;
   for (hsize_t r = 0; r < n; ++r) {
-    if (ids[r] < 0) continue;
+    if (rows.ids[r] < 0) continue;
     ParticleSpec p;
-    p.id = static_cast<ParticleId>(ids[r]);
+    p.id = static_cast<ParticleId>(rows.ids[r]);
     p.species = species(names.at(static_cast<std::size_t>(kinds.at(r))));
     for (std::size_t c = 0; c < d; ++c) {
-      p.position[static_cast<int>(c)] = positions[r * d + c] + offset[c];
-      p.velocity[static_cast<int>(c)] = velocities[r * d + c];
+      p.position[static_cast<int>(c)] = rows.positions[r * d + c];
+      p.velocity[static_cast<int>(c)] = rows.velocities[r * d + c];
     }
     state.particles.push_back(p);
   }
-  if (exists(file, "connectivity/tethers/value")) {
-    std::int64_t count = 0;
-    read_rows(open_dataset(file, "parameters/tethersim/tether_counts"), H5T_NATIVE_INT64, {}, row_frame, 1, &count);
-    std::vector<std::int64_t> pairs(2 * static_cast<std::size_t>(count));
-    if (count > 0) {
-      read_rows(open_dataset(file, "connectivity/tethers/value"), H5T_NATIVE_INT64, {row_frame}, 0,
-                static_cast<hsize_t>(count), pairs.data());
-    }
-    for (std::size_t j = 0; j + 1 < pairs.size(); j += 2) {
-      std::int64_t a = pairs[j], b = pairs[j + 1];
-      if (!box_frame) {  // older layout: rows
-        a = ids.at(static_cast<std::size_t>(a));
-        b = ids.at(static_cast<std::size_t>(b));
-      }
-      state.tethers.push_back({static_cast<ParticleId>(a), static_cast<ParticleId>(b)});
-    }
-  }
+  state.tethers = read_frame_tethers(file, row_frame, rows, box_frame);
   return state;
 }
 
