@@ -87,13 +87,11 @@ struct FrameRows {
   std::vector<double> positions;   // [N, D]
   std::vector<double> velocities;  // [N, D]
   std::vector<std::int64_t> ids;   // [N]
-  std::size_t dimensions = 3;
 };
 
 FrameRows read_frame_rows(hid_t file, hsize_t frame, hsize_t n, std::size_t d, bool box_frame) {
   using namespace trajectory_layout;
   FrameRows rows;
-  rows.dimensions = d;
   rows.positions.resize(n * d);
   rows.velocities.resize(n * d);
   rows.ids.resize(n);
@@ -105,7 +103,7 @@ FrameRows read_frame_rows(hid_t file, hsize_t frame, hsize_t n, std::size_t d, b
             rows.ids.data());
   // Layout 2 stores positions in the box frame: back to model coordinates.
   std::vector<double> offset(d, 0.0);
-  if (box_frame) read_rows(open_dataset(file, "particles/all/box/offset"), H5T_NATIVE_DOUBLE, {}, 0, d, offset.data());
+  if (box_frame) read_rows(open_dataset(file, kBoxOffset), H5T_NATIVE_DOUBLE, {}, 0, d, offset.data());
   for (hsize_t r = 0; r < n; ++r) {
     for (std::size_t c = 0; c < d; ++c) rows.positions[r * d + c] += offset[c];
   }
@@ -158,9 +156,9 @@ StateParticles from_trajectory(hid_t file, long frame, const std::string& key,
   // Layout 2 (a "layout" attribute) stores the box frame and tethers as ids.
   const bool box_frame = has_attribute(open_group(file, kParameters), "layout");
   const FrameRows rows = read_frame_rows(file, row_frame, n, d, box_frame);
-  const auto kinds = read_all<std::int32_t>(file, "particles/all/species", H5T_NATIVE_INT32);
+  const auto kinds = read_all<std::int32_t>(file, kSpecies, H5T_NATIVE_INT32);
   const std::vector<std::string> names =
-      read_string_list_attribute(open_dataset(file, "particles/all/species"), "names");
+      read_string_list_attribute(open_dataset(file, kSpecies), "names");
   StateParticles state;
   for (hsize_t r = 0; r < n; ++r) {
     if (rows.ids[r] < 0) continue;

@@ -92,7 +92,7 @@ void write_h5md_header(hid_t file) {
 // /particles/all/box: its dimension and boundaries, and where it starts.
 // The edges, one D x D matrix per frame, are a per-frame dataset.
 void create_box(const TrajectoryFile::State& s, const Model& model) {
-  H5Id box = group_at(s.file, "/particles/all/box");
+  H5Id box = group_at(s.file, kBox);
   write_attribute(box, "dimension", static_cast<std::int64_t>(s.dimensions));
   std::vector<std::string> boundary;
   // H5MD knows only periodic and none; the exact kinds (open, reflective).
@@ -196,7 +196,7 @@ void create_frame_datasets(const TrajectoryFile::State& s, const Model& model, s
 void write_species(const TrajectoryFile::State& s, const Model& model, const SlotSpecies& species,
                    const std::vector<SpeciesIndex>& kept_species) {
   const hsize_t n = s.slots.size();
-  H5Id all = open_group(s.file, "/particles/all");
+  H5Id all = open_group(s.file, kParticleGroup);
   H5Id species_set = create_dataset(all, "species", H5T_NATIVE_INT32, {n});
   std::vector<std::string> names;
   std::vector<double> radii, masses;
@@ -231,7 +231,7 @@ void write_species(const TrajectoryFile::State& s, const Model& model, const Slo
 void point_tethers_at_particles(hid_t file) {
   H5Id tethers = open_group(file, kTethers);
   hobj_ref_t reference;
-  checked(H5Rcreate(&reference, file, "/particles/all", H5R_OBJECT, -1), "particle group reference");
+  checked(H5Rcreate(&reference, file, kParticleGroup, H5R_OBJECT, -1), "particle group reference");
   H5Id ref_space(checked(H5Screate(H5S_SCALAR), "reference space"));
   H5Id attribute(checked(
       H5Acreate2(tethers, "particles_group", H5T_STD_REF_OBJ, ref_space, H5P_DEFAULT, H5P_DEFAULT),

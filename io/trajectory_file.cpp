@@ -257,10 +257,11 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
   const hsize_t tether_rows = std::max<hsize_t>(s.tether_rows, pairs.where.total);
   try {
     // Everything this frame allocates must fit before any of it is written.
+    const std::vector<const FrameDataset*> present = s.frame_datasets();
     std::array<H5Id, kFrameSetCount> sets;
     std::array<std::vector<hsize_t>, kFrameSetCount> shapes;
     ChunkGrowth growth;
-    for (const FrameDataset* entry : s.frame_datasets()) {
+    for (const FrameDataset* entry : present) {
       const auto k = static_cast<std::size_t>(entry->set);
       sets[k] = open_dataset(s.file, entry->path());
       shapes[k] = frame_shape(entry->shape, frame + 1, s.slots.size(), static_cast<hsize_t>(s.dimensions),
@@ -268,7 +269,7 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
       growth += chunk_growth(sets[k], shapes[k]);
     }
     s.make_room(growth, what);
-    for (const FrameDataset* entry : s.frame_datasets()) {
+    for (const FrameDataset* entry : present) {
       const auto k = static_cast<std::size_t>(entry->set);
       checked(H5Dset_extent(sets[k], shapes[k].data()), "extending " + entry->path());
     }

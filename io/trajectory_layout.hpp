@@ -17,6 +17,12 @@
 
 namespace tethersim::io_detail::trajectory_layout {
 
+// The time-independent parts of the particle group: the box (its
+// attributes and offset), each row's species and mass.
+inline constexpr const char* kParticleGroup = "/particles/all";
+inline constexpr const char* kBox = "/particles/all/box";
+inline constexpr const char* kBoxOffset = "/particles/all/box/offset";
+inline constexpr const char* kSpecies = "/particles/all/species";
 inline constexpr const char* kPosition = "/particles/all/position";
 inline constexpr const char* kVelocity = "/particles/all/velocity";
 inline constexpr const char* kId = "/particles/all/id";
