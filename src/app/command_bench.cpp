@@ -10,6 +10,7 @@
 #include "exit_codes.hpp"
 #include "resource_usage.hpp"
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/partial_view.hpp"
 #include "tethersim/mpi/session.hpp"
 #include "tethersim/io/checkpoint_file.hpp"
 #include "tethersim/io/model_file.hpp"
@@ -74,13 +75,46 @@ void time_checkpoints(engine::Engine& engine, const Model& model, const std::str
   }
 }
 
+// --segments S: the same collisions while keeping what a rank that runs
+// ahead of its neighbours keeps to undo them (segments of S instants, no
+// histories), committing every S events below the time reached S events
+// before (as a global virtual time one interval behind would): the cost of
+// being able to undo, per event. Returns the most segments held.
+std::size_t run_collisions_undoable(engine::Engine& engine, std::uint64_t collisions, std::size_t instants,
+                                    std::size_t* most_bytes) {
+  const engine::PartialView view(engine);
+  view.track_changes(true);
+  view.begin_segments(instants);
+  const std::uint64_t target = engine.statistics().collisions() + collisions;
+  double previous_interval = engine.time();
+  std::size_t most_segments = 0;
+  while (engine.statistics().collisions() < target) {
+    engine.run_until(kInfinity, instants);
+    most_segments = std::max(most_segments, view.segment_count());
+    *most_bytes = std::max(*most_bytes, view.speculation_bytes());
+    view.commit_segments_before(previous_interval);
+    previous_interval = engine.time();
+  }
+  view.keep_speculation();
+  view.clear_changes();
+  view.track_changes(false);
+  return most_segments;
+}
+
 // The timed collisions: rates, the work per event, memory and energy drift.
-void time_collisions(engine::Engine& engine, double collisions_wanted, std::size_t baseline_bytes) {
+void time_collisions(engine::Engine& engine, double collisions_wanted, std::size_t baseline_bytes,
+                     std::size_t segment_instants) {
   const double n = static_cast<double>(engine.particles().size());
   const engine::EngineStatistics before = engine.statistics();
   const double energy_before = engine.kinetic_energy();
   const Stopwatch timed;
-  run_collisions(engine, static_cast<std::uint64_t>(collisions_wanted));
+  std::size_t most_segments = 0, most_bytes = 0;
+  if (segment_instants == 0) {
+    run_collisions(engine, static_cast<std::uint64_t>(collisions_wanted));
+  } else {
+    most_segments = run_collisions_undoable(engine, static_cast<std::uint64_t>(collisions_wanted),
+                                            segment_instants, &most_bytes);
+  }
   const double seconds = timed.seconds();
   const engine::EngineStatistics& after = engine.statistics();
   const double collisions = static_cast<double>(after.collisions() - before.collisions());
@@ -105,6 +139,10 @@ void time_collisions(engine::Engine& engine, double collisions_wanted, std::size
               static_cast<double>(baseline_bytes) / 1e6);
   std::printf("  relative energy drift   %8.2e\n",
               (engine.kinetic_energy() - energy_before) / energy_before);
+  if (segment_instants != 0) {
+    std::printf("  undoable in segments of %zu instants: at most %zu segments, %.1f bytes/particle\n",
+                segment_instants, most_segments, static_cast<double>(most_bytes) / n);
+  }
 }
 
 }  // namespace
@@ -121,6 +159,8 @@ int bench_main(const Arguments& args) {
       "seed", po::value<long>()->value_name("N")->default_value(1), "random seed of the initial velocities")(
       "sector-size", po::value<double>()->value_name("E")->default_value(0.0),
       "sector edge (0: the minimum, the diameter)")(
+      "segments", po::value<long>()->value_name("S")->default_value(0),
+      "time the collisions undoable, in segments of S instants committed every S events (0: off)")(
       "io", po::value<std::string>()->value_name("DIR"),
       "time checkpoint writing into DIR instead (snapshot and collective write, 3 times)");
   po::positional_options_description positional;
@@ -134,6 +174,8 @@ int bench_main(const Arguments& args) {
   }
   const long cells = values["cells"].as<long>();
   if (cells < 2) throw UsageError{"bench", "--cells must be at least 2"};
+  const long segments = values["segments"].as<long>();
+  if (segments < 0) throw UsageError{"bench", "--segments must be 0 or more"};
   const std::size_t baseline_bytes = warm_up_baseline();
   const Stopwatch setup;
   scenario::InitialParticles initial;
@@ -152,7 +194,7 @@ int bench_main(const Arguments& args) {
   run_collisions(engine, static_cast<std::uint64_t>(values["melt"].as<double>() * n / 2.0));
   std::printf("melted: %llu collisions in %.2f s\n",
               static_cast<unsigned long long>(engine.statistics().collisions()), melt.seconds());
-  time_collisions(engine, values["collisions"].as<double>(), baseline_bytes);
+  time_collisions(engine, values["collisions"].as<double>(), baseline_bytes, static_cast<std::size_t>(segments));
   return kExitOk;
 }
 

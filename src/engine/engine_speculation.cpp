@@ -40,13 +40,35 @@ void Engine::begin_speculation(const SectorMask& logged_sectors) {
     reorder();
     events_at_reorder_ = done;
   }
+  speculation_ = open_speculation_state();
+  speculation_->logged_sectors = &logged_sectors;
+}
+
+std::unique_ptr<Engine::SpeculationState> Engine::open_speculation_state(
+    std::unique_ptr<SpeculationState> reuse) const {
   auto s = std::make_unique<SpeculationState>();
   s->log.start = clock_;
-  s->logged_sectors = &logged_sectors;
   const std::size_t n = particles_.size();
-  void* zeroed = std::calloc(std::max<std::size_t>(n, 1), sizeof(SpeculationState::PerParticle));
-  if (zeroed == nullptr) throw std::bad_alloc();
-  s->per_particle.reset(static_cast<SpeculationState::PerParticle*>(zeroed));
+  if (reuse && reuse->particles_held == n) {
+    // Only the particles it changed have marks (a segment notes no
+    // participants and logs nothing).
+    for (Index i : reuse->undo_index) reuse->per_particle[i] = SpeculationState::PerParticle{};
+    s->per_particle = std::move(reuse->per_particle);
+    const auto emptied = [](auto& from, auto& to) {
+      from.clear();
+      to.swap(from);
+    };
+    emptied(reuse->undo, s->undo);
+    emptied(reuse->undo_index, s->undo_index);
+    emptied(reuse->journal, s->journal);
+    emptied(reuse->journal_index, s->journal_index);
+    emptied(reuse->marks, s->marks);
+    emptied(reuse->stats_changes, s->stats_changes);
+  } else {
+    void* zeroed = std::calloc(std::max<std::size_t>(n, 1), sizeof(SpeculationState::PerParticle));
+    if (zeroed == nullptr) throw std::bad_alloc();
+    s->per_particle.reset(static_cast<SpeculationState::PerParticle*>(zeroed));
+  }
   s->particles_held = n;
   s->stats = stats_;
   s->stats_at_last_mark = stats_;
@@ -56,7 +78,7 @@ void Engine::begin_speculation(const SectorMask& logged_sectors) {
   s->releases = releases_.size();
   s->periodic_ticks = periodic_tick_;
   s->active_window = active_window_;
-  speculation_ = std::move(s);
+  return s;
 }
 
 const SpeculationLog& Engine::speculation_log() const {
@@ -64,18 +86,16 @@ const SpeculationLog& Engine::speculation_log() const {
   return speculation_->log;
 }
 
-void Engine::keep_speculation() { speculation_.reset(); }
+void Engine::keep_speculation() {
+  speculation_.reset();
+  segments_ = Segments{};
+}
 
 std::size_t Engine::speculation_bytes() const {
   if (!speculation_) return 0;
-  const SpeculationState& s = *speculation_;
-  // The records' own lists (tethers, loaded edges, reaction times) are left
-  // out: empty for most particles, and walking them would cost a pass.
-  return (s.undo.capacity() + s.journal.capacity()) * sizeof(ParticleRecord) +
-         (s.undo_index.capacity() + s.journal_index.capacity()) * sizeof(Index) +
-         s.marks.capacity() * sizeof(SpeculationState::Mark) + s.stats_changes.capacity() +
-         s.log.entries.capacity() * sizeof(HistoryEntry) + s.log.contacts.capacity() * sizeof(OwnedContact) +
-         s.particles_held * sizeof(SpeculationState::PerParticle);
+  std::size_t bytes = speculation_->bytes();
+  for (const auto& frozen : segments_.frozen) bytes += frozen->bytes();
+  return bytes;
 }
 
 bool Engine::note_speculative_change(Index i) {
@@ -89,7 +109,15 @@ bool Engine::note_speculative_change(Index i) {
     p.journal_mark = marks;
     s.journal.push_back(record(i));
     s.journal_index.push_back(i);
-    if (s.journal.size() > std::max(s.undo.size(), journal_floor_)) drop_journal();
+    if (s.journal.size() > std::max(s.undo.size(), journal_floor_)) {
+      // In segments the next instant begins a new one instead: every
+      // segment can still be undone from any time.
+      if (segments_.instants != 0) {
+        segments_.due = true;
+      } else {
+        drop_journal();
+      }
+    }
     return false;
   }
   // First change in the window: keep the record as it is now. Whether its
@@ -98,7 +126,7 @@ bool Engine::note_speculative_change(Index i) {
   s.undo.push_back(record(i));
   p.undo_slot = static_cast<std::uint32_t>(s.undo.size());
   s.undo_index.push_back(i);
-  if (!is_owned(i) || s.logged_sectors->contains(coords_[i])) p.logged = 1;
+  if (s.histories && (!is_owned(i) || s.logged_sectors->contains(coords_[i]))) p.logged = 1;
   return true;
 }
 
@@ -165,6 +193,11 @@ void Engine::drop_journal() {
 }
 
 void Engine::note_speculation_time(double t, bool journaled) {
+  if (segments_.instants != 0 && t > speculation_->latest && speculation_->first_time < t) {
+    // A new instant, in a segment that holds earlier ones.
+    const SpeculationState& open = *speculation_;
+    if (segments_.due || !journaled || open.marks.size() >= segments_.instants) start_segment(t);
+  }
   SpeculationState& s = *speculation_;
   s.latest = std::max(s.latest, t);
   if (s.journal_dropped) return;
@@ -183,6 +216,7 @@ void Engine::note_speculation_time(double t, bool journaled) {
     m.entries = static_cast<std::uint32_t>(s.log.entries.size());
     m.contacts = static_cast<std::uint32_t>(s.log.contacts.size());
     m.global_events = s.global_events;
+    if (s.marks.empty()) s.first_time = t;
     s.marks.push_back(m);
   }
   if (!journaled) ++s.global_events;
@@ -222,6 +256,13 @@ bool Engine::undo_speculation_from(double t) {
   // change adds to both).
   changes_.keep_first(m.undo);
   for (std::size_t k = m.undo; k < s.undo.size(); ++k) s.per_particle[s.undo_index[k]].undo_slot = 0;
+  // A particle that changed before t keeps its undo slot, but the journal
+  // entries it had from the mark on are gone: its next change must be
+  // journaled again, whatever mark count its last entry was made at (the
+  // marks are counted again from here, and would meet that count).
+  for (std::size_t k = m.journal; k < s.journal.size(); ++k) {
+    s.per_particle[s.journal_index[k]].journal_mark = SpeculationState::kJournalNever;
+  }
   s.undo.resize(m.undo);
   s.undo_index.resize(m.undo);
   s.journal.resize(m.journal);
@@ -229,6 +270,7 @@ bool Engine::undo_speculation_from(double t) {
   s.log.entries.resize(m.entries);
   s.log.contacts.resize(m.contacts);
   s.marks.erase(first, s.marks.end());
+  if (s.marks.empty()) s.first_time = kInfinity;
   stats_ = replay_statistics_changes(s.stats, s.stats_changes, m.stats_end);
   s.stats_changes.resize(m.stats_end);
   s.stats_at_last_mark = stats_;
@@ -266,6 +308,9 @@ void Engine::save_reaction_times() {
 
 void Engine::note_participant(Index i) const {
   SpeculationState& s = *speculation_;
+  // Only the histories read the participants (segments keep none): no
+  // touch of the particle's bookkeeping for them.
+  if (!s.histories) return;
   std::uint8_t& mark = s.per_particle[i].participant;
   if (mark != 0) return;
   mark = 1;
@@ -281,6 +326,7 @@ void Engine::begin_event(Index a, Index b) const {
 void Engine::end_event(double t, EventKind kind) {
   if (!speculation_) return;
   SpeculationState& s = *speculation_;
+  if (!s.histories) return;  // no participants noted
   bool owned = false, other = false;
   for (Index x : s.participants) {
     if (is_hub(x)) continue;

@@ -36,6 +36,17 @@ struct Engine::SpeculationState {
   EngineStatistics stats_at_last_mark;
   SpeculationLog log;
   const SectorMask* logged_sectors = nullptr;
+  // False in segments (Engine::begin_segments): no history is kept, since
+  // nothing compares runs of one particle on several processes there.
+  bool histories = true;
+  // The time of the window's first event (its first mark), infinite before
+  // it: a segment whose first event is at or after an undo's time goes
+  // whole.
+  double first_time = kInfinity;
+  // A segment that a newer one followed: its part of the change set, given
+  // back to the engine's when the newer ones are undone and it is the open
+  // one again (the change set runs parallel to the open undo log).
+  std::vector<ChangeSet::Change> frozen_changes;
   // The undo log: records at the window's start, by particle, in the order
   // of first change (the change set tells which have one).
   std::vector<ParticleRecord> undo;
@@ -68,6 +79,9 @@ struct Engine::SpeculationState {
   // was a cache miss per participant and event, about an eighth of a
   // window's execution.) Zero-filled pages from calloc: a window touches a
   // small part of it.
+  // A journal mark no mark count reaches (a window ends far below 2^32
+  // marks): the particle's next change is journaled.
+  static constexpr std::uint32_t kJournalNever = 0xffffffffu;
   struct PerParticle {
     std::uint32_t undo_slot;     // 1 + its place in undo; 0: not changed in the window
     std::uint32_t journal_mark;  // marks when last saved (meaningful once undo_slot != 0)
@@ -89,6 +103,17 @@ struct Engine::SpeculationState {
   int active_window = -1;
   std::vector<std::vector<double>> phi;  // kept at the first action-potential transition
   bool phi_saved = false;
+
+  // What the logs hold. The records' own lists (tethers, loaded edges,
+  // reaction times) are left out: empty for most particles, and walking
+  // them would cost a pass.
+  std::size_t bytes() const {
+    return (undo.capacity() + journal.capacity()) * sizeof(ParticleRecord) +
+           (undo_index.capacity() + journal_index.capacity()) * sizeof(Index) + marks.capacity() * sizeof(Mark) +
+           stats_changes.capacity() + log.entries.capacity() * sizeof(HistoryEntry) +
+           log.contacts.capacity() * sizeof(OwnedContact) + frozen_changes.capacity() * sizeof(ChangeSet::Change) +
+           particles_held * sizeof(PerParticle);
+  }
 };
 
 }  // namespace tethersim::engine

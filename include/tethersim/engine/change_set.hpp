@@ -60,6 +60,20 @@ class ChangeSet {
     changes_.resize(count);
   }
 
+  // Hands the list over and starts an empty one.
+  std::vector<Change> take() {
+    for (const Change& c : changes_) marked_[c.particle] = 0;
+    std::vector<Change> list;
+    list.swap(changes_);
+    return list;
+  }
+  // The list becomes `list` (one a caller kept from list() with its
+  // particles unchanged since), every earlier mark gone.
+  void restore(const std::vector<Change>& list) {
+    clear();
+    for (const Change& c : list) note_first(c.particle, c.sector_before, c.mobile);
+  }
+
   // Particle i becomes new_index[i]; slots from `kept` on are dropped.
   void renumber(const std::vector<Index>& new_index, std::size_t kept, std::vector<bool>& done) {
     permute(marked_, new_index, done);

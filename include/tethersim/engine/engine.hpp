@@ -219,6 +219,12 @@ class Engine {
   std::uint64_t record_hash(Index i) const;
   bool ticks_come_first(double t);
   std::size_t run_ticks_at(double t);
+  // Speculation in segments (engine_segments.cpp; PartialView says what
+  // each does).
+  void begin_segments(std::size_t instants_per_segment);
+  void undo_segments_from(double t);
+  void commit_segments_before(double t);
+  std::size_t segment_count() const;
 
   // --- construction (engine.cpp, engine_snapshot.cpp)
   void add_particles(scenario::InitialParticles& initial);
@@ -342,6 +348,14 @@ class Engine {
   void end_event(double t, EventKind kind);
   // Keeps every reaction time before an action potential changes them.
   void save_reaction_times();
+  // The bookkeeping of a window or segment that begins now (no checks),
+  // in the storage of `reuse` when given (a committed segment's: its
+  // buffers keep their capacity, so a new segment neither grows them again
+  // nor faults fresh pages in).
+  std::unique_ptr<SpeculationState> open_speculation_state(std::unique_ptr<SpeculationState> reuse = nullptr) const;
+  // A new segment from the first event at t on (t later than every event
+  // run): the open one is kept, frozen, beneath it.
+  void start_segment(double t);
   // upsert() without the particle's own prediction.
   Index place_record(const ParticleRecord& record);
   void rebuild_global_calendar(double from);
@@ -422,6 +436,18 @@ class Engine {
   IndexBits moving_;
   double speed2_ceiling_ = 0.0;
   std::unique_ptr<SpeculationState> speculation_;
+  // Segments (begin_segments): the frozen ones beneath the open one,
+  // oldest first; a new one starts at the next instant after this many
+  // instants (0: not in segments), or sooner when one is due (the journal
+  // outgrew the undo log); nothing before `committed` may be undone.
+  struct Segments {
+    std::vector<std::unique_ptr<SpeculationState>> frozen;
+    std::unique_ptr<SpeculationState> spare;  // a committed segment's storage
+    std::size_t instants = 0;
+    bool due = false;
+    double committed = -kInfinity;
+  };
+  Segments segments_;
   std::size_t journal_floor_ = kDefaultJournalFloor;
 
   double clock_ = 0.0;

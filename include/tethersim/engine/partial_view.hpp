@@ -109,6 +109,25 @@ class PartialView {
   ParticleRecord record_at_start(Index i) const { return engine_->record_at_start(i); }
   // Its sector when the window started (no copy of the record).
   SectorCoords sector_at_start(Index i) const { return engine_->sector_at_start(i); }
+  // --- speculation in segments (engine_segments.cpp): what a rank that
+  // runs ahead of its neighbours keeps, so that it can undo its events
+  // from any time above a committed floor, again and again, and free what
+  // lies below it. Begun as a window (change tracking on, no change
+  // pending) but without histories; a new segment starts at the first new
+  // instant after `instants_per_segment` instants, where the journal would
+  // outgrow the undo log, and at every periodic impulse and
+  // action-potential transition (their effects are undone whole, with the
+  // segment they begin). keep_speculation() ends it, keeping the state.
+  void begin_segments(std::size_t instants_per_segment) const { engine_->begin_segments(instants_per_segment); }
+  // Undoes every event at or after t (t not below the committed floor):
+  // the engine is then, bit for bit, what run_until(t) from the first
+  // segment's start would have left, and still in segments.
+  void undo_segments_from(double t) const { engine_->undo_segments_from(t); }
+  // Events before t stand (t becomes the committed floor): segments that
+  // hold only such events are freed.
+  void commit_segments_before(double t) const { engine_->commit_segments_before(t); }
+  // Segments held, the open one included (0 when not in segments).
+  std::size_t segment_count() const { return engine_->segment_count(); }
   // A hash of everything a record holds (trajectory, counter, sector,
   // random-impulse and reaction state, tethers and loaded edges by id).
   std::uint64_t record_hash(Index i) const { return engine_->record_hash(i); }
