@@ -56,7 +56,7 @@ std::unique_ptr<Engine::SpeculationState> Engine::open_speculation_state(
     s->per_particle = std::move(reuse->per_particle);
     const auto emptied = [](auto& from, auto& to) {
       from.clear();
-      to.swap(from);
+      std::swap(to, from);
     };
     emptied(reuse->undo, s->undo);
     emptied(reuse->undo_index, s->undo_index);
@@ -107,7 +107,7 @@ bool Engine::note_speculative_change(Index i) {
     // A later change: the journal keeps the record once per mark.
     if (s.journal_dropped || p.journal_mark == marks) return false;
     p.journal_mark = marks;
-    s.journal.push_back(record(i));
+    save_record(s.journal, i);
     s.journal_index.push_back(i);
     if (s.journal.size() > std::max(s.undo.size(), journal_floor_)) {
       // In segments the next instant begins a new one instead: every
@@ -123,7 +123,7 @@ bool Engine::note_speculative_change(Index i) {
   // First change in the window: keep the record as it is now. Whether its
   // events are logged is decided by where it starts, too.
   p.journal_mark = marks;
-  s.undo.push_back(record(i));
+  save_record(s.undo, i);
   p.undo_slot = static_cast<std::uint32_t>(s.undo.size());
   s.undo_index.push_back(i);
   if (s.histories && (!is_owned(i) || s.logged_sectors->contains(coords_[i]))) p.logged = 1;
@@ -186,7 +186,7 @@ bool Engine::speculation_journal_dropped() const { return speculation_ && specul
 void Engine::drop_journal() {
   SpeculationState& s = *speculation_;
   s.journal_dropped = true;
-  std::vector<ParticleRecord>().swap(s.journal);
+  s.journal.release();
   std::vector<Index>().swap(s.journal_index);
   std::vector<SpeculationState::Mark>().swap(s.marks);
   std::vector<std::uint8_t>().swap(s.stats_changes);
@@ -234,24 +234,27 @@ bool Engine::undo_speculation_from(double t) {
   // Each particle that changed at or after t goes back to its record before
   // the first of those changes: the window's start for particles first
   // changed then, else their first journal entry from the mark on.
-  std::vector<std::uint8_t> restored(particles_.size(), 0);
+  // Each once: the participant marks (clear between events) say which
+  // are taken, so an undo costs what it restores, not a pass over every
+  // particle held.
   std::vector<Index> order;
-  std::vector<const ParticleRecord*> records;
+  std::vector<std::pair<const SavedRecords*, std::size_t>> records;
   for (std::size_t k = m.undo; k < s.undo.size(); ++k) {
-    restored[s.undo_index[k]] = 1;
+    s.per_particle[s.undo_index[k]].participant = 1;
     order.push_back(s.undo_index[k]);
-    records.push_back(&s.undo[k]);
+    records.emplace_back(&s.undo, k);
   }
   for (std::size_t k = m.journal; k < s.journal.size(); ++k) {
     const Index i = s.journal_index[k];
-    if (restored[i]) continue;
-    restored[i] = 1;
+    if (s.per_particle[i].participant != 0) continue;
+    s.per_particle[i].participant = 1;
     order.push_back(i);
-    records.push_back(&s.journal[k]);
+    records.emplace_back(&s.journal, k);
   }
+  for (Index i : order) s.per_particle[i].participant = 0;
   // Records first, predictions once every one is back (as in
   // undo_speculation).
-  for (const ParticleRecord* r : records) place_record(*r);
+  for (const auto& [saved, k] : records) place_record(saved->record(k));
   // The change list runs parallel to the undo log (a particle's first
   // change adds to both).
   changes_.keep_first(m.undo);
@@ -263,9 +266,9 @@ bool Engine::undo_speculation_from(double t) {
   for (std::size_t k = m.journal; k < s.journal.size(); ++k) {
     s.per_particle[s.journal_index[k]].journal_mark = SpeculationState::kJournalNever;
   }
-  s.undo.resize(m.undo);
+  s.undo.keep_first(m.undo);
   s.undo_index.resize(m.undo);
-  s.journal.resize(m.journal);
+  s.journal.keep_first(m.journal);
   s.journal_index.resize(m.journal);
   s.log.entries.resize(m.entries);
   s.log.contacts.resize(m.contacts);
@@ -304,6 +307,16 @@ void Engine::save_reaction_times() {
   if (!speculation_ || speculation_->phi_saved) return;
   speculation_->phi = phi_;
   speculation_->phi_saved = true;
+}
+
+void Engine::save_record(SavedRecords& to, Index i) const {
+  // The particle state alone when it has no links (most particles, on the
+  // path of every event), else the whole record.
+  if (phi_.empty() && tethers_.empty(i) && loaded_.adjacency().empty(i)) {
+    to.push(particle_snapshot(i));
+  } else {
+    to.push(record(i));
+  }
 }
 
 void Engine::note_participant(Index i) const {
@@ -376,13 +389,13 @@ std::uint64_t Engine::record_hash(Index i) const {
 }
 
 ParticleRecord Engine::record_at_start(Index i) const {
-  if (speculation_ && changes_.changed(i)) return speculation_->undo[speculation_->per_particle[i].undo_slot - 1];
+  if (speculation_ && changes_.changed(i)) return speculation_->undo.record(speculation_->per_particle[i].undo_slot - 1);
   return record(i);
 }
 
 SectorCoords Engine::sector_at_start(Index i) const {
   if (speculation_ && changes_.changed(i)) {
-    return speculation_->undo[speculation_->per_particle[i].undo_slot - 1].particle.sector;
+    return speculation_->undo.particle(speculation_->per_particle[i].undo_slot - 1).sector;
   }
   return coords_[i];
 }
@@ -393,7 +406,7 @@ void Engine::undo_speculation() {
   SpeculationState& s = *owned_state;
   // Records go back first; predictions wait until every one is back (a
   // prediction reads partners that may not be restored yet).
-  for (const ParticleRecord& r : s.undo) place_record(r);
+  for (std::size_t k = 0; k < s.undo.size(); ++k) place_record(s.undo.record(k));
   stats_ = s.stats;
   uncounted_events_ = s.uncounted;
   clock_ = s.clock;

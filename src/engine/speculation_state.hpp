@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "saved_records.hpp"
 #include "tethersim/engine/engine.hpp"
 
 namespace tethersim::engine {
@@ -49,13 +50,13 @@ struct Engine::SpeculationState {
   std::vector<ChangeSet::Change> frozen_changes;
   // The undo log: records at the window's start, by particle, in the order
   // of first change (the change set tells which have one).
-  std::vector<ParticleRecord> undo;
+  SavedRecords undo;
   std::vector<Index> undo_index;
   // The journal: a particle's record before each later change, once per
   // mark (its first change is in undo), so that the window can be undone
   // from any time on and keep what came before.
   std::vector<Mark> marks;
-  std::vector<ParticleRecord> journal;
+  SavedRecords journal;
   std::vector<Index> journal_index;
   // Set when the journal outgrew the undo log (and the engine's journal
   // floor): events that each change many particles (a loaded group of
@@ -108,7 +109,7 @@ struct Engine::SpeculationState {
   // reaction times) are left out: empty for most particles, and walking
   // them would cost a pass.
   std::size_t bytes() const {
-    return (undo.capacity() + journal.capacity()) * sizeof(ParticleRecord) +
+    return undo.bytes() + journal.bytes() +
            (undo_index.capacity() + journal_index.capacity()) * sizeof(Index) + marks.capacity() * sizeof(Mark) +
            stats_changes.capacity() + log.entries.capacity() * sizeof(HistoryEntry) +
            log.contacts.capacity() * sizeof(OwnedContact) + frozen_changes.capacity() * sizeof(ChangeSet::Change) +

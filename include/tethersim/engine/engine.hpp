@@ -38,6 +38,8 @@
 
 namespace tethersim::engine {
 
+class SavedRecords;  // src/engine/saved_records.hpp
+
 class Engine {
  public:
   // Takes the initial particles by value: pass them with std::move when
@@ -348,6 +350,8 @@ class Engine {
   void end_event(double t, EventKind kind);
   // Keeps every reaction time before an action potential changes them.
   void save_reaction_times();
+  // Appends particle i's record to an undo log or journal.
+  void save_record(SavedRecords& to, Index i) const;
   // The bookkeeping of a window or segment that begins now (no checks),
   // in the storage of `reuse` when given (a committed segment's: its
   // buffers keep their capacity, so a new segment neither grows them again
