@@ -4,31 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 #include "engine_test_support.hpp"
 #include "same_snapshot.hpp"
 
 namespace tethersim::testing {
 namespace {
-
-std::string example(const std::string& name) {
-  std::ifstream in(std::string(TETHERSIM_SOURCE_DIR) + "/examples/" + name);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-// Random impulses, loaded groups restituting on the "min" schedule, tethers
-// that form and break, and an open face that particles leave through.
-const char* kBusyGas =
-    "[run]\nend_time = 10.0\nseed = 4\n[physics]\nrestitution_delay = 0.05\nrestitution_schedule = \"min\"\n"
-    "[domain]\nlo = [0.0, 0.0, 0.0]\nhi = [10.0, 10.0, 10.0]\nboundary = [\"open\", \"periodic\", \"periodic\"]\n"
-    "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.5\n"
-    "random_impulse = { tau = 0.3, shape = 4.0, mean = 1.0 }\n"
-    "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 1.0\ntethering = 1.4\nc = 0.7\n"
-    "[[attach]]\nspecies = [\"A\", \"A\"]\nmax_partners = { A = 2 }\n"
-    "[[detach]]\nspecies = [\"A\", \"A\"]\n"
-    "[initial]\ngenerator = \"random-gas\"\n[initial.parameters]\ncount = 400\nspecies = \"A\"\n";
 
 // Runs [t, t + delta) speculatively and undoes it: the state must be the
 // start's, bit for bit, and the engine must then run [t, end) as one that
