@@ -16,19 +16,23 @@ void Engine::begin_segments(std::size_t instants_per_segment) {
   if (!changes_.empty()) throw std::logic_error("segments must start with no change pending");
   // No renumbering here: the slots are named by every segment until the
   // segments end (keep_speculation).
-  speculation_ = open_speculation_state();
-  speculation_->histories = false;
   segments_ = Segments{};
   segments_.instants = instants_per_segment;
   segments_.committed = clock_;
+  speculation_ = open_segment_state();
+}
+
+std::unique_ptr<Engine::SpeculationState> Engine::open_segment_state() {
+  std::unique_ptr<SpeculationState> s = open_speculation_state(std::move(segments_.spare));
+  s->histories = false;
+  return s;
 }
 
 void Engine::start_segment(double t) {
   // The open segment's part of the change set goes with it; the new one
   // starts with an empty change set, parallel to its empty undo log.
   speculation_->frozen_changes = changes_.take();
-  std::unique_ptr<SpeculationState> next = open_speculation_state(std::move(segments_.spare));
-  next->histories = false;
+  std::unique_ptr<SpeculationState> next = open_segment_state();
   // Undoing the whole segment rebuilds the global calendar from t: every
   // transition before t ran in an older segment.
   next->log.start = t;
@@ -46,13 +50,10 @@ void Engine::undo_segments_from(double t) {
   // Segments whose events are all at or after t go whole, newest first;
   // the one holding an earlier event is undone from t inside.
   while (speculation_->first_time >= t) {
-    const std::size_t instants = segments_.instants;
     undo_speculation();  // clears the change set with the segment
     if (segments_.frozen.empty()) {
       // The oldest went too: a fresh segment from here.
-      speculation_ = open_speculation_state();
-      speculation_->histories = false;
-      segments_.instants = instants;
+      speculation_ = open_segment_state();
       return;
     }
     speculation_ = std::move(segments_.frozen.back());

@@ -67,8 +67,8 @@ class ChangeSet {
     list.swap(changes_);
     return list;
   }
-  // The list becomes `list` (one a caller kept from list() with its
-  // particles unchanged since), every earlier mark gone.
+  // The list becomes `list` (one take() handed over, its particles
+  // unchanged since), every earlier mark gone.
   void restore(const std::vector<Change>& list) {
     clear();
     for (const Change& c : list) note_first(c.particle, c.sector_before, c.mobile);

@@ -357,6 +357,9 @@ class Engine {
   // buffers keep their capacity, so a new segment neither grows them again
   // nor faults fresh pages in).
   std::unique_ptr<SpeculationState> open_speculation_state(std::unique_ptr<SpeculationState> reuse = nullptr) const;
+  // A segment's bookkeeping (no histories), in a committed segment's
+  // storage when there is one.
+  std::unique_ptr<SpeculationState> open_segment_state();
   // A new segment from the first event at t on (t later than every event
   // run): the open one is kept, frozen, beneath it.
   void start_segment(double t);
