@@ -1,5 +1,6 @@
 // Engine construction, the event loop and event dispatch.
 #include "tethersim/engine/engine.hpp"
+#include "owner_computes_state.hpp"
 #include "speculation_state.hpp"
 #include "stale_entries.hpp"
 #include "tethersim/engine/event_sources.hpp"
@@ -229,7 +230,19 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
     drop_stale_globals();
     const bool have_particle = !calendar_.empty();
     const bool have_global = !global_.empty();
-    if (!have_particle && !have_global) return true;
+    const std::ptrdiff_t foreign =
+        owner_ && owner_->foreign.has_pending() ? ready_foreign(have_particle, have_global) : -1;
+    if (!have_particle && !have_global && foreign < 0) return true;
+    if (foreign >= 0) {
+      // Another process's event: its records take their place here.
+      const double t = owner_->foreign.pending(foreign).outcome.key.time;
+      if (t >= end) return true;
+      note_speculation_time(t);
+      clock_ = std::max(clock_, t);
+      place_foreign(foreign);
+      ++processed;
+      continue;
+    }
     // Global kinds all have a higher priority than particle kinds, so the
     // time decides and equal times go to the global event.
     const bool take_particle =
@@ -240,6 +253,10 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
       if (e.time >= end) return true;
       if (speculation_) note_speculation_time(e.time);
       if (renew_if_stale(i, e)) continue;
+      if (owner_ && !executes_here(i, e)) {
+        hold_event(i, e);
+        continue;
+      }
       clock_ = std::max(clock_, e.time);
       execute_particle_event(i, e);
     } else {
@@ -247,6 +264,10 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
       if (g.time >= end) return true;
       if (speculation_) note_speculation_time(g.time, g.kind == EventKind::restitution);
       global_.pop();
+      if (owner_ && g.kind == EventKind::restitution && !restitutes_here(g)) {
+        // Its outcome comes from the process that runs it.
+        continue;
+      }
       clock_ = std::max(clock_, g.time);
       execute_global_event(g);
     }
@@ -291,9 +312,15 @@ void Engine::execute_particle_event(Index i, const ParticleEvent& e) {
   }
   last_event_ = {e.kind, i, e.partner};
   mark_for_prediction(i);
+  EventKey key;
+  if (owner_) {
+    key = particle_event_key(i, e);
+    collecting_outcome_ = true;
+  }
   begin_event(i, e.partner);
   visit_source(ParticleSources{}, e.kind, [&](auto source) { decltype(source)::execute(*this, i, e); });
   end_event(e.time, e.kind);
+  if (owner_) finish_outcome(key);
   repredict_touched();
 }
 
@@ -305,10 +332,19 @@ void Engine::execute_global_event(const GlobalEvent& g) {
     counting_ = counts_global_events_;
   }
   count(stats_.events[static_cast<int>(g.kind)]);
+  // In owner-computes mode a restitution run here leaves an outcome; the
+  // other global events run on every process.
+  const bool outcome = owner_ && g.kind == EventKind::restitution;
+  EventKey key;
+  if (outcome) {
+    key = global_event_key(g);
+    collecting_outcome_ = true;
+  }
   last_event_ = g.kind == EventKind::restitution
                     ? EventTrace{g.kind, loaded_[g.payload].a, loaded_[g.payload].b}
                     : EventTrace{g.kind, kNoIndex, kNoIndex};
   visit_source(GlobalSources{}, g.kind, [&](auto source) { decltype(source)::execute(*this, g); });
+  if (outcome) finish_outcome(key);
   repredict_touched();
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/hash_bits.hpp"
 #include "tethersim/engine/particle_words.hpp"
 #include "tethersim/physics/counter_rng.hpp"
 
@@ -98,16 +99,6 @@ Vec3 Engine::position(ParticleId id, double t) const {
   return particles_.state[particles_.index_of(id)].position(t);
 }
 
-namespace {
-std::uint64_t bits(double x) {
-  std::uint64_t b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
-}
-std::uint64_t vector_bits(const Vec3& v) {
-  return physics::mix_hash(bits(v.x()), bits(v.y()), bits(v.z()));
-}
-}  // namespace
 
 // A sum of independent terms (each particle, each tether, each loaded edge),
 // so that it does not depend on storage order, and the parts that several

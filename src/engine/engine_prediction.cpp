@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "event_candidates.hpp"
+#include "owner_computes_state.hpp"
 #include "tethersim/engine/engine.hpp"
 #include "tethersim/engine/event_sources.hpp"
 #include "tethersim/physics/counter_rng.hpp"
@@ -11,6 +12,10 @@
 namespace tethersim::engine {
 
 void Engine::repredict(Index i) {
+  if (owner_ && owner_->holds.held(i)) {
+    calendar_.remove(i);  // held until a new version of a participant comes
+    return;
+  }
   ++stats_.predictions;
   calendar_.set(i, predict(i));
 }

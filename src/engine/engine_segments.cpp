@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "owner_computes_state.hpp"
 #include "speculation_state.hpp"
 
 namespace tethersim::engine {

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "tethersim/engine/engine.hpp"
+#include "owner_computes_state.hpp"
 #include "speculation_state.hpp"
 
 namespace tethersim::engine {

@@ -8,24 +8,14 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "owner_computes_state.hpp"
 #include "speculation_state.hpp"
+#include "tethersim/engine/hash_bits.hpp"
 #include "tethersim/engine/particle_words.hpp"
 #include "tethersim/physics/counter_rng.hpp"
 
 namespace tethersim::engine {
 
-
-namespace {
-
-std::uint64_t bits(double x) {
-  std::uint64_t b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
-}
-
-std::uint64_t vector_bits(const Vec3& v) { return physics::mix_hash(bits(v.x()), bits(v.y()), bits(v.z())); }
-
-}  // namespace
 
 Engine::~Engine() = default;
 
@@ -294,6 +284,7 @@ void Engine::predict_restored(const std::vector<Index>& restored) {
   // the window pass as valid once the counter climbs back to the value it
   // names.
   for (Index i : restored) {
+    if (owner_) update_owned(i);  // an undone crossing is an undone hand-over
     const ParticleState& st = particles_.state[i];
     if (st.alive && st.mobile && is_active(i)) {
       repredict(i);

@@ -21,12 +21,15 @@
 #include <vector>
 
 #include "tethersim/engine/change_set.hpp"
+#include "tethersim/engine/event_key.hpp"
+#include "tethersim/engine/event_outcome.hpp"
 #include "tethersim/engine/global_calendar.hpp"
 #include "tethersim/engine/index_bits.hpp"
 #include "tethersim/engine/loaded_edges.hpp"
 #include "tethersim/engine/particle_calendar.hpp"
 #include "tethersim/engine/particle_roles.hpp"
 #include "tethersim/engine/particle_store.hpp"
+#include "tethersim/engine/sector_box.hpp"
 #include "tethersim/engine/sector_grid.hpp"
 #include "tethersim/engine/sector_mask.hpp"
 #include "tethersim/engine/snapshot.hpp"
@@ -227,6 +230,20 @@ class Engine {
   void undo_segments_from(double t);
   void commit_segments_before(double t);
   std::size_t segment_count() const;
+  // Owner-computes mode (engine_owner_computes.cpp; PartialView documents
+  // each).
+  void begin_owner_computes(const SectorBox& block, std::size_t instants_per_segment);
+  void end_owner_computes();
+  bool owner_computes() const { return owner_ != nullptr; }
+  std::vector<EventOutcome> take_outcomes();
+  bool is_straggler(const EventKey& key) const { return key.time <= clock_; }
+  void add_foreign_outcome(EventOutcome outcome, int sender);
+  void undo_owner_from(double t);
+  EventKey cancel_foreign_from(int sender, const EventKey& from);
+  void commit_owner_before(double t);
+  double floor_time() const;
+  std::size_t held_count() const;
+  std::size_t pending_outcome_count() const;
 
   // --- construction (engine.cpp, engine_snapshot.cpp)
   void add_particles(scenario::InitialParticles& initial);
@@ -286,6 +303,7 @@ class Engine {
   // Notes that a particle is about to change (track_changes), before any
   // of its fields does (a speculative window keeps its record then).
   void note_change(Index i) {
+    if (owner_) owner_noted_change(i);
     const bool mobile = particles_.state[i].mobile;
     if (!speculation_) {
       changes_.note(i, coords_[i], mobile);
@@ -365,6 +383,21 @@ class Engine {
   void start_segment(double t);
   // upsert() without the particle's own prediction.
   Index place_record(const ParticleRecord& record);
+
+  // Owner-computes mode (engine_owner_computes.cpp).
+  struct OwnerComputes;
+  EventKey particle_event_key(Index i, const ParticleEvent& e) const;
+  static EventKey global_event_key(const GlobalEvent& g);
+  bool restitutes_here(const GlobalEvent& g) const;
+  bool executes_here(Index i, const ParticleEvent& e) const;
+  void hold_event(Index i, const ParticleEvent& e);
+  // The pending outcome to place before the next local event (-1: none).
+  std::ptrdiff_t ready_foreign(bool have_particle, bool have_global) const;
+  void place_foreign(std::ptrdiff_t pending);
+  void owner_noted_change(Index i);
+  void finish_outcome(const EventKey& key);
+  void update_owned(Index i);
+  bool outcome_ready(const EventOutcome& outcome) const;
   void rebuild_global_calendar(double from);
 
   // --- collisions and loaded groups (engine_collisions.cpp)
@@ -455,6 +488,14 @@ class Engine {
     double committed = -kInfinity;
   };
   Segments segments_;
+  // Owner-computes mode: the block owned here, holds, foreign outcomes and
+  // the outcomes of events run here (null in every other mode). While an
+  // event runs here, `event_changed_` collects the particles it changes
+  // (first change first) for its outcome.
+  std::unique_ptr<OwnerComputes> owner_;
+  bool collecting_outcome_ = false;
+  // Each changed particle with the hash of its record before the event.
+  std::vector<std::pair<Index, std::uint64_t>> event_changed_;
   std::size_t journal_floor_ = kDefaultJournalFloor;
 
   double clock_ = 0.0;

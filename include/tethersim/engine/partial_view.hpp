@@ -128,6 +128,52 @@ class PartialView {
   void commit_segments_before(double t) const { engine_->commit_segments_before(t); }
   // Segments held, the open one included (0 when not in segments).
   std::size_t segment_count() const { return engine_->segment_count(); }
+  // --- owner-computes mode (engine_owner_computes.cpp;
+  // docs/owner-computes.md). The engine runs only the events whose
+  // attributed participant (Engine::attributed_particle) it owns, a particle
+  // being owned while its sector is in `block`; an event another process
+  // runs, or one with a held participant, is held (its participants leave
+  // the calendar) until a new version of one of them arrives. Every event
+  // run here leaves an outcome (take_outcomes). Other processes' outcomes
+  // are placed at their keys among the events here. The engine runs in
+  // segments of `instants_per_segment` instants, so it can be undone from
+  // any time above the committed floor. Not yet for loaded groups or
+  // action potentials (logic_error).
+  void begin_owner_computes(const SectorBox& block, std::size_t instants_per_segment) const {
+    engine_->begin_owner_computes(block, instants_per_segment);
+  }
+  // Back to a plain engine with the state kept (no outcome may be pending).
+  void end_owner_computes() const { engine_->end_owner_computes(); }
+  // The outcomes of the events run here since the last call, in the order
+  // they ran.
+  std::vector<EventOutcome> take_outcomes() const { return engine_->take_outcomes(); }
+  // An outcome at or before the engine's clock came late: events run here
+  // may have read what it changes, or (at the clock's own instant) have
+  // come after it. Undo from its time before adding it.
+  bool is_straggler(const EventKey& key) const { return engine_->is_straggler(key); }
+  // Another process's outcome: placed once the records it read are the
+  // ones held here and its key comes before the engine's next event.
+  void add_foreign_outcome(EventOutcome outcome, int sender) const {
+    engine_->add_foreign_outcome(std::move(outcome), sender);
+  }
+  // Undoes every event at or after t (placed outcomes go back to wait for
+  // their keys; outcomes of undone events not yet taken are dropped; holds
+  // are made again as events surface).
+  void undo_owner_from(double t) const { engine_->undo_owner_from(t); }
+  // `sender` undid its events from the key `from` on: its outcomes at or
+  // after it are void. Returns the key of the earliest one this engine had
+  // placed (it was undone from that key's time), or a key at kInfinity.
+  EventKey cancel_foreign_from(int sender, const EventKey& from) const {
+    return engine_->cancel_foreign_from(sender, from);
+  }
+  // Nothing before t will be undone or cancelled: its bookkeeping goes.
+  void commit_owner_before(double t) const { engine_->commit_owner_before(t); }
+  // A lower bound on the time of anything this engine may still run or
+  // place (held events excluded: their outcomes come from elsewhere).
+  double floor_time() const { return engine_->floor_time(); }
+  std::size_t held_count() const { return engine_->held_count(); }
+  std::size_t pending_outcome_count() const { return engine_->pending_outcome_count(); }
+
   // A hash of everything a record holds (trajectory, counter, sector,
   // random-impulse and reaction state, tethers and loaded edges by id).
   std::uint64_t record_hash(Index i) const { return engine_->record_hash(i); }

@@ -1,0 +1,69 @@
+#pragma once
+// What one process has sent to one neighbour in owner-computes mode, above
+// the committed floor, and what it must cancel (docs/owner-computes.md,
+// "Versions and cancellations"). A cancel notice names a key: the
+// neighbour drops everything it received from this process at or after it.
+//
+// An undo works by whole instants: undoing for a late outcome at key k
+// takes back the events of k's instant before k as well, which then run
+// again. Those re-runs give the outcomes already sent, bit for bit, unless
+// something placed here in the meantime changed them; cancelling them
+// anyway would undo the neighbour in turn, whose re-runs would undo this
+// process, without end when both run events at one instant (the
+// restitutions of a loaded group do). So sent outcomes before k in that
+// instant are kept but unconfirmed: a re-run that gives the same bits
+// confirms one and is not sent again; a different one cancels from its key
+// on, and one the re-run has not given by the time the engine's clock
+// leaves the instant cancels from its key (lazy cancellation). Within an
+// instant events do not come in key order (event_outcome.hpp), so nothing
+// is judged missing before the instant is over.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "tethersim/engine/event_outcome.hpp"
+
+namespace tethersim::engine {
+
+// A hash of everything an outcome's records hold.
+std::uint64_t outcome_hash(const EventOutcome& outcome);
+
+class SentOutcomes {
+ public:
+  struct Offer {
+    bool send = false;                  // false: the neighbour already has these bits
+    std::optional<EventKey> cancel_from;  // send this cancel notice first
+  };
+  // An outcome of an event run here, in the order they ran.
+  Offer offer(const EventOutcome& outcome);
+  // This process was undone from time `instant` because of something at
+  // `key` (its outcome came late, or a placed one was cancelled): outcomes
+  // at or after `key` are void, those of the instant before it are kept
+  // unconfirmed. Returns the cancel notice to send, if any.
+  std::optional<EventKey> undone(double instant, const EventKey& key);
+  // The engine's clock has left the instants of the unconfirmed outcomes
+  // before it, which a re-run did not give again: cancel from the first.
+  std::optional<EventKey> missing_before(double clock);
+  // The earliest time a cancel notice may yet start from for what was
+  // already sent (an unconfirmed outcome; kInfinity when none): the
+  // committed floor must not pass it.
+  double unconfirmed_floor() const;
+  // Outcomes before t are final.
+  void commit_before(double t);
+  std::size_t size() const { return sent_.size(); }
+  std::uint64_t identical_resends() const { return identical_; }
+
+ private:
+  // Forgets everything sent at or after `key`: the notice to send when
+  // that was anything.
+  std::optional<EventKey> cancel_from(const EventKey& key);
+  // The first key of an instant.
+  static EventKey instant_start(double t);
+  std::map<EventKey, std::uint64_t> sent_;  // key -> outcome_hash
+  std::set<EventKey> unconfirmed_;
+  std::uint64_t identical_ = 0;
+};
+
+}  // namespace tethersim::engine

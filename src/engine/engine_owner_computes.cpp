@@ -1,0 +1,219 @@
+// Owner-computes mode (docs/owner-computes.md): this process runs only the
+// events whose attributed participant it owns; the others' outcomes come
+// from the processes that ran them and are placed once the records they
+// read are held here, at the smallest key among what is ready (the serial
+// order, event_outcome.hpp); an event that another process runs, or that
+// has a held participant, is held until a new version of a participant
+// arrives. The process runs ahead in segments and is undone from any time
+// above the committed floor when an outcome comes late or is cancelled.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "owner_computes_state.hpp"
+#include "speculation_state.hpp"
+
+namespace tethersim::engine {
+
+void Engine::begin_owner_computes(const SectorBox& block, std::size_t instants_per_segment) {
+  if (owner_) throw std::logic_error("owner-computes mode is already on");
+  // Action potentials (which change reaction times outside any particle
+  // event) come in a later step.
+  if (model_.action_potentials().enabled()) {
+    throw std::logic_error("owner-computes mode does not take action potentials yet");
+  }
+  track_changes(true);
+  begin_segments(instants_per_segment);
+  owner_ = std::make_unique<OwnerComputes>();
+  owner_->block = block;
+  owner_->holds.resize(particles_.size());
+  // Particles that left before now go by the sector they left from.
+  for (Index i = 0; i < particles_.size(); ++i) {
+    if (!is_hub(i)) roles_.set_owned(i, block.contains(coords_[i]));
+  }
+}
+
+void Engine::end_owner_computes() {
+  if (!owner_) throw std::logic_error("owner-computes mode is not on");
+  if (owner_->foreign.has_pending()) throw std::logic_error("owner-computes mode ends with outcomes pending");
+  owner_->holds.release_all([&](Index m) { mark_for_prediction(m); });
+  owner_.reset();
+  repredict_touched();
+  keep_speculation();
+  clear_changes();
+}
+
+void Engine::update_owned(Index i) {
+  if (is_hub(i)) return;  // no process owns a hub
+  // A particle that left the system stays with the process that owned it
+  // when it left (its escape ran there): it is accounted for once.
+  if (!particles_.state[i].alive) return;
+  roles_.set_owned(i, owner_->block.contains(coords_[i]));
+}
+
+EventKey Engine::particle_event_key(Index i, const ParticleEvent& e) const {
+  EventKey key;
+  key.time = e.time;
+  key.priority = priority(e.kind);
+  key.tie = tie_key(i, e);
+  key.identity = static_cast<std::uint16_t>((static_cast<unsigned>(e.kind) << 8) | e.detail);
+  key.lower = e.partner == kNoIndex ? particles_.id[i] : std::min(particles_.id[i], particles_.id[e.partner]);
+  return key;
+}
+
+EventKey Engine::global_event_key(const GlobalEvent& g) {
+  // The global calendar's order (precedes): each global kind has a
+  // priority of its own, then the two tie words.
+  EventKey key;
+  key.time = g.time;
+  key.priority = priority(g.kind);
+  key.tie = g.tie_major;
+  key.identity = static_cast<std::uint16_t>(static_cast<unsigned>(g.kind) << 8);
+  key.lower = g.tie_minor;
+  return key;
+}
+
+bool Engine::restitutes_here(const GlobalEvent& g) const {
+  const LoadedEdge& edge = loaded_[g.payload];
+  return counted_here(edge.a, edge.b);  // the process that counts it runs it
+}
+
+bool Engine::executes_here(Index i, const ParticleEvent& e) const {
+  if (e.partner != kNoIndex && owner_->holds.held(e.partner)) return false;
+  return is_owned(attributed_particle(i, e.partner));
+}
+
+void Engine::hold_event(Index i, const ParticleEvent& e) {
+  EventHolds& holds = owner_->holds;
+  const Index p = e.partner;
+  if (p != kNoIndex && holds.held(p)) {
+    holds.hold_with(i, p);  // behind the partner's hold
+  } else {
+    holds.hold_with(i, kNoIndex);
+    // A particle of infinite mass never changes: nothing to wait for.
+    if (p != kNoIndex && particles_.state[p].mobile) {
+      holds.hold_with(p, i);
+      calendar_.remove(p);
+    }
+  }
+  calendar_.remove(i);
+}
+
+void Engine::owner_noted_change(Index i) {
+  // A held particle that changes here (a placed version, a periodic
+  // impulse) ends its group's hold: the event it waited for is no longer
+  // the one its owner will run.
+  owner_->holds.release_group_of(i, [&](Index m) { mark_for_prediction(m); });
+  if (!collecting_outcome_) return;
+  for (const auto& [j, hash] : event_changed_) {
+    if (j == i) return;  // changed before in this event: its read record is kept
+  }
+  event_changed_.emplace_back(i, record_hash(i));
+}
+
+void Engine::finish_outcome(const EventKey& key) {
+  collecting_outcome_ = false;
+  std::sort(event_changed_.begin(), event_changed_.end(),
+            [&](const auto& a, const auto& b) { return particles_.id[a.first] < particles_.id[b.first]; });
+  EventOutcome outcome;
+  outcome.key = key;
+  for (const auto& [x, read] : event_changed_) {
+    outcome.records.push_back(record(x));
+    outcome.read_hashes.push_back(read);
+    update_owned(x);  // a crossing may hand it to another process
+  }
+  event_changed_.clear();
+  owner_->outbox.push_back(std::move(outcome));
+}
+
+bool Engine::outcome_ready(const EventOutcome& outcome) const {
+  for (std::size_t k = 0; k < outcome.records.size(); ++k) {
+    const Index i = particles_.index_of(outcome.records[k].particle.id);
+    if (i == kNoIndex || record_hash(i) != outcome.read_hashes[k]) return false;
+  }
+  return true;
+}
+
+std::ptrdiff_t Engine::ready_foreign(bool have_particle, bool have_global) const {
+  // The local event that comes next bounds the search.
+  EventKey bound;
+  if (have_particle) {
+    const Index i = calendar_.top();
+    bound = particle_event_key(i, calendar_.event(i));
+  }
+  if (have_global) bound = std::min(bound, global_event_key(global_.top()));
+  return owner_->foreign.earliest_ready(bound, [&](const EventOutcome& o) { return outcome_ready(o); });
+}
+
+void Engine::place_foreign(std::ptrdiff_t pending) {
+  const ForeignOutcomes::Item& item = owner_->foreign.place(pending);
+  const EventOutcome& outcome = item.outcome;
+  counting_ = false;
+  std::vector<Index> at;
+  at.reserve(outcome.records.size());
+  // Every old record into the undo bookkeeping before any is replaced:
+  // placing one record changes its tether partners' lists too.
+  for (const ParticleRecord& r : outcome.records) {
+    const Index i = particles_.index_of(r.particle.id);
+    note_change(i);  // held: outcome_ready found it
+    at.push_back(i);
+  }
+  for (std::size_t k = 0; k < at.size(); ++k) {
+    place_record(outcome.records[k]);
+    update_owned(at[k]);
+    mark_for_prediction(at[k]);
+  }
+  last_event_ = {EventKind::none, kNoIndex, kNoIndex};
+  repredict_touched();
+}
+
+std::vector<EventOutcome> Engine::take_outcomes() {
+  std::vector<EventOutcome> out;
+  out.swap(owner_->outbox);
+  return out;
+}
+
+void Engine::add_foreign_outcome(EventOutcome outcome, int sender) {
+  if (is_straggler(outcome.key)) {
+    throw std::logic_error("an outcome at " + std::to_string(outcome.key.time) +
+                           " is not after this engine's clock " + std::to_string(clock_) + ": undo first");
+  }
+  owner_->foreign.add(std::move(outcome), sender);
+}
+
+void Engine::undo_owner_from(double t) {
+  undo_segments_from(t);
+  // Holds are remade as events surface again.
+  owner_->holds.release_all([&](Index m) { mark_for_prediction(m); });
+  repredict_touched();
+  owner_->foreign.requeue_from(t);
+  // Outcomes of undone events that were never taken are void.
+  auto& outbox = owner_->outbox;
+  outbox.erase(std::remove_if(outbox.begin(), outbox.end(), [&](const EventOutcome& o) { return o.key.time >= t; }),
+               outbox.end());
+}
+
+EventKey Engine::cancel_foreign_from(int sender, const EventKey& from) {
+  const EventKey placed = owner_->foreign.earliest_placed_from(sender, from);
+  if (placed.time < kInfinity) undo_owner_from(placed.time);
+  owner_->foreign.drop_pending_from(sender, from);
+  return placed;
+}
+
+void Engine::commit_owner_before(double t) {
+  commit_segments_before(t);
+  owner_->foreign.drop_placed_before(t);
+}
+
+double Engine::floor_time() const {
+  double t = owner_ ? owner_->foreign.next_time() : kInfinity;
+  if (!calendar_.empty()) t = std::min(t, calendar_.top_time());
+  if (!global_.empty()) t = std::min(t, global_.top().time);
+  return t;
+}
+
+std::size_t Engine::held_count() const { return owner_ ? owner_->holds.held_count() : 0; }
+
+std::size_t Engine::pending_outcome_count() const { return owner_ ? owner_->foreign.pending_count() : 0; }
+
+}  // namespace tethersim::engine

@@ -1,0 +1,69 @@
+#include "tethersim/engine/foreign_outcomes.hpp"
+
+#include <algorithm>
+
+namespace tethersim::engine {
+
+bool ForeignOutcomes::earlier(const Item& a, const Item& b) {
+  if (a.outcome.key < b.outcome.key) return true;
+  if (b.outcome.key < a.outcome.key) return false;
+  return a.arrival < b.arrival;
+}
+
+void ForeignOutcomes::insert_pending(Item item) {
+  const auto at = std::upper_bound(pending_.begin(), pending_.end(), item, earlier);
+  pending_.insert(at, std::move(item));
+}
+
+void ForeignOutcomes::add(EventOutcome outcome, int sender) { insert_pending({std::move(outcome), sender, arrivals_++}); }
+
+const ForeignOutcomes::Item& ForeignOutcomes::place(std::ptrdiff_t k) {
+  placed_.push_back(std::move(pending_[static_cast<std::size_t>(k)]));
+  pending_.erase(pending_.begin() + k);
+  return placed_.back();
+}
+
+void ForeignOutcomes::requeue_from(double t) {
+  // Placed in the engine's order, which within an instant is not the key
+  // order: every placed outcome at or after t goes back.
+  while (placed_.size() > placed_begin_ && placed_.back().outcome.key.time >= t) {
+    insert_pending(std::move(placed_.back()));
+    placed_.pop_back();
+  }
+}
+
+EventKey ForeignOutcomes::earliest_placed_from(int sender, const EventKey& from) const {
+  EventKey earliest;
+  for (std::size_t k = placed_begin_; k < placed_.size(); ++k) {
+    const Item& item = placed_[k];
+    if (item.sender == sender && !(item.outcome.key < from) && item.outcome.key < earliest) earliest = item.outcome.key;
+  }
+  return earliest;
+}
+
+std::size_t ForeignOutcomes::drop_pending_from(int sender, const EventKey& from) {
+  const auto gone = [&](const Item& item) { return item.sender == sender && !(item.outcome.key < from); };
+  const std::size_t before = pending_.size();
+  pending_.erase(std::remove_if(pending_.begin(), pending_.end(), gone), pending_.end());
+  return before - pending_.size();
+}
+
+void ForeignOutcomes::drop_placed_before(double t) {
+  while (placed_begin_ < placed_.size() && placed_[placed_begin_].outcome.key.time < t) {
+    placed_[placed_begin_] = Item{};  // frees its records now
+    ++placed_begin_;
+  }
+  // Compacted once the dropped part is most of the storage.
+  if (placed_begin_ > 64 && 2 * placed_begin_ > placed_.size()) {
+    placed_.erase(placed_.begin(), placed_.begin() + static_cast<std::ptrdiff_t>(placed_begin_));
+    placed_begin_ = 0;
+  }
+}
+
+void ForeignOutcomes::clear() {
+  pending_.clear();
+  placed_.clear();
+  placed_begin_ = 0;
+}
+
+}  // namespace tethersim::engine

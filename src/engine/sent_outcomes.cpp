@@ -1,0 +1,80 @@
+#include "tethersim/engine/sent_outcomes.hpp"
+
+#include <limits>
+
+#include "tethersim/engine/hash_bits.hpp"
+#include "tethersim/engine/particle_words.hpp"
+
+namespace tethersim::engine {
+
+std::uint64_t outcome_hash(const EventOutcome& outcome) {
+  std::uint64_t h = 0;
+  for (const ParticleRecord& r : outcome.records) {
+    h = physics::mix_hash(h, particle_record_hash(r.particle, true));
+    for (double phi : r.reaction_times) h = physics::mix_hash(h, bits(phi));
+    for (ParticleId t : r.tethers) h = physics::mix_hash(h, 1, t);
+    for (const LoadedEdgeSnapshot& e : r.loaded_edges) {
+      h = physics::mix_hash(h, physics::mix_hash(2, e.a, e.b), vector_bits(e.impulse), bits(e.time), e.sequence);
+    }
+  }
+  return h;
+}
+
+std::optional<EventKey> SentOutcomes::cancel_from(const EventKey& key) {
+  const auto first = sent_.lower_bound(key);
+  unconfirmed_.erase(unconfirmed_.lower_bound(key), unconfirmed_.end());
+  if (first == sent_.end()) return std::nullopt;
+  sent_.erase(first, sent_.end());
+  return key;
+}
+
+SentOutcomes::Offer SentOutcomes::offer(const EventOutcome& outcome) {
+  Offer offer;
+  const std::uint64_t hash = outcome_hash(outcome);
+  // An unconfirmed outcome before this one that no re-run gave again: its
+  // event did not happen this time.
+  std::optional<EventKey> stale;
+  if (!unconfirmed_.empty() && unconfirmed_.begin()->time < outcome.key.time) stale = *unconfirmed_.begin();
+  if (!stale) {
+    const auto same = sent_.find(outcome.key);
+    if (same != sent_.end() && same->second == hash) {
+      unconfirmed_.erase(outcome.key);
+      ++identical_;
+      return offer;  // the neighbour has these bits
+    }
+    if (same != sent_.end()) stale = outcome.key;
+  }
+  // (Unconfirmed outcomes after this key stay: a re-run confirms or
+  // cancels them when it gets there; the neighbour takes this one as a
+  // late outcome if it placed them.)
+  if (stale) offer.cancel_from = cancel_from(*stale);
+  sent_[outcome.key] = hash;
+  offer.send = true;
+  return offer;
+}
+
+std::optional<EventKey> SentOutcomes::undone(double instant, const EventKey& key) {
+  const std::optional<EventKey> cancel = cancel_from(key);
+  for (auto it = sent_.lower_bound(instant_start(instant)); it != sent_.end(); ++it) unconfirmed_.insert(it->first);
+  return cancel;
+}
+
+std::optional<EventKey> SentOutcomes::missing_before(double clock) {
+  if (unconfirmed_.empty() || !(unconfirmed_.begin()->time < clock)) return std::nullopt;
+  return cancel_from(*unconfirmed_.begin());
+}
+
+double SentOutcomes::unconfirmed_floor() const {
+  return unconfirmed_.empty() ? kInfinity : unconfirmed_.begin()->time;
+}
+
+void SentOutcomes::commit_before(double t) {
+  sent_.erase(sent_.begin(), sent_.lower_bound(instant_start(t)));
+  unconfirmed_.erase(unconfirmed_.begin(), unconfirmed_.lower_bound(instant_start(t)));
+}
+
+EventKey SentOutcomes::instant_start(double t) {
+  return EventKey{t, std::numeric_limits<int>::min(), 0, 0, 0};
+}
+
+}  // namespace tethersim::engine

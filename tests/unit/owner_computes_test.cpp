@@ -1,0 +1,204 @@
+// Owner-computes execution on two engines in one process: whatever the
+// order and lateness of the outcomes between them, each ends with the
+// serial run's records bit for bit, and their event counts add up to the
+// serial run's, each event counted once.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "engine_test_support.hpp"
+#include "same_snapshot.hpp"
+#include "two_engine_harness.hpp"
+
+namespace tethersim::testing {
+namespace {
+
+// The busy gas without loaded groups (not yet taken by the mode): random
+// impulses, tethers forming and breaking, particles leaving by an open face.
+std::string busy_gas_without_groups() {
+  std::string text = kBusyGas;
+  const std::string groups = "restitution_delay = 0.05\nrestitution_schedule = \"min\"\n";
+  text.replace(text.find(groups), groups.size(), "");
+  return text;
+}
+
+// The records of every particle (dead ones included) as one engine holds
+// them, by id.
+std::vector<engine::ParticleRecord> all_records(engine::Engine& e) { return e.records(); }
+
+void expect_same_record(const engine::ParticleRecord& want, const engine::ParticleRecord& got) {
+  const auto &x = want.particle, &y = got.particle;
+  EXPECT_TRUE(x.id == y.id && x.alive == y.alive && same_bits(x.t0, y.t0) &&
+              std::memcmp(x.u0.data(), y.u0.data(), 24) == 0 && std::memcmp(x.v.data(), y.v.data(), 24) == 0 &&
+              x.counter == y.counter && x.sector == y.sector && x.ri_index == y.ri_index &&
+              same_bits(x.ri_time, y.ri_time))
+      << "particle " << x.id;
+  EXPECT_EQ(want.tethers, got.tethers) << "particle " << x.id;
+}
+
+// Each engine holds the serial run's records, and the two engines' counts
+// and hashes add up to its own.
+void expect_serial(const std::string& model, const std::vector<std::string>& overrides, TwoEngineHarness& h,
+                   double start, double end) {
+  // Both engines ran the events before the start and counted them.
+  Simulation before(model, overrides);
+  before->run_until(start);
+  const auto& b0 = before->statistics();
+  Simulation serial(model, overrides);
+  serial->run_until(end);
+  const std::vector<engine::ParticleRecord> want = all_records(*serial);
+  for (int k = 0; k < 2; ++k) {
+    SCOPED_TRACE("engine " + std::to_string(k));
+    const std::vector<engine::ParticleRecord> got = all_records(*h.sim(k));
+    ASSERT_EQ(want.size(), got.size());
+    int wrong = 0;
+    for (std::size_t p = 0; p < want.size() && wrong < 5; ++p) {
+      const bool failed_before = ::testing::Test::HasFailure();
+      expect_same_record(want[p], got[p]);
+      if (!failed_before && ::testing::Test::HasFailure()) ++wrong;
+    }
+    EXPECT_EQ(h.sim(k).view().uncounted_events(), 0u);
+    h.sim(k)->check_invariants();
+  }
+  const auto& a = h.sim(0)->statistics();
+  const auto& b = h.sim(1)->statistics();
+  const auto& s = serial->statistics();
+  for (std::size_t kind = 0; kind < std::size(s.events); ++kind) {
+    EXPECT_EQ(a.events[kind] + b.events[kind] - b0.events[kind], s.events[kind]) << "event kind " << kind;
+  }
+  EXPECT_EQ(a.attachments + b.attachments - b0.attachments, s.attachments);
+  EXPECT_EQ(a.escapes + b.escapes - b0.escapes, s.escapes);
+  EXPECT_EQ(h.sim(0)->escapes().size() + h.sim(1)->escapes().size() - before->escapes().size(),
+            serial->escapes().size());
+  // Each particle and tether in the hash of the engine that owns it at the
+  // end: the sum is the serial hash.
+  EXPECT_EQ(h.sim(0)->state_hash() + h.sim(1)->state_hash(), serial->state_hash());
+}
+
+// Outcomes delivered at every turn, one event per turn: the engines still
+// cross each other's outcomes (one runs an event before the other's earlier
+// outcome reaches it), and still end as the serial run.
+TEST(OwnerComputes, TwoEnginesInLockStepEndAsTheSerialRun) {
+  const std::string model = busy_gas_without_groups();
+  HarnessOptions o;
+  o.start = 0.5;
+  o.end = 1.5;
+  o.seed = 1;
+  o.longest_run = 1;
+  o.deliver_rate = 1.0;
+  TwoEngineHarness h(model, {}, o);
+  ASSERT_TRUE(h.run());
+  expect_serial(model, {}, h, o.start, o.end);
+  EXPECT_GT(h.counts().outcomes, 1000u);
+}
+
+TEST(OwnerComputes, TwoEnginesWithLateOutcomesEndAsTheSerialRunOnTheBusyGas) {
+  const std::string model = busy_gas_without_groups();
+  for (std::uint64_t seed : {1u, 2u, 3u, 4u}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    HarnessOptions o;
+    o.start = 0.5;
+    o.end = 3.0;
+    o.seed = seed;
+    TwoEngineHarness h(model, {}, o);
+    ASSERT_TRUE(h.run());
+    expect_serial(model, {}, h, o.start, o.end);
+    // Late outcomes and cancels happened, and undid placed outcomes.
+    EXPECT_GT(h.counts().stragglers, 10u);
+    EXPECT_GT(h.counts().cancels, 5u);
+    EXPECT_GT(h.counts().cancel_undos, 0u);
+    EXPECT_GT(h.counts().most_held, 0u);
+  }
+}
+
+TEST(OwnerComputes, ADenseElasticGasEndsAsTheSerialRun) {
+  const std::string model =
+      "[run]\nend_time = 10.0\nseed = 9\n"
+      "[domain]\nlo = [0.0, 0.0, 0.0]\nhi = [8.0, 8.0, 8.0]\nboundary = [\"periodic\", \"periodic\", \"periodic\"]\n"
+      "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.4\n"
+      "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 1.0\nc = 1.0\n"
+      "[initial]\ngenerator = \"random-gas\"\n[initial.parameters]\ncount = 300\nspecies = \"A\"\n";
+  for (std::uint64_t seed : {5u, 6u}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    HarnessOptions o;
+    o.end = 1.5;
+    o.seed = seed;
+    o.longest_run = 200;
+    TwoEngineHarness h(model, {}, o);
+    ASSERT_TRUE(h.run());
+    expect_serial(model, {}, h, o.start, o.end);
+    EXPECT_GT(h.counts().stragglers, 10u);
+  }
+}
+
+// The comparison can fail: with cancel notices lost, an engine keeps
+// outcomes of events its sender undid, and ends elsewhere.
+TEST(OwnerComputes, LostCancelNoticesAreCaught) {
+  const std::string model = busy_gas_without_groups();
+  HarnessOptions o;
+  o.start = 0.5;
+  o.end = 0.7;
+  o.seed = 1;
+  o.lose_cancels = true;
+  TwoEngineHarness h(model, {}, o);
+  // Outcomes that were never cancelled stay: one that read a record its
+  // receiver has since replaced is never placed (the run does not end), or
+  // one placed stays wrong (the hash differs), or an outcome that should
+  // have been dropped undoes an engine below the committed floor.
+  bool caught = false;
+  try {
+    caught = !h.run(1000);
+  } catch (const std::logic_error&) {
+    caught = true;
+  }
+  Simulation serial(model);
+  serial->run_until(o.end);
+  EXPECT_GT(h.counts().stragglers, 0u);
+  EXPECT_TRUE(caught || h.sim(0)->state_hash() + h.sim(1)->state_hash() != serial->state_hash());
+}
+
+TEST(OwnerComputes, TwoEnginesWithLateOutcomesEndAsTheSerialRunOnTheBusyGasWithLoadedGroups) {
+  for (std::uint64_t seed : {11u, 12u, 13u}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    HarnessOptions o;
+    o.start = 0.5;
+    o.end = 3.0;
+    o.seed = seed;
+    TwoEngineHarness h(kBusyGas, {}, o);
+    ASSERT_TRUE(h.run());
+    expect_serial(kBusyGas, {}, h, o.start, o.end);
+    EXPECT_GT(h.counts().stragglers, 10u);
+    EXPECT_GT(h.counts().cancel_undos, 0u);
+  }
+}
+
+TEST(OwnerComputes, TwoEnginesEndAsTheSerialRunOnASaggingSheetWithGravityTicks) {
+  // From t = 5 the sheet sags onto its tethers, loading groups that
+  // restitute; gravity ticks every 0.05 run on both engines.
+  const std::string model = example("membrane-sheet.toml");
+  const std::vector<std::string> overrides{"initial.parameters.size=8"};
+  for (std::uint64_t seed : {21u, 22u}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    HarnessOptions o;
+    o.start = 5.0;
+    o.end = 8.0;
+    o.seed = seed;
+    o.longest_run = 100;
+    TwoEngineHarness h(model, overrides, o);
+    ASSERT_TRUE(h.run());
+    expect_serial(model, overrides, h, o.start, o.end);
+    EXPECT_GT(h.counts().stragglers, 10u);
+  }
+}
+
+TEST(OwnerComputes, RefusesActionPotentialsForNow) {
+  Simulation sim(example("presynaptic.toml"),
+                 {"initial.parameters.vesicles=20", "initial.parameters.synapsin_dimers=60",
+                  "initial.parameters.docking_sites=10"});
+  engine::SectorBox block;
+  block.hi = sim->grid().shape();
+  EXPECT_THROW(sim.view().begin_owner_computes(block, 16), std::logic_error);
+}
+
+}  // namespace
+}  // namespace tethersim::testing

@@ -1,0 +1,180 @@
+#pragma once
+// Owner-computes execution in one process (docs/owner-computes.md, plan
+// step 2): one system split by a plane into two engines, each holding every
+// particle and running only the events it owns, sending the outcomes to the
+// other through a FIFO channel that a seeded scheduler delivers late and in
+// uneven bunches. An engine that receives an outcome at or before its clock
+// undoes its events from that time (eagerly: the outcome's own time) and
+// tells the other to drop what it had sent from then on (a cancel notice),
+// which may undo the other in turn. A committed floor (the smallest time
+// either engine may still run, place or receive) is agreed now and then,
+// and what lies below it is freed.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine_test_support.hpp"
+#include "tethersim/engine/sent_outcomes.hpp"
+
+namespace tethersim::testing {
+
+struct HarnessOptions {
+  double start = 0.0;
+  double end = 1.0;
+  std::uint64_t seed = 1;
+  std::size_t instants_per_segment = 64;
+  int cut_axis = 0;  // the plane between the two blocks is across this axis, at its middle
+  int longest_run = 40;       // events an engine runs at one turn, at most
+  double deliver_rate = 0.5;  // chance that a turn delivers some of a channel
+  // A defect on purpose, to show that the comparison can fail: cancel
+  // notices are lost.
+  bool lose_cancels = false;
+};
+
+struct HarnessCounts {
+  std::uint64_t outcomes = 0;
+  std::uint64_t stragglers = 0;  // outcomes that came at or before the receiver's clock
+  std::uint64_t cancels = 0;
+  std::uint64_t cancel_undos = 0;  // cancel notices that undid a placed outcome
+  std::uint64_t commits = 0;
+  std::size_t most_held = 0;
+};
+
+class TwoEngineHarness {
+ public:
+  TwoEngineHarness(const std::string& model, const std::vector<std::string>& overrides, const HarnessOptions& o)
+      : options_(o), rng_(o.seed) {
+    for (int k = 0; k < 2; ++k) sims_.emplace_back(std::make_unique<Simulation>(model, overrides));
+    const auto shape = (*sims_[0])->grid().shape();
+    const auto axis = static_cast<std::size_t>(o.cut_axis);
+    const std::int32_t cut = shape[axis] / 2;
+    for (int k = 0; k < 2; ++k) {
+      Simulation& sim = *sims_[static_cast<std::size_t>(k)];
+      sim->run_until(o.start);
+      engine::SectorBox block;
+      block.lo = {0, 0, 0};
+      block.hi = shape;
+      (k == 0 ? block.hi : block.lo)[axis] = cut;
+      sim.view().set_counts_global_events(k == 0);
+      sim.view().begin_owner_computes(block, o.instants_per_segment);
+    }
+  }
+
+  Simulation& sim(int k) { return *sims_[static_cast<std::size_t>(k)]; }
+  const HarnessCounts& counts() const { return counts_; }
+
+  // Runs both engines to the end; false when it did not finish in
+  // `max_turns` turns.
+  bool run(std::uint64_t max_turns = 5000000) {
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    for (std::uint64_t turn = 0; turn < max_turns; ++turn) {
+      const int k = static_cast<int>(rng_() % 2);
+      view(k).engine().run_until(options_.end, 1 + rng_() % static_cast<std::uint64_t>(options_.longest_run));
+      for (engine::EventOutcome& outcome : view(k).take_outcomes()) {
+        const engine::SentOutcomes::Offer offer = sent_[k].offer(outcome);
+        if (offer.cancel_from) send_cancel(k, *offer.cancel_from);
+        if (!offer.send) continue;  // a re-run gave the bits already sent
+        const double time = outcome.key.time;
+        channel_[1 - k].push_back({false, outcome.key, time, std::move(outcome)});
+        ++counts_.outcomes;
+      }
+      if (auto missing = sent_[k].missing_before(view(k).engine().time())) send_cancel(k, *missing);
+      counts_.most_held = std::max(counts_.most_held, view(k).held_count());
+      if (unit(rng_) < options_.deliver_rate) {
+        const int to = static_cast<int>(rng_() % 2);
+        // Up to the whole channel: lateness stays bounded by a few turns.
+        const auto n = options_.deliver_rate >= 1.0 ? channel_[to].size() : rng_() % (channel_[to].size() + 1);
+        for (std::uint64_t m = 0; m < n && !channel_[to].empty(); ++m) deliver(to);
+      }
+      if (turn % 16 == 0) commit();
+      if (finished()) {
+        for (int e = 0; e < 2; ++e) view(e).end_owner_computes();
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  struct Message {
+    bool cancel = false;
+    engine::EventKey key;  // the outcome's, or where the cancel starts
+    double time = 0.0;
+    engine::EventOutcome outcome;
+  };
+
+  engine::PartialView view(int k) { return sim(k).view(); }
+
+  void deliver(int to) {
+    Message m = std::move(channel_[to].front());
+    channel_[to].pop_front();
+    if (m.cancel) {
+      ++counts_.cancels;
+      const engine::EventKey placed = view(to).cancel_foreign_from(1 - to, m.key);
+      if (placed.time < kInfinity) {
+        ++counts_.cancel_undos;
+        undid(to, placed.time, placed);
+      }
+      return;
+    }
+    if (view(to).is_straggler(m.outcome.key)) {
+      ++counts_.stragglers;
+      view(to).undo_owner_from(m.time);
+      undid(to, m.time, m.outcome.key);
+    }
+    view(to).add_foreign_outcome(std::move(m.outcome), 1 - to);
+  }
+
+  // Engine k was undone from `instant` because of what came at `key`.
+  void undid(int k, double instant, const engine::EventKey& key) {
+    if (auto cancel = sent_[k].undone(instant, key)) send_cancel(k, *cancel);
+  }
+
+  void send_cancel(int k, const engine::EventKey& from) {
+    if (!options_.lose_cancels) channel_[1 - k].push_back({true, from, from.time, {}});
+  }
+
+  double in_flight_floor() const {
+    double t = kInfinity;
+    for (const auto& channel : channel_) {
+      for (const Message& m : channel) t = std::min(t, m.time);
+    }
+    return t;
+  }
+
+  void commit() {
+    double floor = in_flight_floor();
+    for (int k = 0; k < 2; ++k) {
+      floor = std::min({floor, sims_[static_cast<std::size_t>(k)]->view().floor_time(), sent_[k].unconfirmed_floor()});
+    }
+    floor = std::min(floor, options_.end);
+    for (int k = 0; k < 2; ++k) {
+      view(k).commit_owner_before(floor);
+      sent_[k].commit_before(floor);
+    }
+    ++counts_.commits;
+  }
+
+  bool finished() {
+    if (!channel_[0].empty() || !channel_[1].empty()) return false;
+    for (int k = 0; k < 2; ++k) {
+      if (view(k).floor_time() < options_.end) return false;
+    }
+    return true;
+  }
+
+  HarnessOptions options_;
+  std::mt19937_64 rng_;
+  std::vector<std::unique_ptr<Simulation>> sims_;
+  std::deque<Message> channel_[2];  // channel_[k]: to engine k
+  engine::SentOutcomes sent_[2];   // what engine k sent, above the floor
+  HarnessCounts counts_;
+};
+
+}  // namespace tethersim::testing
