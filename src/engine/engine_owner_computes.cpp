@@ -51,16 +51,6 @@ void Engine::update_owned(Index i) {
   roles_.set_owned(i, owner_->block.contains(coords_[i]));
 }
 
-EventKey Engine::particle_event_key(Index i, const ParticleEvent& e) const {
-  EventKey key;
-  key.time = e.time;
-  key.priority = priority(e.kind);
-  key.tie = tie_key(i, e);
-  key.identity = static_cast<std::uint16_t>((static_cast<unsigned>(e.kind) << 8) | e.detail);
-  key.lower = e.partner == kNoIndex ? particles_.id[i] : std::min(particles_.id[i], particles_.id[e.partner]);
-  return key;
-}
-
 EventKey Engine::global_event_key(const GlobalEvent& g) {
   // The global calendar's order (precedes): each global kind has a
   // priority of its own, then the two tie words.
@@ -214,6 +204,5 @@ double Engine::floor_time() const {
 
 std::size_t Engine::held_count() const { return owner_ ? owner_->holds.held_count() : 0; }
 
-std::size_t Engine::pending_outcome_count() const { return owner_ ? owner_->foreign.pending_count() : 0; }
 
 }  // namespace tethersim::engine

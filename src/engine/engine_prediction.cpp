@@ -72,17 +72,21 @@ bool Engine::event_precedes(Index owner_a, const ParticleEvent& a, Index owner_b
                             const ParticleEvent& b) const {
   if (a.time != b.time) return a.time < b.time;
   if (priority(a.kind) != priority(b.kind)) return priority(a.kind) < priority(b.kind);
-  const std::uint64_t ka = tie_key(owner_a, a), kb = tie_key(owner_b, b);
-  if (ka != kb) return ka < kb;
-  // Identical keys (the same pair event seen from both sides, or a 2^-64
-  // coincidence): fall back on the identity itself.
-  if (a.kind != b.kind) return a.kind < b.kind;
-  if (a.detail != b.detail) return a.detail < b.detail;
-  auto lower = [&](Index owner, const ParticleEvent& e) {
-    const ParticleId x = particles_.id[owner];
-    return e.partner == kNoIndex ? x : std::min(x, particles_.id[e.partner]);
-  };
-  return lower(owner_a, a) < lower(owner_b, b);
+  // Equal time and priority (rare): the whole key, the one another process
+  // computes for the same event (owner-computes mode compares those).
+  return particle_event_key(owner_a, a) < particle_event_key(owner_b, b);
+}
+
+EventKey Engine::particle_event_key(Index i, const ParticleEvent& e) const {
+  EventKey key;
+  key.time = e.time;
+  key.priority = priority(e.kind);
+  key.tie = tie_key(i, e);
+  // Identical tie keys (the same pair event seen from both sides, or a
+  // 2^-64 coincidence) fall back on the identity itself.
+  key.identity = static_cast<std::uint16_t>((static_cast<unsigned>(e.kind) << 8) | e.detail);
+  key.lower = e.partner == kNoIndex ? particles_.id[i] : std::min(particles_.id[i], particles_.id[e.partner]);
+  return key;
 }
 
 ParticleEvent Engine::predict(Index i) const {

@@ -60,10 +60,4 @@ void ForeignOutcomes::drop_placed_before(double t) {
   }
 }
 
-void ForeignOutcomes::clear() {
-  pending_.clear();
-  placed_.clear();
-  placed_begin_ = 0;
-}
-
 }  // namespace tethersim::engine

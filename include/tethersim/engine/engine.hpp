@@ -234,7 +234,6 @@ class Engine {
   // each).
   void begin_owner_computes(const SectorBox& block, std::size_t instants_per_segment);
   void end_owner_computes();
-  bool owner_computes() const { return owner_ != nullptr; }
   std::vector<EventOutcome> take_outcomes();
   bool is_straggler(const EventKey& key) const { return key.time <= clock_; }
   void add_foreign_outcome(EventOutcome outcome, int sender);
@@ -243,7 +242,6 @@ class Engine {
   void commit_owner_before(double t);
   double floor_time() const;
   std::size_t held_count() const;
-  std::size_t pending_outcome_count() const;
 
   // --- construction (engine.cpp, engine_snapshot.cpp)
   void add_particles(scenario::InitialParticles& initial);
@@ -282,6 +280,9 @@ class Engine {
   bool event_precedes(Index owner_a, const ParticleEvent& a, Index owner_b,
                       const ParticleEvent& b) const;
   std::uint64_t tie_key(Index owner, const ParticleEvent& e) const;
+  // The event's place in the serial order as a value (event_key.hpp), the
+  // order event_precedes compares.
+  EventKey particle_event_key(Index i, const ParticleEvent& e) const;
 
   // --- memory layout (engine_reorder.cpp)
   // Renumbers particles in sector order so that neighbours in space are
@@ -386,7 +387,6 @@ class Engine {
 
   // Owner-computes mode (engine_owner_computes.cpp).
   struct OwnerComputes;
-  EventKey particle_event_key(Index i, const ParticleEvent& e) const;
   static EventKey global_event_key(const GlobalEvent& g);
   bool restitutes_here(const GlobalEvent& g) const;
   bool executes_here(Index i, const ParticleEvent& e) const;

@@ -50,9 +50,6 @@ class ForeignOutcomes {
   void drop_placed_before(double t);
   // The earliest pending time (kInfinity when none).
   double next_time() const { return pending_.empty() ? kInfinity : pending_.front().outcome.key.time; }
-  std::size_t pending_count() const { return pending_.size(); }
-  std::size_t placed_count() const { return placed_.size(); }
-  void clear();
 
  private:
   static bool earlier(const Item& a, const Item& b);

@@ -135,10 +135,11 @@ class PartialView {
   // runs, or one with a held participant, is held (its participants leave
   // the calendar) until a new version of one of them arrives. Every event
   // run here leaves an outcome (take_outcomes). Other processes' outcomes
-  // are placed at their keys among the events here. The engine runs in
-  // segments of `instants_per_segment` instants, so it can be undone from
-  // any time above the committed floor. Not yet for loaded groups or
-  // action potentials (logic_error).
+  // are placed once the records they read are the ones held here, at the
+  // smallest key among what is ready and the next local event. The engine
+  // runs in segments of `instants_per_segment` instants, so it can be
+  // undone from any time above the committed floor. Not yet for action
+  // potentials (logic_error).
   void begin_owner_computes(const SectorBox& block, std::size_t instants_per_segment) const {
     engine_->begin_owner_computes(block, instants_per_segment);
   }
@@ -172,7 +173,6 @@ class PartialView {
   // place (held events excluded: their outcomes come from elsewhere).
   double floor_time() const { return engine_->floor_time(); }
   std::size_t held_count() const { return engine_->held_count(); }
-  std::size_t pending_outcome_count() const { return engine_->pending_outcome_count(); }
 
   // A hash of everything a record holds (trajectory, counter, sector,
   // random-impulse and reaction state, tethers and loaded edges by id).

@@ -52,7 +52,7 @@ class SentOutcomes {
   double unconfirmed_floor() const;
   // Outcomes before t are final.
   void commit_before(double t);
-  std::size_t size() const { return sent_.size(); }
+  // Re-runs that gave bits already sent (what lazy cancellation saved).
   std::uint64_t identical_resends() const { return identical_; }
 
  private:
