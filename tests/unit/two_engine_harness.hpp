@@ -42,7 +42,7 @@ struct HarnessCounts {
   std::uint64_t stragglers = 0;  // outcomes that came at or before the receiver's clock
   std::uint64_t cancels = 0;
   std::uint64_t cancel_undos = 0;  // cancel notices that undid a placed outcome
-  std::uint64_t commits = 0;
+  std::uint64_t identical_resends = 0;  // re-runs not sent again (SentOutcomes)
   std::size_t most_held = 0;
 };
 
@@ -80,8 +80,7 @@ class TwoEngineHarness {
         const engine::SentOutcomes::Offer offer = sent_[k].offer(outcome);
         if (offer.cancel_from) send_cancel(k, *offer.cancel_from);
         if (!offer.send) continue;  // a re-run gave the bits already sent
-        const double time = outcome.key.time;
-        channel_[1 - k].push_back({false, outcome.key, time, std::move(outcome)});
+        channel_[1 - k].push_back({false, outcome.key, std::move(outcome)});
         ++counts_.outcomes;
       }
       if (auto missing = sent_[k].missing_before(view(k).engine().time())) send_cancel(k, *missing);
@@ -94,7 +93,10 @@ class TwoEngineHarness {
       }
       if (turn % 16 == 0) commit();
       if (finished()) {
-        for (int e = 0; e < 2; ++e) view(e).end_owner_computes();
+        for (int e = 0; e < 2; ++e) {
+          view(e).end_owner_computes();
+          counts_.identical_resends += sent_[e].identical_resends();
+        }
         return true;
       }
     }
@@ -105,7 +107,6 @@ class TwoEngineHarness {
   struct Message {
     bool cancel = false;
     engine::EventKey key;  // the outcome's, or where the cancel starts
-    double time = 0.0;
     engine::EventOutcome outcome;
   };
 
@@ -125,8 +126,8 @@ class TwoEngineHarness {
     }
     if (view(to).is_straggler(m.outcome.key)) {
       ++counts_.stragglers;
-      view(to).undo_owner_from(m.time);
-      undid(to, m.time, m.outcome.key);
+      view(to).undo_owner_from(m.key.time);
+      undid(to, m.key.time, m.key);
     }
     view(to).add_foreign_outcome(std::move(m.outcome), 1 - to);
   }
@@ -137,13 +138,13 @@ class TwoEngineHarness {
   }
 
   void send_cancel(int k, const engine::EventKey& from) {
-    if (!options_.lose_cancels) channel_[1 - k].push_back({true, from, from.time, {}});
+    if (!options_.lose_cancels) channel_[1 - k].push_back({true, from, {}});
   }
 
   double in_flight_floor() const {
     double t = kInfinity;
     for (const auto& channel : channel_) {
-      for (const Message& m : channel) t = std::min(t, m.time);
+      for (const Message& m : channel) t = std::min(t, m.key.time);
     }
     return t;
   }
@@ -158,7 +159,6 @@ class TwoEngineHarness {
       view(k).commit_owner_before(floor);
       sent_[k].commit_before(floor);
     }
-    ++counts_.commits;
   }
 
   bool finished() {
@@ -166,7 +166,16 @@ class TwoEngineHarness {
     for (int k = 0; k < 2; ++k) {
       if (view(k).floor_time() < options_.end) return false;
     }
-    return true;
+    // Every instant before the end is over: an outcome no re-run gave
+    // again is cancelled now, not left with the neighbour.
+    bool settled = true;
+    for (int k = 0; k < 2; ++k) {
+      if (auto missing = sent_[k].missing_before(options_.end)) {
+        send_cancel(k, *missing);
+        settled = false;
+      }
+    }
+    return settled;
   }
 
   HarnessOptions options_;
