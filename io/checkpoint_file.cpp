@@ -160,25 +160,41 @@ int replace_newest(const std::string& newest, const std::string& previous, const
 // the engine's counters summed over ranks.
 struct CheckpointContents {
   std::vector<ParticleRow> rows;
+  // Alone, a rank's particles are already every slot in order (the
+  // snapshot is in id order): they are written as they are, without rows.
+  std::vector<engine::ParticleSnapshot> particles_in_slot_order;
   std::vector<PhiRecord> phi;
   std::vector<TetherRecord> tethers;
   std::vector<EdgeRecord> edges;
   std::vector<EscapeRecord> escapes;
   std::vector<ReleaseRecord> releases;
   std::vector<std::uint64_t> counter_totals;  // the statistics, then largest_group
-  std::uint64_t particles_hash = 0;           // of this rank's rows
+  std::uint64_t particles_hash = 0;           // of the particles this rank held
 };
 
-// The particles and their Phi values, redistributed into id order. The
-// snapshot's particles are released on the way.
+// The particles and their Phi values, redistributed into id order (alone,
+// a rank keeps the snapshot's particles, already in that order). The
+// snapshot's particles are taken or released on the way.
 void gather_particles(CheckpointContents& c, EngineSnapshot& local, const SlotMap& slots, MPI_Comm comm,
                       int ranks) {
   const hsize_t n = slots.size();
   std::vector<std::uint64_t> particle_slots;
   for (std::size_t k = 0; k < local.particles.size(); ++k) {
     particle_slots.push_back(slots.slot(local.particles[k].id));
+    // Hashed where the particle is still decoded: the hash is a sum over
+    // particles, the same whichever rank adds a particle's term.
+    c.particles_hash += particle_hash(particle_slots.back(), local.particles[k]);
     for (std::size_t reaction = 0; reaction < local.reaction_times.size(); ++reaction) {
       c.phi.push_back({particle_slots.back(), reaction, local.reaction_times[reaction][k]});
+    }
+  }
+  if (ranks == 1 && particle_slots.size() == n) {
+    bool in_order = true;
+    for (std::size_t k = 0; k < n && in_order; ++k) in_order = particle_slots[k] == k;
+    if (in_order) {
+      c.particles_in_slot_order = std::move(local.particles);
+      c.phi = exchange_by_slot(std::move(c.phi), n, comm);
+      return;
     }
   }
   // The particles stay rows in their bytes until they are written: a
@@ -194,7 +210,6 @@ void gather_particles(CheckpointContents& c, EngineSnapshot& local, const SlotMa
   // and exchanges nothing.
   if (ranks > 1) engine::return_free_heap_pages(0);
   c.rows = exchange_by_slot(std::move(c.rows), n, comm);
-  for (const ParticleRow& row : c.rows) c.particles_hash += particle_hash(row.slot, particle_of(row));
   c.phi = exchange_by_slot(std::move(c.phi), n, comm);
 }
 
@@ -284,8 +299,13 @@ void write_header(hid_t top, const Model& model, const EngineSnapshot& local, hs
 void write_particles(hid_t top, CheckpointContents& c, const SlotRange& mine, hsize_t n, std::size_t reactions,
                      hid_t transfer) {
   H5Id group = create_group(top, kParticles);
-  write_particle_columns(group, c.rows, mine.begin, n, transfer);
+  if (c.particles_in_slot_order.empty()) {
+    write_particle_columns(group, c.rows, mine.begin, n, transfer);
+  } else {
+    write_particle_columns(group, c.particles_in_slot_order, mine.begin, n, transfer);
+  }
   engine::free_storage(c.rows);
+  engine::free_storage(c.particles_in_slot_order);
   if (reactions == 0) return;
   H5Id set = create_dataset(group, kReactionTimes, H5T_NATIVE_DOUBLE, {reactions, n});
   for (std::size_t reaction = 0; reaction < reactions; ++reaction) {

@@ -79,12 +79,6 @@ std::vector<ParticleRow> particle_rows(const std::vector<ParticleSnapshot>& part
   return rows;
 }
 
-ParticleSnapshot particle_of(const ParticleRow& row) {
-  ParticleSnapshot p;
-  engine::read_particle_bytes(row.bytes.data(), p);
-  return p;
-}
-
 void write_particle_columns(hid_t group, const std::vector<ParticleRow>& rows, hsize_t first, hsize_t total,
                             hid_t transfer) {
   // Each field straight from the rows' bytes, so that no particle is
@@ -99,6 +93,20 @@ void write_particle_columns(hid_t group, const std::vector<ParticleRow>& rows, h
           for (std::size_t k = 0; k < Field::width; ++k) {
             out[k] = static_cast<Column>(engine::particle_field_scalar<Field>(row.bytes.data(), offset, k));
           }
+        },
+        transfer);
+  });
+}
+
+void write_particle_columns(hid_t group, const std::vector<ParticleSnapshot>& particles, hsize_t first,
+                            hsize_t total, hid_t transfer) {
+  engine::for_each_particle_field([&](const auto& field) {
+    using Field = std::remove_cvref_t<decltype(field)>;
+    using Column = typename Field::ColumnScalar;
+    write_column<Column>(
+        group, std::string(field.name), particles, first, total, Field::width,
+        [](const ParticleSnapshot& p, Column* out) {
+          for (std::size_t k = 0; k < Field::width; ++k) out[k] = static_cast<Column>(Field::get(p, k));
         },
         transfer);
   });

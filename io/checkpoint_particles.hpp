@@ -24,7 +24,6 @@ struct ParticleRow {
 // so that no uninitialised padding goes over MPI.
 std::vector<ParticleRow> particle_rows(const std::vector<engine::ParticleSnapshot>& particles,
                                        const std::vector<std::uint64_t>& slots);
-engine::ParticleSnapshot particle_of(const ParticleRow& row);
 
 // Bytes the columns of one particle take in the file.
 inline constexpr std::uint64_t kParticleColumnBytes = [] {
@@ -40,6 +39,9 @@ inline constexpr std::uint64_t kParticleColumnBytes = [] {
 // particle column (of `total` rows) in `group`, in slot order.
 void write_particle_columns(hid_t group, const std::vector<ParticleRow>& rows, hsize_t first, hsize_t total,
                             hid_t transfer);
+// The same from decoded particles already in slot order.
+void write_particle_columns(hid_t group, const std::vector<engine::ParticleSnapshot>& particles, hsize_t first,
+                            hsize_t total, hid_t transfer);
 // Reads the rows [first, first + particles.size()) of every particle
 // column into `particles`.
 void read_particle_columns(hid_t group, std::vector<engine::ParticleSnapshot>& particles, hsize_t first);

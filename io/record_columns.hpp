@@ -13,17 +13,31 @@
 
 namespace tethersim::io_detail {
 
+// Bytes of one slab of a column on its way to the file.
+inline constexpr std::size_t kColumnSlabBytes = std::size_t{1} << 19;
+
 // Writes rows [first, first + rows.size()) of a new dataset of `total` rows;
-// get(row, out) fills the row's `columns` values.
+// get(row, out) fills the row's `columns` values. The rows go in slabs
+// through one small buffer: the kernel then copies each slab into the page
+// cache while it is still in the processor's cache, which writes a column
+// of 10^6 particles several times faster than one buffer of the whole
+// column, and no column-sized buffer is allocated. Every rank makes as
+// many (collective) slab writes as the rank with the most rows.
 template <typename T, typename Record, typename Get>
 void write_column(hid_t group, const std::string& name, const std::vector<Record>& rows, hsize_t first,
-                  hsize_t total, hsize_t columns, Get get, hid_t transfer) {
-  std::vector<T> data(rows.size() * columns);
-  for (std::size_t k = 0; k < rows.size(); ++k) get(rows[k], &data[k * columns]);
+                  hsize_t total, hsize_t columns, Get get, hid_t transfer,
+                  std::size_t slab_bytes = kColumnSlabBytes) {
   std::vector<hsize_t> shape{total};
   if (columns > 1) shape.push_back(columns);
   H5Id set = create_dataset(group, name, native_type<T>(), shape);
-  write_rows(set, native_type<T>(), {}, first, rows.size(), data.data(), transfer);
+  const std::size_t slab = std::max<std::size_t>(1, slab_bytes / (sizeof(T) * columns));
+  const std::size_t slabs = std::max<hsize_t>(1, (most_rows_of_any_rank(set, rows.size()) + slab - 1) / slab);
+  std::vector<T> data(std::min(rows.size(), slab) * columns);
+  for (std::size_t s = 0; s < slabs; ++s) {
+    const std::size_t begin = std::min(rows.size(), s * slab), end = std::min(rows.size(), begin + slab);
+    for (std::size_t k = begin; k < end; ++k) get(rows[k], &data[(k - begin) * columns]);
+    write_rows(set, native_type<T>(), {}, first + begin, end - begin, data.data(), transfer);
+  }
 }
 
 // Reads rows [first, first + rows.size()); put(row, in) stores a row's

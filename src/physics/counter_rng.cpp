@@ -63,16 +63,4 @@ double draw_gamma(CounterRng& rng, double shape, double scale) {
   }
 }
 
-std::uint64_t mix_hash(std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t d,
-                       std::uint64_t e, std::uint64_t f) {
-  auto finalise = [](std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  };
-  std::uint64_t h = 0x9e3779b97f4a7c15ULL;
-  for (std::uint64_t word : {a, b, c, d, e, f}) h = finalise(h + 0x9e3779b97f4a7c15ULL + word);
-  return h;
-}
-
 }  // namespace tethersim::physics

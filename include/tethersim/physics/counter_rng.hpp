@@ -53,7 +53,18 @@ double draw_gamma(CounterRng& rng, double shape, double scale);
 
 // A 64-bit mix of up to six words: unbiased, well-spread tie keys for
 // simultaneous events (splitmix64 finaliser chained over the words).
-std::uint64_t mix_hash(std::uint64_t a, std::uint64_t b, std::uint64_t c = 0,
-                       std::uint64_t d = 0, std::uint64_t e = 0, std::uint64_t f = 0);
+// Inline: the checkpoint's content hash and the tie keys call it per
+// particle, and a call per group serialises chains that could overlap.
+inline std::uint64_t mix_hash(std::uint64_t a, std::uint64_t b, std::uint64_t c = 0, std::uint64_t d = 0,
+                              std::uint64_t e = 0, std::uint64_t f = 0) {
+  auto finalise = [](std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  };
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+  for (std::uint64_t word : {a, b, c, d, e, f}) h = finalise(h + 0x9e3779b97f4a7c15ULL + word);
+  return h;
+}
 
 }  // namespace tethersim::physics
