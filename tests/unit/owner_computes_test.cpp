@@ -208,6 +208,44 @@ TEST(OwnerComputes, TwoEnginesEndAsTheSerialRunOnASaggingSheetWithGravityTicks) 
   }
 }
 
+// Rollbacks forced at random times, with nothing late to cause them,
+// change nothing: the re-runs give the same bits, cancelled eagerly (every
+// outcome sent from the rollback's time is void and sent again) or lazily
+// (the re-runs confirm what was sent).
+TEST(OwnerComputes, ForcedRollbacksChangeNothing) {
+  const std::string sheet = example("membrane-sheet.toml");
+  const std::vector<std::string> small_sheet{"initial.parameters.size=8"};
+  struct Case {
+    const std::string* model;
+    const std::vector<std::string>* overrides;
+    double start, end;
+    bool lazy;
+    std::uint64_t seed;
+  };
+  const std::string gas = kBusyGas;
+  const std::vector<std::string> none;
+  std::vector<Case> cases{{&gas, &none, 0.5, kSanitized ? 1.0 : 2.0, false, 31},
+                          {&gas, &none, 0.5, kSanitized ? 1.0 : 2.0, true, 32},
+                          {&sheet, &small_sheet, 5.0, kSanitized ? 6.0 : 7.0, true, 33}};
+  if (kSanitized) cases.resize(2);
+  for (const Case& c : cases) {
+    SCOPED_TRACE("seed " + std::to_string(c.seed) + (c.lazy ? ", lazy" : ", eager"));
+    HarnessOptions o;
+    o.start = c.start;
+    o.end = c.end;
+    o.seed = c.seed;
+    o.forced_rollback_rate = 0.05;
+    o.lazy_forced_rollbacks = c.lazy;
+    const HarnessCounts counts = expect_serial_run(*c.model, *c.overrides, o);
+    EXPECT_GT(counts.forced_rollbacks, 20u);
+    if (c.lazy) {
+      EXPECT_GT(counts.identical_resends, 0u);
+    } else {
+      EXPECT_GT(counts.cancels, 20u);
+    }
+  }
+}
+
 TEST(OwnerComputes, RefusesActionPotentialsForNow) {
   Simulation sim(example("presynaptic.toml"),
                  {"initial.parameters.vesicles=20", "initial.parameters.synapsin_dimers=60",

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -32,6 +33,12 @@ struct HarnessOptions {
   int cut_axis = 0;  // the plane between the two blocks is across this axis, at its middle
   int longest_run = 40;       // events an engine runs at one turn, at most
   double deliver_rate = 0.5;  // chance that a turn delivers some of a channel
+  // Forced rollbacks (plan step 4): at a turn, with this chance, one engine
+  // is undone to a random time between the committed floor and its clock,
+  // with nothing late to cause it. Eagerly, it cancels everything it sent
+  // from then on; lazily, what it sent waits for its re-runs to confirm it.
+  double forced_rollback_rate = 0.0;
+  bool lazy_forced_rollbacks = false;
   // A defect on purpose, to show that the comparison can fail: cancel
   // notices are lost.
   bool lose_cancels = false;
@@ -43,13 +50,14 @@ struct HarnessCounts {
   std::uint64_t cancels = 0;
   std::uint64_t cancel_undos = 0;  // cancel notices that undid a placed outcome
   std::uint64_t identical_resends = 0;  // re-runs not sent again (SentOutcomes)
+  std::uint64_t forced_rollbacks = 0;
   std::size_t most_held = 0;
 };
 
 class TwoEngineHarness {
  public:
   TwoEngineHarness(const std::string& model, const std::vector<std::string>& overrides, const HarnessOptions& o)
-      : options_(o), rng_(o.seed) {
+      : options_(o), rng_(o.seed), committed_(o.start) {
     for (int k = 0; k < 2; ++k) sims_.emplace_back(std::make_unique<Simulation>(model, overrides));
     const auto shape = (*sims_[0])->grid().shape();
     const auto axis = static_cast<std::size_t>(o.cut_axis);
@@ -91,6 +99,7 @@ class TwoEngineHarness {
         const auto n = options_.deliver_rate >= 1.0 ? channel_[to].size() : rng_() % (channel_[to].size() + 1);
         for (std::uint64_t m = 0; m < n && !channel_[to].empty(); ++m) deliver(to);
       }
+      if (unit(rng_) < options_.forced_rollback_rate) force_rollback(static_cast<int>(rng_() % 2));
       if (turn % 16 == 0) commit();
       if (finished()) {
         for (int e = 0; e < 2; ++e) {
@@ -137,6 +146,22 @@ class TwoEngineHarness {
     if (auto cancel = sent_[k].undone(instant, key)) send_cancel(k, *cancel);
   }
 
+  // Undoes engine k to a random time above the committed floor, as a
+  // rollback whose cause is unknown: its re-runs must give the same bits.
+  void force_rollback(int k) {
+    const double clock = std::min(view(k).engine().time(), options_.end);
+    if (!(clock > committed_)) return;
+    const double t = std::uniform_real_distribution<double>(committed_, clock)(rng_);
+    ++counts_.forced_rollbacks;
+    view(k).undo_owner_from(t);
+    engine::EventKey from;  // lazily: nothing void yet, everything from t unconfirmed
+    if (!options_.lazy_forced_rollbacks) {
+      from.time = t;  // eagerly: everything sent from t on is void
+      from.priority = std::numeric_limits<int>::min();
+    }
+    undid(k, t, from);
+  }
+
   void send_cancel(int k, const engine::EventKey& from) {
     if (!options_.lose_cancels) channel_[1 - k].push_back({true, from, {}});
   }
@@ -159,6 +184,7 @@ class TwoEngineHarness {
       view(k).commit_owner_before(floor);
       sent_[k].commit_before(floor);
     }
+    committed_ = std::max(committed_, floor);
   }
 
   bool finished() {
@@ -184,6 +210,7 @@ class TwoEngineHarness {
   std::deque<Message> channel_[2];  // channel_[k]: to engine k
   engine::SentOutcomes sent_[2];   // what engine k sent, above the floor
   HarnessCounts counts_;
+  double committed_;  // the last floor committed below (the start at first)
 };
 
 }  // namespace tethersim::testing
