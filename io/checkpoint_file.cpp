@@ -160,9 +160,10 @@ int replace_newest(const std::string& newest, const std::string& previous, const
 // the engine's counters summed over ranks.
 struct CheckpointContents {
   std::vector<ParticleRow> rows;
-  // Alone, a rank's particles are already every slot in order (the
-  // snapshot is in id order): they are written as they are, without rows.
-  std::vector<engine::ParticleSnapshot> particles_in_slot_order;
+  // Alone, a rank's particles are every slot in order (a source hands them
+  // out in id order): they are written from the source a slab at a time,
+  // without rows, and hashed on the way.
+  const engine::ParticleSource* in_slot_order = nullptr;
   std::vector<PhiRecord> phi;
   std::vector<TetherRecord> tethers;
   std::vector<EdgeRecord> edges;
@@ -172,43 +173,44 @@ struct CheckpointContents {
   std::uint64_t particles_hash = 0;           // of the particles this rank held
 };
 
-// The particles and their Phi values, redistributed into id order (alone,
-// a rank keeps the snapshot's particles, already in that order). The
-// snapshot's particles are taken or released on the way.
-void gather_particles(CheckpointContents& c, EngineSnapshot& local, const SlotMap& slots, MPI_Comm comm,
-                      int ranks) {
-  const hsize_t n = slots.size();
-  std::vector<std::uint64_t> particle_slots;
-  for (std::size_t k = 0; k < local.particles.size(); ++k) {
-    particle_slots.push_back(slots.slot(local.particles[k].id));
-    // Hashed where the particle is still decoded: the hash is a sum over
-    // particles, the same whichever rank adds a particle's term.
-    c.particles_hash += particle_hash(particle_slots.back(), local.particles[k]);
-    for (std::size_t reaction = 0; reaction < local.reaction_times.size(); ++reaction) {
-      c.phi.push_back({particle_slots.back(), reaction, local.reaction_times[reaction][k]});
+// Particles decoded at once on their way to rows or columns.
+constexpr std::size_t kParticleSlab = 8192;
+
+// A slab of particles read from the source: each one's term of the content
+// hash (a sum over particles, the same whichever rank adds a term) and its
+// Phi values, at the slot of its id.
+void account_slab(CheckpointContents& c, const std::vector<engine::ParticleSnapshot>& slab,
+                  const std::vector<std::vector<double>>& phi, const SlotMap& slots) {
+  for (std::size_t k = 0; k < slab.size(); ++k) {
+    const std::uint64_t slot = slots.slot(slab[k].id);
+    c.particles_hash += particle_hash(slot, slab[k]);
+    for (std::size_t reaction = 0; reaction < phi.size(); ++reaction) {
+      c.phi.push_back({slot, reaction, phi[reaction][k]});
     }
   }
-  if (ranks == 1 && particle_slots.size() == n) {
-    bool in_order = true;
-    for (std::size_t k = 0; k < n && in_order; ++k) in_order = particle_slots[k] == k;
-    if (in_order) {
-      c.particles_in_slot_order = std::move(local.particles);
-      c.phi = exchange_by_slot(std::move(c.phi), n, comm);
-      return;
-    }
+}
+
+// The particles and their Phi values, redistributed into id order: rows
+// made a slab at a time from the source and exchanged, or, alone, nothing
+// yet (write_particles writes them straight from the source).
+void gather_particles(CheckpointContents& c, const engine::ParticleSource& source, const SlotMap& slots,
+                      MPI_Comm comm, int ranks) {
+  const hsize_t n = slots.size();
+  if (ranks == 1 && source.size() == n) {
+    c.in_slot_order = &source;
+    return;
   }
   // The particles stay rows in their bytes until they are written: a
   // decoded copy of the block beside them would be the checkpoint's
   // largest allocation.
-  c.rows = particle_rows(local.particles, particle_slots);
-  engine::free_storage(local.particles);
-  engine::free_storage(particle_slots);
-  // On several ranks the snapshot's pages go back to the system before the
-  // rows arriving from other ranks are allocated: they would not fit its
-  // hole in the heap (a row is larger than a decoded particle) and would
-  // take new pages beside it. One process keeps freed memory for reuse
-  // and exchanges nothing.
-  if (ranks > 1) engine::return_free_heap_pages(0);
+  c.rows.reserve(source.size());
+  std::vector<engine::ParticleSnapshot> slab;
+  std::vector<std::vector<double>> phi;
+  for (std::size_t begin = 0; begin < source.size(); begin += kParticleSlab) {
+    source.read(begin, std::min(source.size(), begin + kParticleSlab), slab, phi);
+    account_slab(c, slab, phi, slots);
+    for (const engine::ParticleSnapshot& p : slab) c.rows.push_back(particle_row(p, slots.slot(p.id)));
+  }
   c.rows = exchange_by_slot(std::move(c.rows), n, comm);
   c.phi = exchange_by_slot(std::move(c.phi), n, comm);
 }
@@ -294,18 +296,26 @@ void write_header(hid_t top, const Model& model, const EngineSnapshot& local, hs
   write_text(top, kModelOverrides, overrides, root, transfer);
 }
 
-// particles/<field> from the rows (released once written), and the Phi
-// values as [reactions, N]: one row per reaction.
-void write_particles(hid_t top, CheckpointContents& c, const SlotRange& mine, hsize_t n, std::size_t reactions,
-                     hid_t transfer) {
+// particles/<field> from the rows (released once written) or straight from
+// the source, and the Phi values as [reactions, N]: one row per reaction.
+void write_particles(hid_t top, CheckpointContents& c, const SlotMap& slots, const SlotRange& mine, hsize_t n,
+                     std::size_t reactions, hid_t transfer) {
   H5Id group = create_group(top, kParticles);
-  if (c.particles_in_slot_order.empty()) {
-    write_particle_columns(group, c.rows, mine.begin, n, transfer);
+  if (c.in_slot_order != nullptr) {
+    write_particle_columns(group, *c.in_slot_order, kParticleSlab, transfer,
+                           [&](const std::vector<engine::ParticleSnapshot>& slab,
+                               const std::vector<std::vector<double>>& phi, std::uint64_t first) {
+                             for (std::size_t k = 0; k < slab.size(); ++k) {
+                               if (slots.slot(slab[k].id) != first + k) {
+                                 throw std::logic_error("checkpoint: particles not in slot order");
+                               }
+                             }
+                             account_slab(c, slab, phi, slots);
+                           });
   } else {
-    write_particle_columns(group, c.particles_in_slot_order, mine.begin, n, transfer);
+    write_particle_columns(group, c.rows, mine.begin, n, transfer);
   }
   engine::free_storage(c.rows);
-  engine::free_storage(c.particles_in_slot_order);
   if (reactions == 0) return;
   H5Id set = create_dataset(group, kReactionTimes, H5T_NATIVE_DOUBLE, {reactions, n});
   for (std::size_t reaction = 0; reaction < reactions; ++reaction) {
@@ -364,6 +374,12 @@ void publish(const std::string& temporary, const std::string& final_path, const 
 
 std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const Model& model,
                              const SlotMap& slots, EngineSnapshot local) {
+  const engine::SnapshotParticles particles(local);
+  return write_checkpoint(directory, comm, model, slots, std::move(local), particles);
+}
+
+std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const Model& model,
+                             const SlotMap& slots, EngineSnapshot local, const engine::ParticleSource& particles) {
   silence_hdf5_errors();
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
@@ -374,13 +390,12 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
   const std::string temporary = (dir / "checkpoint.h5.tmp").string();
   const std::string previous = (dir / "checkpoint.prev.h5").string();
   const hsize_t n = slots.size();
-  const std::size_t reactions = local.reaction_times.size();
+  const std::size_t reactions = particles.reactions();
 
   CheckpointContents contents;
-  gather_particles(contents, local, slots, comm, ranks);
+  gather_particles(contents, particles, slots, comm, ranks);
   gather_records(contents, local, slots, comm);
   const std::string overrides = override_lines(model.data().overrides);
-  const std::uint64_t content = content_hash(contents, local, model, overrides, root, comm);
   const CheckpointSizes sizes = checkpoint_sizes(contents, n, ranks, rank, comm);
   // The room the file needs (hdf5_support.hpp: HDF5 must never meet a full
   // disk half-way): the data, and generously the metadata.
@@ -408,9 +423,12 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
     H5Id transfer = collective_transfer();
     {
       H5Id top = create_group(file, kRoot);
-      write_header(top, model, local, n, content, overrides, root, transfer);
-      write_particles(top, contents, sizes.mine, n, reactions, transfer);
+      // The particles first: alone, their hash is taken while they are
+      // written, and the header carries the content hash.
+      write_particles(top, contents, slots, sizes.mine, n, reactions, transfer);
       write_records(top, contents, sizes, local, root, transfer);
+      write_header(top, model, local, n, content_hash(contents, local, model, overrides, root, comm), overrides,
+                   root, transfer);
       // Complete: mark it, flush, close, and only then replace the old one.
       write_attribute(top, "complete", static_cast<std::int64_t>(1));
     }

@@ -1,5 +1,7 @@
 #include "checkpoint_particles.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "record_columns.hpp"
@@ -69,14 +71,11 @@ class GroupedHash {
 
 }  // namespace
 
-std::vector<ParticleRow> particle_rows(const std::vector<ParticleSnapshot>& particles,
-                                       const std::vector<std::uint64_t>& slots) {
-  std::vector<ParticleRow> rows(particles.size());
-  for (std::size_t k = 0; k < particles.size(); ++k) {
-    rows[k].slot = slots[k];
-    engine::write_particle_bytes(particles[k], rows[k].bytes.data());
-  }
-  return rows;
+ParticleRow particle_row(const ParticleSnapshot& p, std::uint64_t slot) {
+  ParticleRow row{};
+  row.slot = slot;
+  engine::write_particle_bytes(p, row.bytes.data());
+  return row;
 }
 
 void write_particle_columns(hid_t group, const std::vector<ParticleRow>& rows, hsize_t first, hsize_t total,
@@ -98,18 +97,40 @@ void write_particle_columns(hid_t group, const std::vector<ParticleRow>& rows, h
   });
 }
 
-void write_particle_columns(hid_t group, const std::vector<ParticleSnapshot>& particles, hsize_t first,
-                            hsize_t total, hid_t transfer) {
+void write_particle_columns(hid_t group, const engine::ParticleSource& source, std::size_t slab_particles,
+                            hid_t transfer, const SlabSeen& seen) {
+  const hsize_t total = source.size();
+  std::vector<H5Id> sets;
   engine::for_each_particle_field([&](const auto& field) {
     using Field = std::remove_cvref_t<decltype(field)>;
-    using Column = typename Field::ColumnScalar;
-    write_column<Column>(
-        group, std::string(field.name), particles, first, total, Field::width,
-        [](const ParticleSnapshot& p, Column* out) {
-          for (std::size_t k = 0; k < Field::width; ++k) out[k] = static_cast<Column>(Field::get(p, k));
-        },
-        transfer);
+    std::vector<hsize_t> shape{total};
+    if (Field::width > 1) shape.push_back(Field::width);
+    sets.push_back(create_dataset(group, std::string(field.name), native_type<typename Field::ColumnScalar>(), shape));
   });
+  // A slab of particles is decoded once and each column takes its part:
+  // reading the source once per column would decode every particle once
+  // per column.
+  std::vector<ParticleSnapshot> slab;
+  std::vector<std::vector<double>> phi;
+  std::vector<char> column;
+  for (std::size_t begin = 0; begin < total; begin += slab_particles) {
+    source.read(begin, std::min<std::size_t>(total, begin + slab_particles), slab, phi);
+    seen(slab, phi, begin);
+    std::size_t set = 0;
+    engine::for_each_particle_field([&](const auto& field) {
+      using Field = std::remove_cvref_t<decltype(field)>;
+      using Column = typename Field::ColumnScalar;
+      column.resize(slab.size() * Field::width * sizeof(Column));
+      char* out = column.data();
+      for (const ParticleSnapshot& p : slab) {
+        for (std::size_t k = 0; k < Field::width; ++k, out += sizeof(Column)) {
+          const auto value = static_cast<Column>(Field::get(p, k));
+          std::memcpy(out, &value, sizeof value);
+        }
+      }
+      write_rows(sets[set++], native_type<Column>(), {}, begin, slab.size(), column.data(), transfer);
+    });
+  }
 }
 
 void read_particle_columns(hid_t group, std::vector<ParticleSnapshot>& particles, hsize_t first) {

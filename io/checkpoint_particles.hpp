@@ -6,10 +6,12 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "hdf5_support.hpp"
 #include "tethersim/engine/particle_bytes.hpp"
+#include "tethersim/engine/particle_source.hpp"
 
 namespace tethersim::io_detail {
 
@@ -20,11 +22,9 @@ struct ParticleRow {
   std::array<char, engine::kParticleBytes> bytes;
 };
 
-// Rows of these particles at these slots. The rows are value-initialised
-// so that no uninitialised padding goes over MPI.
-std::vector<ParticleRow> particle_rows(const std::vector<engine::ParticleSnapshot>& particles,
-                                       const std::vector<std::uint64_t>& slots);
-
+// A particle's row at its slot (value-initialised: no uninitialised
+// padding goes over MPI).
+ParticleRow particle_row(const engine::ParticleSnapshot& p, std::uint64_t slot);
 // Bytes the columns of one particle take in the file.
 inline constexpr std::uint64_t kParticleColumnBytes = [] {
   std::uint64_t bytes = 0;
@@ -39,9 +39,13 @@ inline constexpr std::uint64_t kParticleColumnBytes = [] {
 // particle column (of `total` rows) in `group`, in slot order.
 void write_particle_columns(hid_t group, const std::vector<ParticleRow>& rows, hsize_t first, hsize_t total,
                             hid_t transfer);
-// The same from decoded particles already in slot order.
-void write_particle_columns(hid_t group, const std::vector<engine::ParticleSnapshot>& particles, hsize_t first,
-                            hsize_t total, hid_t transfer);
+// Alone: every particle column of all the source's particles, which are
+// the slots 0, 1, ... in order, `slab_particles` decoded at a time; seen(slab,
+// phi, first slot) is called for each slab before it is written.
+using SlabSeen = std::function<void(const std::vector<engine::ParticleSnapshot>&,
+                                    const std::vector<std::vector<double>>&, std::uint64_t)>;
+void write_particle_columns(hid_t group, const engine::ParticleSource& source, std::size_t slab_particles,
+                            hid_t transfer, const SlabSeen& seen);
 // Reads the rows [first, first + particles.size()) of every particle
 // column into `particles`.
 void read_particle_columns(hid_t group, std::vector<engine::ParticleSnapshot>& particles, hsize_t first);

@@ -56,16 +56,49 @@ void Engine::restore(const EngineSnapshot& snapshot) {
   predict_all();
 }
 
+// The particles accounted here, decoded a slab at a time.
+class Engine::IdOrderParticles final : public ParticleSource {
+ public:
+  IdOrderParticles(const Engine& engine, std::vector<Index> order) : engine_(engine), order_(std::move(order)) {}
+  std::size_t size() const override { return order_.size(); }
+  std::size_t reactions() const override { return engine_.phi_.size(); }
+  void read(std::size_t begin, std::size_t end, std::vector<ParticleSnapshot>& out,
+            std::vector<std::vector<double>>& phi) const override {
+    out.clear();
+    out.reserve(end - begin);
+    for (std::size_t k = begin; k < end; ++k) out.push_back(engine_.particle_snapshot(order_[k]));
+    phi.resize(engine_.phi_.size());
+    for (std::size_t r = 0; r < phi.size(); ++r) {
+      phi[r].clear();
+      phi[r].reserve(end - begin);
+      for (std::size_t k = begin; k < end; ++k) phi[r].push_back(engine_.phi_[r][order_[k]]);
+    }
+  }
+
+ private:
+  const Engine& engine_;
+  std::vector<Index> order_;
+};
+
 // The particles this process accounts for (all of them in a serial engine),
 // and the tethers and loaded edges whose events it counts.
-EngineSnapshot Engine::snapshot(double at) const {
-  EngineSnapshot s;
-  s.time = at;
+std::unique_ptr<ParticleSource> Engine::particle_source() const {
   std::vector<Index> order = particles_.indices_in_id_order();
   order.erase(std::remove_if(order.begin(), order.end(), [&](Index i) { return !accounted_here(i); }),
               order.end());
-  s.particles.reserve(order.size());
-  for (Index i : order) s.particles.push_back(particle_snapshot(i));
+  return std::make_unique<IdOrderParticles>(*this, std::move(order));
+}
+
+EngineSnapshot Engine::snapshot(double at) const {
+  EngineSnapshot s = snapshot_without_particles(at);
+  const std::unique_ptr<ParticleSource> source = particle_source();
+  source->read(0, source->size(), s.particles, s.reaction_times);
+  return s;
+}
+
+EngineSnapshot Engine::snapshot_without_particles(double at) const {
+  EngineSnapshot s;
+  s.time = at;
   for (Index i = 0; i < particles_.size(); ++i) {
     if (is_removed(i)) continue;
     const ParticleId id = particles_.id[i];
@@ -87,12 +120,6 @@ EngineSnapshot Engine::snapshot(double at) const {
             });
   s.periodic_ticks = periodic_tick_;
   s.active_window = active_window_;
-  for (const auto& phi : phi_) {
-    std::vector<double> column;
-    column.reserve(order.size());
-    for (Index i : order) column.push_back(phi[i]);
-    s.reaction_times.push_back(std::move(column));
-  }
   s.escapes = escapes_;
   s.releases = releases_;
   s.statistics = stats_;

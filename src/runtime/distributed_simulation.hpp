@@ -25,7 +25,8 @@ class DistributedSimulation final : public Simulation {
                    std::vector<FrameTether>& tethers) const override;
   FrameObservables observables(double t) const override;
   engine::EngineStatistics statistics() const override;
-  engine::EngineSnapshot local_snapshot(double t) const override { return engine_.engine().snapshot(t); }
+  engine::EngineSnapshot local_snapshot(double t) const override { return engine_.engine().snapshot_without_particles(t); }
+  std::unique_ptr<engine::ParticleSource> local_particles() const override { return engine_.engine().particle_source(); }
   std::uint64_t state_hash() const override;
   std::size_t memory_bytes() const override { return engine_.engine().memory_bytes(); }
   std::uint64_t start_particles() const override { return engine_.start_particles(); }

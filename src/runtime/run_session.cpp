@@ -593,8 +593,8 @@ class RunLoop {
     trajectory_->flush();
     if (sim_.ranks() > 1) return_free_heap_pages();
     const double started = clock_.seconds();
-    const std::string path = write_checkpoint(run_.directory.string(), sim_.io_comm(), model_,
-                                              run_.slots, sim_.local_snapshot(t));
+    const std::string path = write_checkpoint(run_.directory.string(), sim_.io_comm(), model_, run_.slots,
+                                              sim_.local_snapshot(t), *sim_.local_particles());
     totals_.checkpoint_seconds += clock_.seconds() - started;
     ++totals_.checkpoints;
     std::error_code ec;

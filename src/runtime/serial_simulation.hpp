@@ -25,7 +25,8 @@ class SerialSimulation final : public Simulation {
                    std::vector<FrameTether>& tethers) const override;
   FrameObservables observables(double t) const override;
   engine::EngineStatistics statistics() const override { return engine_.statistics(); }
-  engine::EngineSnapshot local_snapshot(double t) const override { return engine_.snapshot(t); }
+  engine::EngineSnapshot local_snapshot(double t) const override { return engine_.snapshot_without_particles(t); }
+  std::unique_ptr<engine::ParticleSource> local_particles() const override { return engine_.particle_source(); }
   std::uint64_t state_hash() const override { return engine_.state_hash(); }
   std::size_t memory_bytes() const override { return engine_.memory_bytes(); }
   std::uint64_t start_particles() const override { return start_particles_; }

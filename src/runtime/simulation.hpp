@@ -8,11 +8,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <optional>
 #include <vector>
 
 #include "distribution_report.hpp"
+#include "tethersim/engine/particle_source.hpp"
 #include "tethersim/engine/snapshot.hpp"
 #include "tethersim/engine/statistics.hpp"
 #include "tethersim/io/trajectory_file.hpp"
@@ -37,8 +39,11 @@ class Simulation {
   // Global values, equal on every rank.
   virtual FrameObservables observables(double t) const = 0;
   virtual engine::EngineStatistics statistics() const = 0;
-  // This rank's part of the state at a consistent stop time `t`.
+  // This rank's part of the state at a consistent stop time `t`, without
+  // its particles, which local_particles() hands out a slab at a time (a
+  // checkpoint's way: no decoded copy of them all).
   virtual engine::EngineSnapshot local_snapshot(double t) const = 0;
+  virtual std::unique_ptr<engine::ParticleSource> local_particles() const = 0;
   // Bit-level fingerprint of the whole state (equal on every rank).
   virtual std::uint64_t state_hash() const = 0;
   virtual std::size_t memory_bytes() const = 0;  // this rank

@@ -28,6 +28,7 @@
 #include "tethersim/engine/loaded_edges.hpp"
 #include "tethersim/engine/particle_calendar.hpp"
 #include "tethersim/engine/particle_roles.hpp"
+#include "tethersim/engine/particle_source.hpp"
 #include "tethersim/engine/particle_store.hpp"
 #include "tethersim/engine/sector_box.hpp"
 #include "tethersim/engine/sector_grid.hpp"
@@ -74,6 +75,12 @@ class Engine {
 
   // The dynamic state as of stop time `at` (all events before it processed).
   EngineSnapshot snapshot(double at) const;
+  // The same without its particles and Phi values, which particles() hands
+  // out a slab at a time (a checkpoint's way: no decoded copy of them all).
+  EngineSnapshot snapshot_without_particles(double at) const;
+  // The particles snapshot() would hold, in the same order; valid while
+  // this engine is neither run nor changed.
+  std::unique_ptr<ParticleSource> particle_source() const;
 
   // The latest event time processed so far.
   double time() const { return clock_; }
@@ -328,6 +335,9 @@ class Engine {
   // moving_ sized for every slot and filled from the stored velocities.
   void rebuild_moving();
   ParticleSnapshot particle_snapshot(Index i) const;
+  // particle_source()'s: the particles accounted here in id order
+  // (engine_snapshot.cpp).
+  class IdOrderParticles;
   // Makes the particle's tethers and loaded edges with the particles held
   // here those of the record.
   void sync_tethers(Index i, const std::vector<ParticleId>& partners);

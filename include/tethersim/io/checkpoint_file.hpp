@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "tethersim/engine/particle_source.hpp"
 #include "tethersim/engine/snapshot.hpp"
 #include "tethersim/io/slot_map.hpp"
 #include "tethersim/model/model.hpp"
@@ -38,8 +39,14 @@ struct CheckpointHeader {
 // and loaded edges whose lower-id particle it owns, its escapes, releases
 // and statistics; time, periodic ticks and the action-potential window are
 // the same on every rank. Returns the path written (DIR/checkpoint.h5).
-// Takes `local` by value: its particles are freed once they are in rows,
-// so a rank never holds its snapshot and both ends of the rows' exchange.
+// `particles` hands out the rank's particles (and Phi values) in id order
+// a slab at a time, so that no decoded copy of them all is held beside the
+// rows (engine::Engine::particle_source); `local`'s own particles are not
+// read.
+std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const Model& model,
+                             const SlotMap& slots, engine::EngineSnapshot local,
+                             const engine::ParticleSource& particles);
+// The same from a whole snapshot, its particles included.
 std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const Model& model,
                              const SlotMap& slots, engine::EngineSnapshot local);
 
