@@ -209,7 +209,7 @@ void gather_particles(CheckpointContents& c, const engine::ParticleSource& sourc
   for (std::size_t begin = 0; begin < source.size(); begin += kParticleSlab) {
     source.read(begin, std::min(source.size(), begin + kParticleSlab), slab, phi);
     account_slab(c, slab, phi, slots);
-    for (const engine::ParticleSnapshot& p : slab) c.rows.push_back(particle_row(p, slots.slot(p.id)));
+    for (const engine::ParticleSnapshot& p : slab) append_particle_row(c.rows, p, slots.slot(p.id));
   }
   c.rows = exchange_by_slot(std::move(c.rows), n, comm);
   c.phi = exchange_by_slot(std::move(c.phi), n, comm);

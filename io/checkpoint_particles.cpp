@@ -71,11 +71,10 @@ class GroupedHash {
 
 }  // namespace
 
-ParticleRow particle_row(const ParticleSnapshot& p, std::uint64_t slot) {
-  ParticleRow row{};
+void append_particle_row(std::vector<ParticleRow>& rows, const ParticleSnapshot& p, std::uint64_t slot) {
+  ParticleRow& row = rows.emplace_back();  // value-initialised: padding zeroed
   row.slot = slot;
   engine::write_particle_bytes(p, row.bytes.data());
-  return row;
 }
 
 void write_particle_columns(hid_t group, const std::vector<ParticleRow>& rows, hsize_t first, hsize_t total,

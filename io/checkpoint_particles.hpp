@@ -22,9 +22,9 @@ struct ParticleRow {
   std::array<char, engine::kParticleBytes> bytes;
 };
 
-// A particle's row at its slot (value-initialised: no uninitialised
+// Appends a particle's row at its slot (value-initialised: no uninitialised
 // padding goes over MPI).
-ParticleRow particle_row(const engine::ParticleSnapshot& p, std::uint64_t slot);
+void append_particle_row(std::vector<ParticleRow>& rows, const engine::ParticleSnapshot& p, std::uint64_t slot);
 // Bytes the columns of one particle take in the file.
 inline constexpr std::uint64_t kParticleColumnBytes = [] {
   std::uint64_t bytes = 0;
