@@ -176,13 +176,15 @@ struct CheckpointContents {
 // Particles decoded at once on their way to rows or columns.
 constexpr std::size_t kParticleSlab = 8192;
 
-// A slab of particles read from the source: each one's term of the content
-// hash (a sum over particles, the same whichever rank adds a term) and its
-// Phi values, at the slot of its id.
+// A slab of particles read from the source: the slot of each one's id
+// (into `slab_slots`), its term of the content hash (a sum over particles,
+// the same whichever rank adds a term) and its Phi values at that slot.
 void account_slab(CheckpointContents& c, const std::vector<engine::ParticleSnapshot>& slab,
-                  const std::vector<std::vector<double>>& phi, const SlotMap& slots) {
+                  const std::vector<std::vector<double>>& phi, const SlotMap& slots,
+                  std::vector<std::uint64_t>& slab_slots) {
+  slab_slots.clear();
   for (std::size_t k = 0; k < slab.size(); ++k) {
-    const std::uint64_t slot = slots.slot(slab[k].id);
+    const std::uint64_t slot = slab_slots.emplace_back(slots.slot(slab[k].id));
     c.particles_hash += particle_hash(slot, slab[k]);
     for (std::size_t reaction = 0; reaction < phi.size(); ++reaction) {
       c.phi.push_back({slot, reaction, phi[reaction][k]});
@@ -206,10 +208,11 @@ void gather_particles(CheckpointContents& c, const engine::ParticleSource& sourc
   c.rows.reserve(source.size());
   std::vector<engine::ParticleSnapshot> slab;
   std::vector<std::vector<double>> phi;
+  std::vector<std::uint64_t> slab_slots;
   for (std::size_t begin = 0; begin < source.size(); begin += kParticleSlab) {
     source.read(begin, std::min(source.size(), begin + kParticleSlab), slab, phi);
-    account_slab(c, slab, phi, slots);
-    for (const engine::ParticleSnapshot& p : slab) append_particle_row(c.rows, p, slots.slot(p.id));
+    account_slab(c, slab, phi, slots, slab_slots);
+    for (std::size_t k = 0; k < slab.size(); ++k) append_particle_row(c.rows, slab[k], slab_slots[k]);
   }
   c.rows = exchange_by_slot(std::move(c.rows), n, comm);
   c.phi = exchange_by_slot(std::move(c.phi), n, comm);
@@ -302,15 +305,16 @@ void write_particles(hid_t top, CheckpointContents& c, const SlotMap& slots, con
                      std::size_t reactions, hid_t transfer) {
   H5Id group = create_group(top, kParticles);
   if (c.in_slot_order != nullptr) {
+    std::vector<std::uint64_t> slab_slots;
     write_particle_columns(group, *c.in_slot_order, kParticleSlab, transfer,
                            [&](const std::vector<engine::ParticleSnapshot>& slab,
                                const std::vector<std::vector<double>>& phi, std::uint64_t first) {
+                             account_slab(c, slab, phi, slots, slab_slots);
                              for (std::size_t k = 0; k < slab.size(); ++k) {
-                               if (slots.slot(slab[k].id) != first + k) {
+                               if (slab_slots[k] != first + k) {
                                  throw std::logic_error("checkpoint: particles not in slot order");
                                }
                              }
-                             account_slab(c, slab, phi, slots);
                            });
   } else {
     write_particle_columns(group, c.rows, mine.begin, n, transfer);

@@ -102,9 +102,8 @@ void write_particle_columns(hid_t group, const engine::ParticleSource& source, s
   std::vector<H5Id> sets;
   engine::for_each_particle_field([&](const auto& field) {
     using Field = std::remove_cvref_t<decltype(field)>;
-    std::vector<hsize_t> shape{total};
-    if (Field::width > 1) shape.push_back(Field::width);
-    sets.push_back(create_dataset(group, std::string(field.name), native_type<typename Field::ColumnScalar>(), shape));
+    sets.push_back(create_column_dataset<typename Field::ColumnScalar>(group, std::string(field.name), total,
+                                                                        Field::width));
   });
   // A slab of particles is decoded once and each column takes its part:
   // reading the source once per column would decode every particle once

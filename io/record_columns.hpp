@@ -16,6 +16,15 @@ namespace tethersim::io_detail {
 // Bytes of one slab of a column on its way to the file.
 inline constexpr std::size_t kColumnSlabBytes = std::size_t{1} << 19;
 
+// A new dataset of `total` rows of `columns` values each: one value per
+// row is a 1-D dataset, several a [total, columns] one.
+template <typename T>
+H5Id create_column_dataset(hid_t group, const std::string& name, hsize_t total, hsize_t columns) {
+  std::vector<hsize_t> shape{total};
+  if (columns > 1) shape.push_back(columns);
+  return create_dataset(group, name, native_type<T>(), shape);
+}
+
 // Writes rows [first, first + rows.size()) of a new dataset of `total` rows;
 // get(row, out) fills the row's `columns` values. The rows go in slabs
 // through one small buffer: the kernel then copies each slab into the page
@@ -27,9 +36,7 @@ template <typename T, typename Record, typename Get>
 void write_column(hid_t group, const std::string& name, const std::vector<Record>& rows, hsize_t first,
                   hsize_t total, hsize_t columns, Get get, hid_t transfer,
                   std::size_t slab_bytes = kColumnSlabBytes) {
-  std::vector<hsize_t> shape{total};
-  if (columns > 1) shape.push_back(columns);
-  H5Id set = create_dataset(group, name, native_type<T>(), shape);
+  H5Id set = create_column_dataset<T>(group, name, total, columns);
   const std::size_t slab = std::max<std::size_t>(1, slab_bytes / (sizeof(T) * columns));
   const std::size_t slabs = std::max<hsize_t>(1, (most_rows_of_any_rank(set, rows.size()) + slab - 1) / slab);
   std::vector<T> data(std::min(rows.size(), slab) * columns);
