@@ -159,11 +159,13 @@ int replace_newest(const std::string& newest, const std::string& previous, const
 // the slot of their first particle), escapes and releases on rank 0, and
 // the engine's counters summed over ranks.
 struct CheckpointContents {
-  std::vector<ParticleRow> rows;
-  // Alone, a rank's particles are every slot in order (a source hands them
-  // out in id order): they are written from the source a slab at a time,
-  // without rows, and hashed on the way.
-  const engine::ParticleSource* in_slot_order = nullptr;
+  // The rank's particles, handed out in id order (so in slot order).
+  const engine::ParticleSource* particles = nullptr;
+  // Alone, the particles are every slot in order: they are written from
+  // the source a slab at a time, without rows, and hashed on the way.
+  // Otherwise each one's slot is known before the rows are made.
+  bool in_slot_order = false;
+  std::vector<std::uint64_t> particle_slots;
   std::vector<PhiRecord> phi;
   std::vector<TetherRecord> tethers;
   std::vector<EdgeRecord> edges;
@@ -192,29 +194,29 @@ void account_slab(CheckpointContents& c, const std::vector<engine::ParticleSnaps
   }
 }
 
-// The particles and their Phi values, redistributed into id order: rows
-// made a slab at a time from the source and exchanged, or, alone, nothing
-// yet (write_particles writes them straight from the source).
+// The particles' hash and slots, and their Phi values redistributed into
+// id order; alone, nothing yet (write_particles hashes them while it
+// writes them straight from the source).
 void gather_particles(CheckpointContents& c, const engine::ParticleSource& source, const SlotMap& slots,
                       MPI_Comm comm, int ranks) {
   const hsize_t n = slots.size();
+  c.particles = &source;
   if (ranks == 1 && source.size() == n) {
-    c.in_slot_order = &source;
+    c.in_slot_order = true;
     return;
   }
-  // The particles stay rows in their bytes until they are written: a
-  // decoded copy of the block beside them would be the checkpoint's
-  // largest allocation.
-  c.rows.reserve(source.size());
+  c.particle_slots.reserve(source.size());
   std::vector<engine::ParticleSnapshot> slab;
   std::vector<std::vector<double>> phi;
   std::vector<std::uint64_t> slab_slots;
   for (std::size_t begin = 0; begin < source.size(); begin += kParticleSlab) {
     source.read(begin, std::min(source.size(), begin + kParticleSlab), slab, phi);
     account_slab(c, slab, phi, slots, slab_slots);
-    for (std::size_t k = 0; k < slab.size(); ++k) append_particle_row(c.rows, slab[k], slab_slots[k]);
+    c.particle_slots.insert(c.particle_slots.end(), slab_slots.begin(), slab_slots.end());
   }
-  c.rows = exchange_by_slot(std::move(c.rows), n, comm);
+  if (!std::is_sorted(c.particle_slots.begin(), c.particle_slots.end())) {
+    throw std::logic_error("checkpoint: a rank's particles not in id order");
+  }
   c.phi = exchange_by_slot(std::move(c.phi), n, comm);
 }
 
@@ -299,14 +301,60 @@ void write_header(hid_t top, const Model& model, const EngineSnapshot& local, hs
   write_text(top, kModelOverrides, overrides, root, transfer);
 }
 
-// particles/<field> from the rows (released once written) or straight from
-// the source, and the Phi values as [reactions, N]: one row per reaction.
+// Particle rows exchanged per round, at most, by the rank that writes the
+// most (3.7 MB of rows): a round's rows going out and coming in are what a
+// checkpoint adds to a rank's peak memory, and buffers this small are
+// reused round after round instead of faulted in afresh.
+constexpr std::uint64_t kRowsPerRound = std::uint64_t{1} << 15;
+
+// Part `round` of `rounds` of a range of slots.
+SlotRange part_of(const SlotRange& range, std::uint64_t round, std::uint64_t rounds) {
+  return {range.begin + range.size() * round / rounds, range.begin + range.size() * (round + 1) / rounds};
+}
+
+// particles/<field> from rows made and exchanged in rounds: in round k
+// every rank writes part k of its slots, and sends every other rank the
+// rows of that rank's part k (each a contiguous run of its particles, which
+// come in slot order).
+void write_particle_rounds(hid_t group, const CheckpointContents& c, hsize_t n, int ranks, int rank,
+                           MPI_Comm comm, hid_t transfer) {
+  const std::vector<H5Id> columns = create_particle_columns(group, n);
+  const std::uint64_t largest = (n + static_cast<std::uint64_t>(ranks) - 1) / static_cast<std::uint64_t>(ranks);
+  const std::uint64_t rounds = std::max<std::uint64_t>(1, (largest + kRowsPerRound - 1) / kRowsPerRound);
+  const std::vector<std::uint64_t>& held = c.particle_slots;
+  std::vector<ParticleRow> rows;
+  std::vector<engine::ParticleSnapshot> slab;
+  std::vector<std::vector<double>> phi;
+  for (std::uint64_t round = 0; round < rounds; ++round) {
+    rows.clear();
+    for (int writer = 0; writer < ranks; ++writer) {
+      const SlotRange part = part_of(slot_range(n, ranks, writer), round, rounds);
+      const auto first = static_cast<std::size_t>(std::lower_bound(held.begin(), held.end(), part.begin) - held.begin());
+      const auto last = static_cast<std::size_t>(std::lower_bound(held.begin(), held.end(), part.end) - held.begin());
+      for (std::size_t begin = first; begin < last; begin += kParticleSlab) {
+        c.particles->read(begin, std::min(last, begin + kParticleSlab), slab, phi);
+        for (std::size_t k = 0; k < slab.size(); ++k) append_particle_row(rows, slab[k], held[begin + k]);
+      }
+    }
+    rows = exchange_by_slot(std::move(rows), n, comm);
+    const SlotRange mine = part_of(slot_range(n, ranks, rank), round, rounds);
+    if (rows.size() != mine.size() || (!rows.empty() && (rows.front().slot != mine.begin ||
+                                                         rows.back().slot != mine.end - 1))) {
+      throw std::logic_error("checkpoint: the particles of slots [" + std::to_string(mine.begin) + ", " +
+                             std::to_string(mine.end) + ") are not each held by one rank");
+    }
+    write_particle_rows(columns, rows, mine.begin, transfer);
+  }
+}
+
+// particles/<field> in rounds of rows or, alone, straight from the source,
+// and the Phi values as [reactions, N]: one row per reaction.
 void write_particles(hid_t top, CheckpointContents& c, const SlotMap& slots, const SlotRange& mine, hsize_t n,
-                     std::size_t reactions, hid_t transfer) {
+                     std::size_t reactions, MPI_Comm comm, hid_t transfer) {
   H5Id group = create_group(top, kParticles);
-  if (c.in_slot_order != nullptr) {
+  if (c.in_slot_order) {
     std::vector<std::uint64_t> slab_slots;
-    write_particle_columns(group, *c.in_slot_order, kParticleSlab, transfer,
+    write_particle_columns(group, *c.particles, kParticleSlab, transfer,
                            [&](const std::vector<engine::ParticleSnapshot>& slab,
                                const std::vector<std::vector<double>>& phi, std::uint64_t first) {
                              account_slab(c, slab, phi, slots, slab_slots);
@@ -317,9 +365,12 @@ void write_particles(hid_t top, CheckpointContents& c, const SlotMap& slots, con
                              }
                            });
   } else {
-    write_particle_columns(group, c.rows, mine.begin, n, transfer);
+    int rank = 0, ranks = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &ranks);
+    write_particle_rounds(group, c, n, ranks, rank, comm, transfer);
   }
-  engine::free_storage(c.rows);
+  engine::free_storage(c.particle_slots);
   if (reactions == 0) return;
   H5Id set = create_dataset(group, kReactionTimes, H5T_NATIVE_DOUBLE, {reactions, n});
   for (std::size_t reaction = 0; reaction < reactions; ++reaction) {
@@ -429,7 +480,7 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
       H5Id top = create_group(file, kRoot);
       // The particles first: alone, their hash is taken while they are
       // written, and the header carries the content hash.
-      write_particles(top, contents, slots, sizes.mine, n, reactions, transfer);
+      write_particles(top, contents, slots, sizes.mine, n, reactions, comm, transfer);
       write_records(top, contents, sizes, local, root, transfer);
       write_header(top, model, local, n, content_hash(contents, local, model, overrides, root, comm), overrides,
                    root, transfer);

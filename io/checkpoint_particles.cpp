@@ -77,16 +77,27 @@ void append_particle_row(std::vector<ParticleRow>& rows, const ParticleSnapshot&
   engine::write_particle_bytes(p, row.bytes.data());
 }
 
-void write_particle_columns(hid_t group, const std::vector<ParticleRow>& rows, hsize_t first, hsize_t total,
-                            hid_t transfer) {
+std::vector<H5Id> create_particle_columns(hid_t group, hsize_t total) {
+  std::vector<H5Id> columns;
+  engine::for_each_particle_field([&](const auto& field) {
+    using Field = std::remove_cvref_t<decltype(field)>;
+    columns.push_back(create_column_dataset<typename Field::ColumnScalar>(group, std::string(field.name), total,
+                                                                           Field::width));
+  });
+  return columns;
+}
+
+void write_particle_rows(const std::vector<H5Id>& columns, const std::vector<ParticleRow>& rows, hsize_t first,
+                         hid_t transfer) {
   // Each field straight from the rows' bytes, so that no particle is
-  // decoded whole and no second copy of the block is held while its
+  // decoded whole and no second copy of the rows is held while their
   // columns are written.
+  std::size_t column = 0;  // the fields come in the order of `columns`
   engine::for_each_particle_field_at([&](const auto& field, std::size_t offset) {
     using Field = std::remove_cvref_t<decltype(field)>;
     using Column = typename Field::ColumnScalar;
-    write_column<Column>(
-        group, std::string(field.name), rows, first, total, Field::width,
+    write_column_rows<Column>(
+        columns[column++], rows, first, Field::width,
         [offset](const ParticleRow& row, Column* out) {
           for (std::size_t k = 0; k < Field::width; ++k) {
             out[k] = static_cast<Column>(engine::particle_field_scalar<Field>(row.bytes.data(), offset, k));
@@ -99,12 +110,7 @@ void write_particle_columns(hid_t group, const std::vector<ParticleRow>& rows, h
 void write_particle_columns(hid_t group, const engine::ParticleSource& source, std::size_t slab_particles,
                             hid_t transfer, const SlabSeen& seen) {
   const hsize_t total = source.size();
-  std::vector<H5Id> sets;
-  engine::for_each_particle_field([&](const auto& field) {
-    using Field = std::remove_cvref_t<decltype(field)>;
-    sets.push_back(create_column_dataset<typename Field::ColumnScalar>(group, std::string(field.name), total,
-                                                                        Field::width));
-  });
+  const std::vector<H5Id> sets = create_particle_columns(group, total);
   // A slab of particles is decoded once and each column takes its part:
   // reading the source once per column would decode every particle once
   // per column.

@@ -35,10 +35,13 @@ inline constexpr std::uint64_t kParticleColumnBytes = [] {
   return bytes;
 }();
 
-// Collective: writes the rows [first, first + rows.size()) of every
-// particle column (of `total` rows) in `group`, in slot order.
-void write_particle_columns(hid_t group, const std::vector<ParticleRow>& rows, hsize_t first, hsize_t total,
-                            hid_t transfer);
+// The particle columns of `total` rows in `group`, one dataset per field
+// in field order.
+std::vector<H5Id> create_particle_columns(hid_t group, hsize_t total);
+// Collective: writes the rows [first, first + rows.size()), in slot order,
+// of every particle column (`columns` from create_particle_columns).
+void write_particle_rows(const std::vector<H5Id>& columns, const std::vector<ParticleRow>& rows, hsize_t first,
+                         hid_t transfer);
 // Alone: every particle column of all the source's particles, which are
 // the slots 0, 1, ... in order, `slab_particles` decoded at a time; seen(slab,
 // phi, first slot) is called for each slab before it is written.

@@ -25,18 +25,16 @@ H5Id create_column_dataset(hid_t group, const std::string& name, hsize_t total, 
   return create_dataset(group, name, native_type<T>(), shape);
 }
 
-// Writes rows [first, first + rows.size()) of a new dataset of `total` rows;
-// get(row, out) fills the row's `columns` values. The rows go in slabs
-// through one small buffer: the kernel then copies each slab into the page
-// cache while it is still in the processor's cache, which writes a column
-// of 10^6 particles several times faster than one buffer of the whole
-// column, and no column-sized buffer is allocated. Every rank makes as
-// many (collective) slab writes as the rank with the most rows.
+// Writes rows [first, first + rows.size()) of the dataset `set`; get(row,
+// out) fills the row's `columns` values. The rows go in slabs through one
+// small buffer: the kernel then copies each slab into the page cache while
+// it is still in the processor's cache, which writes a column of 10^6
+// particles several times faster than one buffer of the whole column, and
+// no column-sized buffer is allocated. Every rank makes as many
+// (collective) slab writes as the rank with the most rows.
 template <typename T, typename Record, typename Get>
-void write_column(hid_t group, const std::string& name, const std::vector<Record>& rows, hsize_t first,
-                  hsize_t total, hsize_t columns, Get get, hid_t transfer,
-                  std::size_t slab_bytes = kColumnSlabBytes) {
-  H5Id set = create_column_dataset<T>(group, name, total, columns);
+void write_column_rows(hid_t set, const std::vector<Record>& rows, hsize_t first, hsize_t columns, Get get,
+                       hid_t transfer, std::size_t slab_bytes = kColumnSlabBytes) {
   const std::size_t slab = std::max<std::size_t>(1, slab_bytes / (sizeof(T) * columns));
   const std::size_t slabs = std::max<hsize_t>(1, (most_rows_of_any_rank(set, rows.size()) + slab - 1) / slab);
   std::vector<T> data(std::min(rows.size(), slab) * columns);
@@ -45,6 +43,16 @@ void write_column(hid_t group, const std::string& name, const std::vector<Record
     for (std::size_t k = begin; k < end; ++k) get(rows[k], &data[(k - begin) * columns]);
     write_rows(set, native_type<T>(), {}, first + begin, end - begin, data.data(), transfer);
   }
+}
+
+// Writes rows [first, first + rows.size()) of a new dataset of `total`
+// rows, as write_column_rows does.
+template <typename T, typename Record, typename Get>
+void write_column(hid_t group, const std::string& name, const std::vector<Record>& rows, hsize_t first,
+                  hsize_t total, hsize_t columns, Get get, hid_t transfer,
+                  std::size_t slab_bytes = kColumnSlabBytes) {
+  H5Id set = create_column_dataset<T>(group, name, total, columns);
+  write_column_rows<T>(set, rows, first, columns, get, transfer, slab_bytes);
 }
 
 // Reads rows [first, first + rows.size()); put(row, in) stores a row's

@@ -24,22 +24,8 @@ template <typename Record>
 std::vector<Record> exchange_by_slot(std::vector<Record> local, std::uint64_t total_slots,
                                      MPI_Comm comm) {
   static_assert(std::is_trivially_copyable_v<Record>);
-  int ranks = 1, rank = 0;
+  int ranks = 1;
   MPI_Comm_size(comm, &ranks);
-  MPI_Comm_rank(comm, &rank);
-  auto owner = [&](std::uint64_t slot) {
-    // The rank whose slot_range holds `slot`.
-    int lo = 0, hi = ranks - 1;
-    while (lo < hi) {
-      const int mid = (lo + hi + 1) / 2;
-      if (slot_range(total_slots, ranks, mid).begin <= slot) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return lo;
-  };
   auto by_slot = [](const Record& a, const Record& b) { return a.slot < b.slot; };
   // Sorted runs go out, so what comes in from each rank is a sorted run and
   // merging them replaces a full sort (records usually come in id order).
@@ -53,7 +39,7 @@ std::vector<Record> exchange_by_slot(std::vector<Record> local, std::uint64_t to
   // copy, so that a checkpoint of a large block holds its rows twice at
   // most (what goes out and what comes in), not three times.
   std::vector<std::size_t> send_counts(static_cast<std::size_t>(ranks), 0);
-  for (const Record& r : local) ++send_counts[static_cast<std::size_t>(owner(r.slot))];
+  for (const Record& r : local) ++send_counts[static_cast<std::size_t>(slot_owner(total_slots, ranks, r.slot))];
   std::vector<std::size_t> bounds;
   std::vector<Record> received = mpi::all_to_all(local, send_counts, comm, &bounds);
   engine::free_storage(local);

@@ -27,4 +27,17 @@ SlotRange slot_range(std::uint64_t total, int ranks, int rank) {
   return {total * r / p, total * (r + 1) / p};
 }
 
+int slot_owner(std::uint64_t total, int ranks, std::uint64_t slot) {
+  int lo = 0, hi = ranks - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (slot_range(total, ranks, mid).begin <= slot) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
 }  // namespace tethersim

@@ -165,9 +165,40 @@ void write_values(hid_t set, bool single, const std::vector<hsize_t>& frame, std
   write_rows(set, H5T_NATIVE_FLOAT, frame, first_row, rows, narrowed.data(), transfer);
 }
 
-// The rows of one frame this rank writes (slot_range), positions in the
-// box frame. Slots with no particle (it left) keep the fill values: NaN,
-// id -1.
+// A frame's rows go to the ranks that write them in rounds: in round k
+// every rank writes rows [begin + kFrameRowsPerRound k, ...) of its
+// slot_range, so that the rows a rank sends and receives at once (64 bytes
+// each) stay near 2 MB however many particles it holds.
+constexpr std::uint64_t kFrameRowsPerRound = std::uint64_t{1} << 15;
+
+// Where each particle of a frame goes: its slot and its round (none for a
+// particle without a row: not of output.frame_species).
+struct FrameRounds {
+  static constexpr std::uint32_t kNoRow = ~std::uint32_t{0};
+  std::vector<std::uint64_t> slot;
+  std::vector<std::uint32_t> round;
+  std::uint64_t rounds = 1;
+};
+
+FrameRounds frame_rounds(const TrajectoryFile::State& s, const std::vector<FrameParticle>& particles) {
+  const hsize_t n = s.slots.size();
+  FrameRounds r;
+  const std::uint64_t largest = slot_range(n, s.ranks, 0).size();  // no rank writes more
+  r.rounds = std::max<std::uint64_t>(1, (largest + kFrameRowsPerRound - 1) / kFrameRowsPerRound);
+  r.slot.resize(particles.size());
+  r.round.resize(particles.size(), FrameRounds::kNoRow);
+  for (std::size_t k = 0; k < particles.size(); ++k) {
+    const std::optional<std::uint64_t> row = s.slots.find(particles[k].id);
+    if (!row) continue;
+    r.slot[k] = *row;
+    const SlotRange writer = slot_range(n, s.ranks, slot_owner(n, s.ranks, *row));
+    r.round[k] = static_cast<std::uint32_t>((*row - writer.begin) / kFrameRowsPerRound);
+  }
+  return r;
+}
+
+// The rows of one round of a frame this rank writes, positions in the box
+// frame. Slots with no particle (it left) keep the fill values: NaN, id -1.
 struct FrameValues {
   SlotRange range;
   std::vector<double> positions;
@@ -175,17 +206,16 @@ struct FrameValues {
   std::vector<std::int64_t> ids;
 };
 
-FrameValues gather_rows(const TrajectoryFile::State& s, const std::vector<FrameParticle>& particles) {
+FrameValues gather_rows(const TrajectoryFile::State& s, const std::vector<FrameParticle>& particles,
+                        const FrameRounds& where, std::uint32_t round) {
   const hsize_t n = s.slots.size();
   const auto d = static_cast<std::size_t>(s.dimensions);
-  // Particles without a row (not of output.frame_species) are not written.
   std::vector<FrameRow> records;
-  records.reserve(particles.size());
-  for (const FrameParticle& p : particles) {
-    const std::optional<std::uint64_t> row = s.slots.find(p.id);
-    if (!row) continue;
+  for (std::size_t k = 0; k < particles.size(); ++k) {
+    if (where.round[k] != round) continue;
+    const FrameParticle& p = particles[k];
     FrameRow& r = records.emplace_back();
-    r.slot = *row;
+    r.slot = where.slot[k];
     r.id = static_cast<std::int64_t>(p.id);
     for (int c = 0; c < 3; ++c) {
       r.position[c] = p.position[c];
@@ -194,7 +224,9 @@ FrameValues gather_rows(const TrajectoryFile::State& s, const std::vector<FrameP
   }
   const std::vector<FrameRow> mine = exchange_by_slot(std::move(records), n, s.comm);
   FrameValues values;
-  values.range = slot_range(n, s.ranks, s.rank);
+  const SlotRange all = slot_range(n, s.ranks, s.rank);
+  values.range.begin = std::min(all.end, all.begin + kFrameRowsPerRound * round);
+  values.range.end = std::min(all.end, values.range.begin + kFrameRowsPerRound);
   values.positions.assign(values.range.size() * d, std::nan(""));
   values.velocities.assign(values.range.size() * d, std::nan(""));
   values.ids.assign(values.range.size(), -1);
@@ -252,7 +284,7 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
   State& s = *state_;
   const hsize_t frame = s.frame_times.size();
   const std::string what = "the frame at t = " + format_number(time);
-  const FrameValues values = gather_rows(s, particles);
+  const FrameRounds rounds = frame_rounds(s, particles);
   const FrameTethers pairs = s.write_tethers ? gather_tethers(s, tethers) : FrameTethers{};
   const hsize_t tether_rows = std::max<hsize_t>(s.tether_rows, pairs.where.total);
   try {
@@ -277,15 +309,18 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
     const std::int64_t step = s.step_at(time);
     s.write_scalar_row(set(FrameSet::step), H5T_NATIVE_INT64, frame, &step);
     s.write_scalar_row(set(FrameSet::time), H5T_NATIVE_DOUBLE, frame, &time);
-    const SlotRange& range = values.range;
-    write_values(set(FrameSet::position), s.single_precision, {frame}, range.begin, range.size(), values.positions,
+    for (std::uint32_t round = 0; round < rounds.rounds; ++round) {
+      const FrameValues values = gather_rows(s, particles, rounds, round);
+      const SlotRange& range = values.range;
+      write_values(set(FrameSet::position), s.single_precision, {frame}, range.begin, range.size(),
+                   values.positions, s.transfer);
+      if (s.write_velocity) {
+        write_values(set(FrameSet::velocity), s.single_precision, {frame}, range.begin, range.size(),
+                     values.velocities, s.transfer);
+      }
+      write_rows(set(FrameSet::id), H5T_NATIVE_INT64, {frame}, range.begin, range.size(), values.ids.data(),
                  s.transfer);
-    if (s.write_velocity) {
-      write_values(set(FrameSet::velocity), s.single_precision, {frame}, range.begin, range.size(),
-                   values.velocities, s.transfer);
     }
-    write_rows(set(FrameSet::id), H5T_NATIVE_INT64, {frame}, range.begin, range.size(), values.ids.data(),
-               s.transfer);
     s.write_scalar_row(set(FrameSet::edges), H5T_NATIVE_DOUBLE, frame, s.edge_matrix.data());
     if (s.write_tethers) write_pairs(s, set(FrameSet::tethers), frame, pairs, true);
     if (s.write_tether_rows) write_pairs(s, set(FrameSet::tether_rows), frame, pairs, false);

@@ -28,7 +28,7 @@ done
 # at one exact instant found so far was a defect and is fixed, so no model
 # is known that the stall watch stops; its unit tests hold it.
 frozen=("$src/examples/gas.toml" --set initial.parameters.cells=6 --set initial.parameters.density=1.3
-        --set 'pair.0.c=0.1' --end-time 1e6 -q)
+        --set 'pair.0.c=0.1' --set output.frame_interval=inf --end-time 1e6 -q)
 
 # stop_within SECONDS SIGNAL DIR CMD...: starts CMD (a run writing DIR),
 # waits until it has run a while (frozen), sends SIGNAL (none: wait for it

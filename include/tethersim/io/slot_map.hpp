@@ -45,6 +45,8 @@ struct SlotRange {
   std::uint64_t size() const { return end - begin; }
 };
 SlotRange slot_range(std::uint64_t total, int ranks, int rank);
+// The rank whose slot_range holds `slot` (< total).
+int slot_owner(std::uint64_t total, int ranks, std::uint64_t slot);
 
 // The species of a contiguous range of slots: every slot's, or only those a
 // rank writes (its slot_range), so that no rank of a large run holds a
