@@ -113,6 +113,7 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
   refuse_overlaps(initial, mine.particles);
   const std::size_t spare = spare_slots(mine.particles.size());
   engine_ = std::make_unique<engine::Engine>(model, std::move(mine), spare);
+  engine_->keep_occupied_sector_pages();
   assign_roles();
   finish_start(started);
 }
@@ -309,6 +310,7 @@ void DistributedEngine::build(engine::EngineSnapshot s, const Globals& globals,
   s.releases = std::move(releases);
   engine_.reset();  // release the old one first: peaks matter at scale
   engine_ = std::make_unique<engine::Engine>(model_, s, spare_slots(s.particles.size()));
+  engine_->keep_occupied_sector_pages();
   assign_roles();
 }
 

@@ -3,14 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tethersim/engine/free_storage.hpp"
 #include "tethersim/scenario/memory_budget.hpp"
 
 namespace tethersim::engine {
 
 SectorGrid::SectorGrid(const Domain& domain, double sector_size, std::uint64_t particles)
     : SectorGrid(domain, sector_size) {
-  sparse_ = scenario::sparse_sector_grid(count_, particles);
-  if (!sparse_) heads_.assign(count_, kNoIndex);
+  storage_ = scenario::sparse_sector_grid(count_, particles) ? Storage::sparse : Storage::dense;
+  if (storage_ == Storage::dense) heads_.assign(count_, kNoIndex);
 }
 
 SectorGrid::SectorGrid(const Domain& domain, double sector_size)
@@ -36,16 +37,32 @@ SectorCoords SectorGrid::coords_of(const Vec3& x) const {
   return c;
 }
 
-Index SectorGrid::sparse_first(std::uint32_t sector) const { return sparse_heads_.first(sector); }
-Index& SectorGrid::sparse_head(std::uint32_t sector) { return sparse_heads_.head(sector); }
+Index SectorGrid::other_first(std::uint32_t sector) const {
+  return storage_ == Storage::paged ? paged_heads_.first(sector) : sparse_heads_.first(sector);
+}
+Index& SectorGrid::other_head(std::uint32_t sector) {
+  return storage_ == Storage::paged ? paged_heads_.head(sector) : sparse_heads_.head(sector);
+}
 void SectorGrid::sparse_erase(std::uint32_t sector) { sparse_heads_.erase(sector); }
 
 void SectorGrid::clear() {
-  if (sparse_) {
+  if (storage_ == Storage::sparse) {
     sparse_heads_.clear();
+  } else if (storage_ == Storage::paged) {
+    paged_heads_.clear();
   } else {
     std::fill(heads_.begin(), heads_.end(), kNoIndex);
   }
+}
+
+bool SectorGrid::keep_occupied_pages() {
+  if (storage_ != Storage::dense) return false;
+  PagedSectorHeads paged(heads_, count_);
+  if (2 * paged.pages_held() > paged.pages()) return false;
+  paged_heads_ = std::move(paged);
+  storage_ = Storage::paged;
+  free_storage(heads_);
+  return true;
 }
 
 int SectorGrid::neighbourhood(const SectorCoords& c, std::array<std::uint32_t, 27>& out,
@@ -85,7 +102,8 @@ int SectorGrid::neighbourhood(const SectorCoords& c, std::array<std::uint32_t, 2
 }
 
 std::size_t SectorGrid::memory_bytes() const {
-  return heads_.capacity() * sizeof(Index) + (sparse_ ? sparse_heads_.memory_bytes() : 0);
+  return heads_.capacity() * sizeof(Index) + (storage_ == Storage::paged ? paged_heads_.memory_bytes() : 0) +
+         (storage_ == Storage::sparse ? sparse_heads_.memory_bytes() : 0);
 }
 
 }  // namespace tethersim::engine

@@ -183,6 +183,11 @@ class Engine {
 
   // Bytes held by the engine's data structures.
   std::size_t memory_bytes() const;
+  // An engine that holds only part of the box (a rank's block and halo)
+  // keeps the sector heads of the pages its particles occupy, when that is
+  // at most half of them (SectorGrid::keep_occupied_pages); no result
+  // changes. Returns whether it did.
+  bool keep_occupied_sector_pages() { return grid_.keep_occupied_pages(); }
 
   // Checks internal consistency (sector lists, groups share velocities,
   // tether symmetry, calendar entries, the speed ceiling and moving bits);

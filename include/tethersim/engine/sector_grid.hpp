@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tethersim/engine/paged_sector_heads.hpp"
 #include "tethersim/engine/particle_store.hpp"
 #include "tethersim/engine/sparse_sector_heads.hpp"
 #include "tethersim/model/domain.hpp"
@@ -32,7 +33,8 @@ class SectorGrid {
 
   const std::array<std::int32_t, 3>& shape() const { return shape_; }
   std::uint64_t sector_count() const { return count_; }
-  bool sparse() const { return sparse_; }
+  bool sparse() const { return storage_ == Storage::sparse; }
+  bool paged() const { return storage_ == Storage::paged; }
   const Vec3& edge() const { return edge_; }
   const Vec3& lo() const { return lo_; }
   const Vec3& length() const { return length_; }
@@ -54,41 +56,49 @@ class SectorGrid {
   // keeps only the heads (a sector holds a particle or two, so removal walks
   // its list instead of keeping back links).
   void insert(BigVector<ParticleState>& states, Index particle, std::uint32_t sector) {
-    Index& head = sparse_ ? sparse_head(sector) : heads_[sector];
+    Index& head = storage_ == Storage::dense ? heads_[sector] : other_head(sector);
     states[particle].next_in_sector = head;
     head = particle;
   }
   void remove(BigVector<ParticleState>& states, Index particle, std::uint32_t sector) {
-    Index* const head = sparse_ ? &sparse_head(sector) : &heads_[sector];
+    Index* const head = storage_ == Storage::dense ? &heads_[sector] : &other_head(sector);
     Index* link = head;
     while (*link != particle) link = &states[*link].next_in_sector;
     *link = states[particle].next_in_sector;
     states[particle].next_in_sector = kNoIndex;
-    if (sparse_ && *head == kNoIndex) [[unlikely]] sparse_erase(sector);
+    if (storage_ == Storage::sparse && *head == kNoIndex) [[unlikely]] sparse_erase(sector);
   }
-  // The dense grid is the hot path (dense gases, membranes): the sparse
-  // lookup stays out of line so that this inlines to a load and a branch.
+  // The dense grid is the hot path (dense gases, membranes, serial runs):
+  // the paged and sparse lookups stay out of line so that this inlines to a
+  // load and a branch.
   Index first(std::uint32_t sector) const {
-    if (sparse_) [[unlikely]] return sparse_first(sector);
+    if (storage_ != Storage::dense) [[unlikely]] return other_first(sector);
     return heads_[sector];
   }
   // Starts loading what first(sector) reads (a dense grid's head; a sparse
   // grid's lookup is left to the hardware).
   void prefetch(std::uint32_t sector) const {
-    if (!sparse_) [[likely]] __builtin_prefetch(&heads_[sector]);
+    if (storage_ == Storage::dense) [[likely]] __builtin_prefetch(&heads_[sector]);
   }
   // Calls f(sector) for every sector that may hold particles (all of a
-  // dense grid, the occupied ones of a sparse grid), in increasing order.
+  // dense grid, those of the pages a paged grid holds, the occupied ones of
+  // a sparse grid), in increasing order.
   template <typename F>
   void for_each_sector(F&& f) const {
-    if (sparse_) {
+    if (storage_ == Storage::sparse) {
       for (std::uint32_t sector : sparse_heads_.sectors()) f(sector);
+    } else if (storage_ == Storage::paged) {
+      paged_heads_.for_each_sector(f);
     } else {
       for (std::uint64_t sector = 0; sector < count_; ++sector) f(static_cast<std::uint32_t>(sector));
     }
   }
   // Empties every sector (before re-inserting renumbered particles).
   void clear();
+  // A dense grid whose particles occupy at most half of its pages of heads
+  // (a rank's block and halo) keeps only those pages from now on; later
+  // pages are made as particles enter them. Returns whether it did.
+  bool keep_occupied_pages();
 
   // The up to 27 sectors around c (fewer at non-periodic faces, and no
   // sector twice), as linear indices, with the image shift of each: what to
@@ -132,8 +142,9 @@ class SectorGrid {
   std::size_t memory_bytes() const;
 
  private:
-  Index sparse_first(std::uint32_t sector) const;
-  Index& sparse_head(std::uint32_t sector);
+  enum class Storage : std::uint8_t { dense, paged, sparse };
+  Index other_first(std::uint32_t sector) const;
+  Index& other_head(std::uint32_t sector);
   void sparse_erase(std::uint32_t sector);
 
   std::array<std::int32_t, 3> shape_{1, 1, 1};
@@ -143,8 +154,9 @@ class SectorGrid {
   Vec3 hi_ = Vec3::Ones();
   std::array<bool, 3> periodic_{false, false, false};
   std::uint64_t count_ = 1;
-  bool sparse_ = false;
+  Storage storage_ = Storage::dense;
   BigVector<Index> heads_;  // dense: one per sector
+  PagedSectorHeads paged_heads_;
   SparseSectorHeads sparse_heads_;
 };
 
