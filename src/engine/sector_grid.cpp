@@ -37,9 +37,7 @@ SectorCoords SectorGrid::coords_of(const Vec3& x) const {
   return c;
 }
 
-Index SectorGrid::other_first(std::uint32_t sector) const {
-  return storage_ == Storage::paged ? paged_heads_.first(sector) : sparse_heads_.first(sector);
-}
+Index SectorGrid::sparse_first(std::uint32_t sector) const { return sparse_heads_.first(sector); }
 Index& SectorGrid::other_head(std::uint32_t sector) {
   return storage_ == Storage::paged ? paged_heads_.head(sector) : sparse_heads_.head(sector);
 }

@@ -69,16 +69,22 @@ class SectorGrid {
     if (storage_ == Storage::sparse && *head == kNoIndex) [[unlikely]] sparse_erase(sector);
   }
   // The dense grid is the hot path (dense gases, membranes, serial runs):
-  // the paged and sparse lookups stay out of line so that this inlines to a
-  // load and a branch.
+  // a load and a branch. A rank's paged grid adds a load; the sparse
+  // lookup stays out of line.
   Index first(std::uint32_t sector) const {
-    if (storage_ != Storage::dense) [[unlikely]] return other_first(sector);
+    if (storage_ != Storage::dense) [[unlikely]] {
+      return storage_ == Storage::paged ? paged_heads_.first(sector) : sparse_first(sector);
+    }
     return heads_[sector];
   }
-  // Starts loading what first(sector) reads (a dense grid's head; a sparse
-  // grid's lookup is left to the hardware).
+  // Starts loading what first(sector) reads (a dense or paged grid's head;
+  // a sparse grid's lookup is left to the hardware).
   void prefetch(std::uint32_t sector) const {
-    if (storage_ == Storage::dense) [[likely]] __builtin_prefetch(&heads_[sector]);
+    if (storage_ == Storage::dense) [[likely]] {
+      __builtin_prefetch(&heads_[sector]);
+    } else if (storage_ == Storage::paged) {
+      __builtin_prefetch(paged_heads_.address(sector));
+    }
   }
   // Calls f(sector) for every sector that may hold particles (all of a
   // dense grid, those of the pages a paged grid holds, the occupied ones of
@@ -143,7 +149,7 @@ class SectorGrid {
 
  private:
   enum class Storage : std::uint8_t { dense, paged, sparse };
-  Index other_first(std::uint32_t sector) const;
+  Index sparse_first(std::uint32_t sector) const;
   Index& other_head(std::uint32_t sector);
   void sparse_erase(std::uint32_t sector);
 
