@@ -301,34 +301,30 @@ void write_header(hid_t top, const Model& model, const EngineSnapshot& local, hs
   write_text(top, kModelOverrides, overrides, root, transfer);
 }
 
-// Particle rows exchanged per round, at most, by the rank that writes the
-// most (3.7 MB of rows): a round's rows going out and coming in are what a
-// checkpoint adds to a rank's peak memory, and buffers this small are
-// reused round after round instead of faulted in afresh.
+// Particle rows a rank writes per round, at most (3.7 MB of rows): a
+// round's rows going out and coming in are what a checkpoint adds to a
+// rank's peak memory, and buffers this small are reused round after round
+// instead of faulted in afresh.
 constexpr std::uint64_t kRowsPerRound = std::uint64_t{1} << 15;
 
-// Part `round` of `rounds` of a range of slots.
-SlotRange part_of(const SlotRange& range, std::uint64_t round, std::uint64_t rounds) {
-  return {range.begin + range.size() * round / rounds, range.begin + range.size() * (round + 1) / rounds};
-}
-
-// particles/<field> from rows made and exchanged in rounds: in round k
-// every rank writes part k of its slots, and sends every other rank the
-// rows of that rank's part k (each a contiguous run of its particles, which
-// come in slot order).
-void write_particle_rounds(hid_t group, const CheckpointContents& c, hsize_t n, int ranks, int rank,
-                           MPI_Comm comm, hid_t transfer) {
+// particles/<field> from rows made and exchanged in rounds (SlotRounds):
+// in round k every rank writes part k of its slots, and sends every other
+// rank the rows of that rank's part k (each a contiguous run of its
+// particles, which come in slot order).
+void write_particle_rounds(hid_t group, const CheckpointContents& c, hsize_t n, MPI_Comm comm, hid_t transfer) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
   const std::vector<H5Id> columns = create_particle_columns(group, n);
-  const std::uint64_t largest = (n + static_cast<std::uint64_t>(ranks) - 1) / static_cast<std::uint64_t>(ranks);
-  const std::uint64_t rounds = std::max<std::uint64_t>(1, (largest + kRowsPerRound - 1) / kRowsPerRound);
+  const SlotRounds rounds = slot_rounds(n, ranks, kRowsPerRound);
   const std::vector<std::uint64_t>& held = c.particle_slots;
   std::vector<ParticleRow> rows;
   std::vector<engine::ParticleSnapshot> slab;
   std::vector<std::vector<double>> phi;
-  for (std::uint64_t round = 0; round < rounds; ++round) {
+  for (std::uint64_t round = 0; round < rounds.count; ++round) {
     rows.clear();
     for (int writer = 0; writer < ranks; ++writer) {
-      const SlotRange part = part_of(slot_range(n, ranks, writer), round, rounds);
+      const SlotRange part = rounds.part(slot_range(n, ranks, writer), round);
       const auto first = static_cast<std::size_t>(std::lower_bound(held.begin(), held.end(), part.begin) - held.begin());
       const auto last = static_cast<std::size_t>(std::lower_bound(held.begin(), held.end(), part.end) - held.begin());
       for (std::size_t begin = first; begin < last; begin += kParticleSlab) {
@@ -337,7 +333,7 @@ void write_particle_rounds(hid_t group, const CheckpointContents& c, hsize_t n, 
       }
     }
     rows = exchange_by_slot(std::move(rows), n, comm);
-    const SlotRange mine = part_of(slot_range(n, ranks, rank), round, rounds);
+    const SlotRange mine = rounds.part(slot_range(n, ranks, rank), round);
     if (rows.size() != mine.size() || (!rows.empty() && (rows.front().slot != mine.begin ||
                                                          rows.back().slot != mine.end - 1))) {
       throw std::logic_error("checkpoint: the particles of slots [" + std::to_string(mine.begin) + ", " +
@@ -365,10 +361,7 @@ void write_particles(hid_t top, CheckpointContents& c, const SlotMap& slots, con
                              }
                            });
   } else {
-    int rank = 0, ranks = 1;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &ranks);
-    write_particle_rounds(group, c, n, ranks, rank, comm, transfer);
+    write_particle_rounds(group, c, n, comm, transfer);
   }
   engine::free_storage(c.particle_slots);
   if (reactions == 0) return;

@@ -40,4 +40,10 @@ int slot_owner(std::uint64_t total, int ranks, std::uint64_t slot) {
   return lo;
 }
 
+SlotRounds slot_rounds(std::uint64_t total, int ranks, std::uint64_t per_round) {
+  const auto p = static_cast<std::uint64_t>(ranks);
+  const std::uint64_t most = (total + p - 1) / p;  // no slot_range is larger
+  return {per_round, std::max<std::uint64_t>(1, (most + per_round - 1) / per_round)};
+}
+
 }  // namespace tethersim

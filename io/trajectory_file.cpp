@@ -165,26 +165,25 @@ void write_values(hid_t set, bool single, const std::vector<hsize_t>& frame, std
   write_rows(set, H5T_NATIVE_FLOAT, frame, first_row, rows, narrowed.data(), transfer);
 }
 
-// A frame's rows go to the ranks that write them in rounds: in round k
-// every rank writes rows [begin + kFrameRowsPerRound k, ...) of its
-// slot_range, so that the rows a rank sends and receives at once (64 bytes
-// each) stay near 2 MB however many particles it holds.
+// A frame's rows go to the ranks that write them in rounds (SlotRounds) of
+// at most this many rows per rank, so that the rows a rank sends and
+// receives at once (64 bytes each) stay near 2 MB however many particles
+// it holds.
 constexpr std::uint64_t kFrameRowsPerRound = std::uint64_t{1} << 15;
 
 // Where each particle of a frame goes: its slot and its round (none for a
 // particle without a row: not of output.frame_species).
 struct FrameRounds {
   static constexpr std::uint32_t kNoRow = ~std::uint32_t{0};
+  SlotRounds plan;
   std::vector<std::uint64_t> slot;
   std::vector<std::uint32_t> round;
-  std::uint64_t rounds = 1;
 };
 
 FrameRounds frame_rounds(const TrajectoryFile::State& s, const std::vector<FrameParticle>& particles) {
   const hsize_t n = s.slots.size();
   FrameRounds r;
-  const std::uint64_t largest = slot_range(n, s.ranks, 0).size();  // no rank writes more
-  r.rounds = std::max<std::uint64_t>(1, (largest + kFrameRowsPerRound - 1) / kFrameRowsPerRound);
+  r.plan = slot_rounds(n, s.ranks, kFrameRowsPerRound);
   r.slot.resize(particles.size());
   r.round.resize(particles.size(), FrameRounds::kNoRow);
   for (std::size_t k = 0; k < particles.size(); ++k) {
@@ -192,7 +191,7 @@ FrameRounds frame_rounds(const TrajectoryFile::State& s, const std::vector<Frame
     if (!row) continue;
     r.slot[k] = *row;
     const SlotRange writer = slot_range(n, s.ranks, slot_owner(n, s.ranks, *row));
-    r.round[k] = static_cast<std::uint32_t>((*row - writer.begin) / kFrameRowsPerRound);
+    r.round[k] = static_cast<std::uint32_t>(r.plan.round_of(writer, *row));
   }
   return r;
 }
@@ -224,9 +223,7 @@ FrameValues gather_rows(const TrajectoryFile::State& s, const std::vector<FrameP
   }
   const std::vector<FrameRow> mine = exchange_by_slot(std::move(records), n, s.comm);
   FrameValues values;
-  const SlotRange all = slot_range(n, s.ranks, s.rank);
-  values.range.begin = std::min(all.end, all.begin + kFrameRowsPerRound * round);
-  values.range.end = std::min(all.end, values.range.begin + kFrameRowsPerRound);
+  values.range = where.plan.part(slot_range(n, s.ranks, s.rank), round);
   values.positions.assign(values.range.size() * d, std::nan(""));
   values.velocities.assign(values.range.size() * d, std::nan(""));
   values.ids.assign(values.range.size(), -1);
@@ -309,7 +306,7 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
     const std::int64_t step = s.step_at(time);
     s.write_scalar_row(set(FrameSet::step), H5T_NATIVE_INT64, frame, &step);
     s.write_scalar_row(set(FrameSet::time), H5T_NATIVE_DOUBLE, frame, &time);
-    for (std::uint32_t round = 0; round < rounds.rounds; ++round) {
+    for (std::uint32_t round = 0; round < rounds.plan.count; ++round) {
       const FrameValues values = gather_rows(s, particles, rounds, round);
       const SlotRange& range = values.range;
       write_values(set(FrameSet::position), s.single_precision, {frame}, range.begin, range.size(),

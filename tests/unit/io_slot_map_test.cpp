@@ -2,6 +2,9 @@
 // and no row for an id the map does not hold (a trajectory of some species).
 #include <gtest/gtest.h>
 
+#include <tuple>
+#include <vector>
+
 #include "tethersim/io/slot_map.hpp"
 
 namespace tethersim {
@@ -37,6 +40,44 @@ TEST(SlotRange, RanksSplitTheRowsWithoutGapOrOverlap) {
     next = range.end;
   }
   EXPECT_EQ(next, 10u);
+}
+
+// Every slot of every rank falls in a round that is run, in the part of
+// its range written in that round, and the parts of a range tile it. The
+// rank with the most slots sets the rounds: with 65 537 slots on 2 ranks
+// rank 0 holds 32 768 (one round) and rank 1 32 769 (two).
+TEST(SlotRounds, EverySlotIsWrittenInExactlyOneRound) {
+  for (const auto& [total, ranks, per_round] :
+       std::vector<std::tuple<std::uint64_t, int, std::uint64_t>>{
+           {65537, 2, 32768}, {10, 3, 2}, {10, 3, 4}, {0, 2, 8}, {7, 8, 1}, {143748, 3, 32768}}) {
+    const SlotRounds rounds = slot_rounds(total, ranks, per_round);
+    EXPECT_GE(rounds.count, 1u);
+    for (int rank = 0; rank < ranks; ++rank) {
+      const SlotRange range = slot_range(total, ranks, rank);
+      std::uint64_t next = range.begin;
+      for (std::uint64_t round = 0; round < rounds.count; ++round) {
+        const SlotRange part = rounds.part(range, round);
+        EXPECT_EQ(part.begin, next) << total << " slots, rank " << rank << ", round " << round;
+        EXPECT_LE(part.size(), per_round);
+        for (std::uint64_t slot = part.begin; slot < part.end; ++slot) {
+          ASSERT_EQ(rounds.round_of(range, slot), round) << "slot " << slot;
+        }
+        next = part.end;
+      }
+      EXPECT_EQ(next, range.end) << total << " slots on " << ranks << " ranks: rank " << rank
+                                 << "'s last slots are in no round";
+    }
+  }
+  EXPECT_EQ(slot_rounds(65537, 2, 32768).count, 2u);
+}
+
+TEST(SlotOwner, IsTheRankWhoseRangeHoldsTheSlot) {
+  for (int ranks : {1, 2, 3, 7}) {
+    for (std::uint64_t slot = 0; slot < 20; ++slot) {
+      const SlotRange range = slot_range(20, ranks, slot_owner(20, ranks, slot));
+      EXPECT_TRUE(range.begin <= slot && slot < range.end) << slot << " on " << ranks << " ranks";
+    }
+  }
 }
 
 }  // namespace

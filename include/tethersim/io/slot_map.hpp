@@ -4,6 +4,7 @@
 // ordered by id whatever rank wrote them, and a particle keeps its row when
 // others leave.
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -47,6 +48,27 @@ struct SlotRange {
 SlotRange slot_range(std::uint64_t total, int ranks, int rank);
 // The rank whose slot_range holds `slot` (< total).
 int slot_owner(std::uint64_t total, int ranks, std::uint64_t slot);
+
+// Rows go to the ranks that write them in rounds, so that what a rank
+// sends and receives at once stays bounded however many rows it writes:
+// round k takes slots [begin + k per_round, begin + (k + 1) per_round) of
+// every rank's slot_range, and there are as many rounds as the rank with
+// the most slots needs (at least one, so that every rank makes the same
+// collective calls).
+struct SlotRounds {
+  std::uint64_t per_round = 1;
+  std::uint64_t count = 1;
+  // The part of `range` (a slot_range) written in round `round`.
+  SlotRange part(const SlotRange& range, std::uint64_t round) const {
+    const std::uint64_t begin = std::min(range.end, range.begin + per_round * round);
+    return {begin, std::min(range.end, begin + per_round)};
+  }
+  // The round of `slot`, in `range`, the slot_range that holds it.
+  std::uint64_t round_of(const SlotRange& range, std::uint64_t slot) const {
+    return (slot - range.begin) / per_round;
+  }
+};
+SlotRounds slot_rounds(std::uint64_t total, int ranks, std::uint64_t per_round);
 
 // The species of a contiguous range of slots: every slot's, or only those a
 // rank writes (its slot_range), so that no rank of a large run holds a

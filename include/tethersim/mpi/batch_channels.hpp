@@ -23,7 +23,6 @@
 
 #include <mpi.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -46,6 +45,8 @@ class BatchChannels {
     MPI_Comm_dup(comm, &comm_);
     receive_buffers_.assign(neighbours_.size(), std::vector<char>(max_bytes_));
     receives_.assign(neighbours_.size(), MPI_REQUEST_NULL);
+    done_.resize(neighbours_.size());
+    statuses_.resize(neighbours_.size());
     for (std::size_t k = 0; k < neighbours_.size(); ++k) post_receive(k);
   }
   ~BatchChannels() {
@@ -96,18 +97,16 @@ class BatchChannels {
       ++taken;
     }
     arrived_.clear();
-    std::vector<int> done(receives_.size());
-    std::vector<MPI_Status> statuses(receives_.size());
     for (;;) {
       int count = 0;
       if (receives_.empty()) return taken;
-      MPI_Testsome(static_cast<int>(receives_.size()), receives_.data(), &count, done.data(), statuses.data());
+      MPI_Testsome(static_cast<int>(receives_.size()), receives_.data(), &count, done_.data(), statuses_.data());
       if (count == MPI_UNDEFINED || count == 0) return taken;
       // Indices in increasing order: a neighbour's next batch can only
       // complete after it is posted again, so its order is kept.
       for (int k = 0; k < count; ++k) {
-        const auto index = static_cast<std::size_t>(done[static_cast<std::size_t>(k)]);
-        take_batch(index, statuses[static_cast<std::size_t>(k)], take);
+        const auto index = static_cast<std::size_t>(done_[static_cast<std::size_t>(k)]);
+        take_batch(index, statuses_[static_cast<std::size_t>(k)], take);
         ++taken;
       }
     }
@@ -186,6 +185,8 @@ class BatchChannels {
   std::size_t max_bytes_;
   std::vector<std::vector<char>> receive_buffers_;
   std::vector<MPI_Request> receives_;
+  std::vector<int> done_;  // MPI_Testsome's results, kept between calls
+  std::vector<MPI_Status> statuses_;
   std::deque<Send> sends_;
   std::vector<Arrived> arrived_;
   std::uint64_t sent_ = 0;
