@@ -9,7 +9,9 @@
 #include <cmath>
 #include <exception>
 #include <filesystem>
+#include <limits>
 #include <optional>
+#include <utility>
 
 #include "slot_exchange.hpp"
 #include "tethersim/model/number_format.hpp"
@@ -171,29 +173,28 @@ void write_values(hid_t set, bool single, const std::vector<hsize_t>& frame, std
 // it holds.
 constexpr std::uint64_t kFrameRowsPerRound = std::uint64_t{1} << 15;
 
-// Where each particle of a frame goes: its slot and its round (none for a
-// particle without a row: not of output.frame_species).
-struct FrameRounds {
-  static constexpr std::uint32_t kNoRow = ~std::uint32_t{0};
-  SlotRounds plan;
-  std::vector<std::uint64_t> slot;
-  std::vector<std::uint32_t> round;
-};
-
-FrameRounds frame_rounds(const TrajectoryFile::State& s, const std::vector<FrameParticle>& particles) {
-  const hsize_t n = s.slots.size();
-  FrameRounds r;
-  r.plan = slot_rounds(n, s.ranks, kFrameRowsPerRound);
-  r.slot.resize(particles.size());
-  r.round.resize(particles.size(), FrameRounds::kNoRow);
-  for (std::size_t k = 0; k < particles.size(); ++k) {
-    const std::optional<std::uint64_t> row = s.slots.find(particles[k].id);
-    if (!row) continue;
-    r.slot[k] = *row;
-    const SlotRange writer = slot_range(n, s.ranks, slot_owner(n, s.ranks, *row));
-    r.round[k] = static_cast<std::uint32_t>(r.plan.round_of(writer, *row));
-  }
-  return r;
+// The particles of `source` whose slots lie in [range.begin, range.end):
+// a run of them, as the source is in id order and slots follow ids.
+std::pair<std::size_t, std::size_t> particles_in(const SlotMap& slots, const FrameSource& source,
+                                                 const SlotRange& range) {
+  auto first_at_or_after = [&](ParticleId id) {
+    std::size_t lo = 0, hi = source.size();
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (source.id(mid) < id) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  };
+  if (range.size() == 0) return {0, 0};
+  const std::size_t begin = first_at_or_after(slots.id(range.begin));
+  const ParticleId last = slots.id(range.end - 1);
+  // Up to the first particle past the range's last id (none past the largest id).
+  const std::size_t end = last == std::numeric_limits<ParticleId>::max() ? source.size() : first_at_or_after(last + 1);
+  return {begin, std::max(begin, end)};
 }
 
 // The rows of one round of a frame this rank writes, positions in the box
@@ -205,25 +206,32 @@ struct FrameValues {
   std::vector<std::int64_t> ids;
 };
 
-FrameValues gather_rows(const TrajectoryFile::State& s, const std::vector<FrameParticle>& particles,
-                        const FrameRounds& where, std::uint32_t round) {
+// Round `round`: this rank reads, for every rank, its particles whose rows
+// that rank writes in this round, and sends them there.
+FrameValues gather_rows(const TrajectoryFile::State& s, const FrameSource& source, const SlotRounds& plan,
+                        std::uint64_t round) {
   const hsize_t n = s.slots.size();
   const auto d = static_cast<std::size_t>(s.dimensions);
   std::vector<FrameRow> records;
-  for (std::size_t k = 0; k < particles.size(); ++k) {
-    if (where.round[k] != round) continue;
-    const FrameParticle& p = particles[k];
-    FrameRow& r = records.emplace_back();
-    r.slot = where.slot[k];
-    r.id = static_cast<std::int64_t>(p.id);
-    for (int c = 0; c < 3; ++c) {
-      r.position[c] = p.position[c];
-      r.velocity[c] = p.velocity[c];
+  std::vector<FrameParticle> read;
+  for (int writer = 0; writer < s.ranks; ++writer) {
+    const auto [begin, end] = particles_in(s.slots, source, plan.part(slot_range(n, s.ranks, writer), round));
+    source.read(begin, end, read);
+    for (const FrameParticle& p : read) {
+      const std::optional<std::uint64_t> slot = s.slots.find(p.id);
+      if (!slot) continue;  // not of output.frame_species
+      FrameRow& r = records.emplace_back();
+      r.slot = *slot;
+      r.id = static_cast<std::int64_t>(p.id);
+      for (int c = 0; c < 3; ++c) {
+        r.position[c] = p.position[c];
+        r.velocity[c] = p.velocity[c];
+      }
     }
   }
   const std::vector<FrameRow> mine = exchange_by_slot(std::move(records), n, s.comm);
   FrameValues values;
-  values.range = where.plan.part(slot_range(n, s.ranks, s.rank), round);
+  values.range = plan.part(slot_range(n, s.ranks, s.rank), round);
   values.positions.assign(values.range.size() * d, std::nan(""));
   values.velocities.assign(values.range.size() * d, std::nan(""));
   values.ids.assign(values.range.size(), -1);
@@ -276,12 +284,11 @@ void write_pairs(const TrajectoryFile::State& s, hid_t set, hsize_t frame, const
 
 }  // namespace
 
-void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& particles,
-                                 const std::vector<FrameTether>& tethers) {
+void TrajectoryFile::write_frame(double time, const FrameSource& particles, const std::vector<FrameTether>& tethers) {
   State& s = *state_;
   const hsize_t frame = s.frame_times.size();
   const std::string what = "the frame at t = " + format_number(time);
-  const FrameRounds rounds = frame_rounds(s, particles);
+  const SlotRounds rounds = slot_rounds(s.slots.size(), s.ranks, kFrameRowsPerRound);
   const FrameTethers pairs = s.write_tethers ? gather_tethers(s, tethers) : FrameTethers{};
   const hsize_t tether_rows = std::max<hsize_t>(s.tether_rows, pairs.where.total);
   try {
@@ -306,7 +313,7 @@ void TrajectoryFile::write_frame(double time, const std::vector<FrameParticle>& 
     const std::int64_t step = s.step_at(time);
     s.write_scalar_row(set(FrameSet::step), H5T_NATIVE_INT64, frame, &step);
     s.write_scalar_row(set(FrameSet::time), H5T_NATIVE_DOUBLE, frame, &time);
-    for (std::uint32_t round = 0; round < rounds.plan.count; ++round) {
+    for (std::uint64_t round = 0; round < rounds.count; ++round) {
       const FrameValues values = gather_rows(s, particles, rounds, round);
       const SlotRange& range = values.range;
       write_values(set(FrameSet::position), s.single_precision, {frame}, range.begin, range.size(),

@@ -18,11 +18,6 @@ DistributedSimulation::DistributedSimulation(const Model& model, MPI_Comm comm,
                                              const decomposition::DistributionSettings& settings)
     : model_(model), engine_(model, comm, std::move(slice), settings) {}
 
-void DistributedSimulation::local_frame(double t, std::vector<FrameParticle>& particles,
-                                        std::vector<FrameTether>& tethers) const {
-  accounted_frame(engine_.engine(), t, particles, tethers);
-}
-
 FrameObservables DistributedSimulation::observables(double) const {
   return system_observables(engine_.engine(), model_, engine_.comm());
 }

@@ -3,6 +3,7 @@
 // every rank holds its block of sectors and a halo, and the collective
 // calls of the run loop gather what the writers and the summary need.
 
+#include "engine_frame.hpp"
 #include "simulation.hpp"
 #include "tethersim/decomposition/distributed_engine.hpp"
 
@@ -21,8 +22,10 @@ class DistributedSimulation final : public Simulation {
   bool advance(double end, std::uint64_t max_events) override { return engine_.advance(end, max_events); }
   // Windows end at consistent times: every event before, none after.
   double consistent_stop_time() override { return engine_.time(); }
-  void local_frame(double t, std::vector<FrameParticle>& particles,
-                   std::vector<FrameTether>& tethers) const override;
+  std::unique_ptr<FrameSource> frame_particles(double t) const override {
+    return std::make_unique<EngineFrameParticles>(engine_.engine(), t);
+  }
+  std::vector<FrameTether> frame_tethers() const override { return accounted_tethers(engine_.engine()); }
   FrameObservables observables(double t) const override;
   engine::EngineStatistics statistics() const override;
   engine::EngineSnapshot local_snapshot(double t) const override { return engine_.engine().snapshot_without_particles(t); }

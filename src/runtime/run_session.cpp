@@ -581,10 +581,7 @@ class RunLoop {
 
   void write_frame(double t) {
     if (sim_.ranks() > 1) return_free_heap_pages();
-    std::vector<FrameParticle> particles;
-    std::vector<FrameTether> tethers;
-    sim_.local_frame(t, particles, tethers);
-    trajectory_->write_frame(t, particles, tethers);
+    trajectory_->write_frame(t, *sim_.frame_particles(t), sim_.frame_tethers());
   }
 
   std::string checkpoint(double t) {

@@ -68,11 +68,6 @@ double SerialSimulation::consistent_stop_time() {
   return time_;
 }
 
-void SerialSimulation::local_frame(double t, std::vector<FrameParticle>& particles,
-                                   std::vector<FrameTether>& tethers) const {
-  accounted_frame(engine_, t, particles, tethers);
-}
-
 FrameObservables SerialSimulation::observables(double) const {
   return system_observables(engine_, model_, MPI_COMM_SELF);
 }

@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "engine_frame.hpp"
 #include "simulation.hpp"
 #include "tethersim/decomposition/round_recorder.hpp"
 #include "tethersim/engine/engine.hpp"
@@ -21,8 +22,10 @@ class SerialSimulation final : public Simulation {
   bool advance(double end, std::uint64_t max_events) override;
   bool run(double end, std::uint64_t max_events);
   double consistent_stop_time() override;
-  void local_frame(double t, std::vector<FrameParticle>& particles,
-                   std::vector<FrameTether>& tethers) const override;
+  std::unique_ptr<FrameSource> frame_particles(double t) const override {
+    return std::make_unique<EngineFrameParticles>(engine_, t);
+  }
+  std::vector<FrameTether> frame_tethers() const override { return accounted_tethers(engine_); }
   FrameObservables observables(double t) const override;
   engine::EngineStatistics statistics() const override { return engine_.statistics(); }
   engine::EngineSnapshot local_snapshot(double t) const override { return engine_.snapshot_without_particles(t); }

@@ -33,9 +33,10 @@ class Simulation {
   // A time at which stopping leaves a consistent state (no event before it
   // unprocessed), at or after time(): used for unscheduled checkpoints.
   virtual double consistent_stop_time() = 0;
-  // This rank's particles and the tethers whose lower id it owns, at `t`.
-  virtual void local_frame(double t, std::vector<FrameParticle>& particles,
-                           std::vector<FrameTether>& tethers) const = 0;
+  // This rank's particles at `t`, read while the simulation stands still,
+  // and the tethers whose lower id it owns.
+  virtual std::unique_ptr<FrameSource> frame_particles(double t) const = 0;
+  virtual std::vector<FrameTether> frame_tethers() const = 0;
   // Global values, equal on every rank.
   virtual FrameObservables observables(double t) const = 0;
   virtual engine::EngineStatistics statistics() const = 0;

@@ -266,19 +266,4 @@ std::uint64_t system_state_hash(const engine::Engine& e, MPI_Comm comm) {
   return reduced(e.state_hash(), comm);
 }
 
-void accounted_frame(const engine::Engine& e, double t, std::vector<FrameParticle>& particles,
-                     std::vector<FrameTether>& tethers) {
-  particles.clear();
-  tethers.clear();
-  const engine::ParticleStore& store = e.particles();
-  for (engine::Index i = 0; i < store.size(); ++i) {
-    if (e.is_removed(i)) continue;
-    const engine::ParticleState& s = store.state[i];
-    if (s.alive && e.accounted_here(i)) particles.push_back({store.id[i], s.position(t), s.v});
-    e.tethers().for_each(i, [&](engine::Index j, std::uint32_t) {
-      if (store.id[i] < store.id[j] && e.counted_here(i, j)) tethers.push_back({store.id[i], store.id[j]});
-    });
-  }
-}
-
 }  // namespace tethersim::runtime

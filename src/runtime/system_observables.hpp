@@ -16,8 +16,4 @@ FrameObservables system_observables(const engine::Engine& engine, const Model& m
 engine::EngineStatistics system_statistics(const engine::EngineStatistics& local, MPI_Comm comm);
 std::uint64_t system_state_hash(const engine::Engine& engine, MPI_Comm comm);
 
-// The particles and tethers this process accounts for, at time t.
-void accounted_frame(const engine::Engine& engine, double t, std::vector<FrameParticle>& particles,
-                     std::vector<FrameTether>& tethers);
-
 }  // namespace tethersim::runtime

@@ -24,22 +24,12 @@
 #include <string>
 #include <vector>
 
+#include "tethersim/io/frame_source.hpp"
 #include "tethersim/io/observable_fields.hpp"
 #include "tethersim/io/slot_map.hpp"
 #include "tethersim/model/model.hpp"
 
 namespace tethersim {
-
-struct FrameParticle {
-  ParticleId id = 0;
-  Vec3 position = Vec3::Zero();
-  Vec3 velocity = Vec3::Zero();
-};
-
-struct FrameTether {
-  ParticleId a = 0;  // a < b
-  ParticleId b = 0;
-};
 
 class TrajectoryFile {
  public:
@@ -65,10 +55,10 @@ class TrajectoryFile {
   TrajectoryFile& operator=(TrajectoryFile&&) noexcept;
   ~TrajectoryFile();
 
-  // Collective: every rank passes the particles it owns (any order) and the
-  // tethers whose lower-id particle it owns.
-  void write_frame(double time, const std::vector<FrameParticle>& particles,
-                   const std::vector<FrameTether>& tethers);
+  // Collective: every rank passes the particles it owns and the tethers
+  // whose lower-id particle it owns. The particles are read a round at a
+  // time (at most 32 768 rows per rank each).
+  void write_frame(double time, const FrameSource& particles, const std::vector<FrameTether>& tethers);
   // Collective; the values must be equal on every rank. Returns the
   // sample's step (the clock frames and samples share), for the other
   // files that record it (observables.jsonl).
