@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <numeric>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include "checkpoint_particles.hpp"
 #include "hdf5_support.hpp"
 #include "record_columns.hpp"
+#include "early_writeback.hpp"
 #include "slot_exchange.hpp"
 #include "tethersim/engine/free_storage.hpp"
 #include "tethersim/engine/heap_pages.hpp"
@@ -177,6 +179,9 @@ struct CheckpointContents {
 
 // Particles decoded at once on their way to rows or columns.
 constexpr std::size_t kParticleSlab = 8192;
+// Alone, the disk is asked to start on what is written every this many
+// particles (about 6.6 MB); on several ranks, after every round.
+constexpr std::size_t kWritebackParticles = 8 * kParticleSlab;
 
 // A slab of particles read from the source: the slot of each one's id
 // (into `slab_slots`), its term of the content hash (a sum over particles,
@@ -187,11 +192,11 @@ void account_slab(CheckpointContents& c, const std::vector<engine::ParticleSnaps
   slab_slots.clear();
   for (std::size_t k = 0; k < slab.size(); ++k) {
     const std::uint64_t slot = slab_slots.emplace_back(slots.slot(slab[k].id));
-    c.particles_hash += particle_hash(slot, slab[k]);
     for (std::size_t reaction = 0; reaction < phi.size(); ++reaction) {
       c.phi.push_back({slot, reaction, phi[reaction][k]});
     }
   }
+  c.particles_hash += particle_hash_sum(slab, slab_slots);
 }
 
 // The particles' hash and slots, and their Phi values redistributed into
@@ -311,7 +316,8 @@ constexpr std::uint64_t kRowsPerRound = std::uint64_t{1} << 15;
 // in round k every rank writes part k of its slots, and sends every other
 // rank the rows of that rank's part k (each a contiguous run of its
 // particles, which come in slot order).
-void write_particle_rounds(hid_t group, const CheckpointContents& c, hsize_t n, MPI_Comm comm, hid_t transfer) {
+void write_particle_rounds(hid_t group, const CheckpointContents& c, hsize_t n, MPI_Comm comm, hid_t transfer,
+                           const EarlyWriteback& writeback) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
@@ -340,19 +346,21 @@ void write_particle_rounds(hid_t group, const CheckpointContents& c, hsize_t n, 
                              std::to_string(mine.end) + ") are not each held by one rank");
     }
     write_particle_rows(columns, rows, mine.begin, transfer);
+    writeback.start();
   }
 }
 
 // particles/<field> in rounds of rows or, alone, straight from the source,
 // and the Phi values as [reactions, N]: one row per reaction.
 void write_particles(hid_t top, CheckpointContents& c, const SlotMap& slots, const SlotRange& mine, hsize_t n,
-                     std::size_t reactions, MPI_Comm comm, hid_t transfer) {
+                     std::size_t reactions, MPI_Comm comm, hid_t transfer, const EarlyWriteback& writeback) {
   H5Id group = create_group(top, kParticles);
   if (c.in_slot_order) {
     std::vector<std::uint64_t> slab_slots;
     write_particle_columns(group, *c.particles, kParticleSlab, transfer,
                            [&](const std::vector<engine::ParticleSnapshot>& slab,
                                const std::vector<std::vector<double>>& phi, std::uint64_t first) {
+                             if (first % kWritebackParticles < slab.size()) writeback.start();
                              account_slab(c, slab, phi, slots, slab_slots);
                              for (std::size_t k = 0; k < slab.size(); ++k) {
                                if (slab_slots[k] != first + k) {
@@ -361,7 +369,7 @@ void write_particles(hid_t top, CheckpointContents& c, const SlotMap& slots, con
                              }
                            });
   } else {
-    write_particle_rounds(group, c, n, comm, transfer);
+    write_particle_rounds(group, c, n, comm, transfer, writeback);
   }
   engine::free_storage(c.particle_slots);
   if (reactions == 0) return;
@@ -468,12 +476,13 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
   try {
     // H5Fcreate truncated the file, releasing the room reserved above.
     ensure_room(temporary, room, comm, what);
+    const EarlyWriteback writeback(temporary);
     H5Id transfer = collective_transfer();
     {
       H5Id top = create_group(file, kRoot);
       // The particles first: alone, their hash is taken while they are
       // written, and the header carries the content hash.
-      write_particles(top, contents, slots, sizes.mine, n, reactions, comm, transfer);
+      write_particles(top, contents, slots, sizes.mine, n, reactions, comm, transfer, writeback);
       write_records(top, contents, sizes, local, root, transfer);
       write_header(top, model, local, n, content_hash(contents, local, model, overrides, root, comm), overrides,
                    root, transfer);
@@ -548,7 +557,9 @@ std::uint64_t read_particles(hid_t top, const SlotRange& mine, EngineSnapshot& s
   H5Id group = open_group(top, kParticles);
   std::vector<engine::ParticleSnapshot> particles(mine.size());
   read_particle_columns(group, particles, mine.begin);
-  for (std::size_t k = 0; k < particles.size(); ++k) content += particle_hash(mine.begin + k, particles[k]);
+  std::vector<std::uint64_t> row_slots(particles.size());
+  std::iota(row_slots.begin(), row_slots.end(), mine.begin);
+  content += particle_hash_sum(particles, row_slots);
   s.particles = std::move(particles);
   if (!exists(group, kReactionTimes)) return content;
   H5Id set = open_dataset(group, kReactionTimes);

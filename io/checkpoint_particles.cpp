@@ -158,4 +158,39 @@ std::uint64_t particle_hash(std::uint64_t slot, const ParticleSnapshot& p) {
   return h.value();
 }
 
+std::uint64_t particle_hash_sum(std::span<const ParticleSnapshot> particles, std::span<const std::uint64_t> slots) {
+  constexpr std::size_t kLanes = 4;
+  constexpr std::size_t kGroups = (kHashWords + 5) / 6;
+  std::uint64_t sum = 0;
+  std::size_t k = 0;
+  for (; k + kLanes <= particles.size(); k += kLanes) {
+    // Each lane's words in GroupedHash's order, zeros after the last.
+    std::array<std::array<std::uint64_t, 6 * kGroups>, kLanes> words{};
+    for (std::size_t lane = 0; lane < kLanes; ++lane) {
+      std::size_t n = 0;
+      words[lane][n++] = slots[k + lane];
+      engine::for_each_particle_field_in<kHashOrder>([&](const auto& field) {
+        engine::field_words(field, particles[k + lane], [&](std::uint64_t w) { words[lane][n++] = w; });
+      });
+    }
+    std::array<std::array<std::uint64_t, 6>, kLanes> groups{};
+    for (std::size_t g = 0; g < kGroups; ++g) {
+      std::array<std::uint64_t, kLanes> h;
+      h.fill(physics::kMixHashStart);
+      for (std::size_t j = 0; j < 6; ++j) {
+        for (std::size_t lane = 0; lane < kLanes; ++lane) h[lane] = physics::mix_hash_step(h[lane], words[lane][6 * g + j]);
+      }
+      for (std::size_t lane = 0; lane < kLanes; ++lane) groups[lane][g] = h[lane];
+    }
+    std::array<std::uint64_t, kLanes> h;
+    h.fill(physics::kMixHashStart);
+    for (std::size_t j = 0; j < 6; ++j) {
+      for (std::size_t lane = 0; lane < kLanes; ++lane) h[lane] = physics::mix_hash_step(h[lane], groups[lane][j]);
+    }
+    for (std::size_t lane = 0; lane < kLanes; ++lane) sum += h[lane];
+  }
+  for (; k < particles.size(); ++k) sum += particle_hash(slots[k], particles[k]);
+  return sum;
+}
+
 }  // namespace tethersim::io_detail

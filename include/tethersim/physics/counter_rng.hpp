@@ -55,15 +55,20 @@ double draw_gamma(CounterRng& rng, double shape, double scale);
 // simultaneous events (splitmix64 finaliser chained over the words).
 // Inline: the checkpoint's content hash and the tie keys call it per
 // particle, and a call per group serialises chains that could overlap.
+// mix_hash's start and its step per word (a SplitMix64 finalisation), for
+// code that hashes many values side by side (their chains interleave).
+inline constexpr std::uint64_t kMixHashStart = 0x9e3779b97f4a7c15ULL;
+inline std::uint64_t mix_hash_step(std::uint64_t h, std::uint64_t word) {
+  std::uint64_t z = h + 0x9e3779b97f4a7c15ULL + word;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
 inline std::uint64_t mix_hash(std::uint64_t a, std::uint64_t b, std::uint64_t c = 0, std::uint64_t d = 0,
                               std::uint64_t e = 0, std::uint64_t f = 0) {
-  auto finalise = [](std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  };
-  std::uint64_t h = 0x9e3779b97f4a7c15ULL;
-  for (std::uint64_t word : {a, b, c, d, e, f}) h = finalise(h + 0x9e3779b97f4a7c15ULL + word);
+  std::uint64_t h = kMixHashStart;
+  for (std::uint64_t word : {a, b, c, d, e, f}) h = mix_hash_step(h, word);
   return h;
 }
 
