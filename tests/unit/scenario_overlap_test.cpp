@@ -123,6 +123,41 @@ TEST(FirstOverlap, FindsTheOnlyOverlapAmongManyParticles) {
   EXPECT_EQ(overlap->second, 647u);
 }
 
+TEST(FirstOverlap, FindsTheOnlyOverlapBetweenWalls) {
+  // Between walls the cells' bounds are those of the particles (an array
+  // over them), with nothing beyond them to wrap to.
+  const Model model = load_model_text(model_text("reflective", kOneParticle), "m.toml");
+  std::vector<ParticleSpec> lattice;
+  for (int i = 0; i < 10; ++i) {
+    for (int j = 0; j < 10; ++j) {
+      for (int k = 0; k < 10; ++k) lattice.push_back(particle(lattice.size(), A, 0.5 + i, 0.5 + j, 0.5 + k));
+    }
+  }
+  EXPECT_FALSE(scenario::first_overlap(lattice, model).has_value());
+  lattice[999].position[0] -= 0.3;  // 0.7 from its neighbour at -x, 899
+  const auto overlap = scenario::first_overlap(lattice, model);
+  ASSERT_TRUE(overlap.has_value());
+  EXPECT_EQ(overlap->first, 899u);
+  EXPECT_EQ(overlap->second, 999u);
+}
+
+TEST(FirstOverlap, FewParticlesInAHugeBoxAreFoundToo) {
+  // A box of millions of cells around three particles: the cells are kept
+  // in a table of the occupied ones, not an array over their bounds.
+  // Particle 0 is far off; 1 and 2 overlap across a cell face.
+  std::string text = model_text("reflective", kOneParticle);
+  const std::string box = "hi = [10.0, 10.0, 10.0]";
+  text.replace(text.find(box), box.size(), "hi = [10.0, 3000000.0, 10.0]");
+  const Model model = load_model_text(text, "m.toml");
+  const double far = static_cast<double>(1 << 21) + 0.5;
+  const std::vector<ParticleSpec> particles = {particle(0, A, 0.5, far, 0.5), particle(1, A, 0.5, 0.5, 1.5),
+                                               particle(2, A, 0.5, 0.5, 2.2)};
+  const auto overlap = scenario::first_overlap(particles, model);
+  ASSERT_TRUE(overlap.has_value());
+  EXPECT_EQ(overlap->first, 1u);
+  EXPECT_EQ(overlap->second, 2u);
+}
+
 TEST(InitialOverlaps, ExplicitParticlesAreRefusedWithThePairNamed) {
   const std::string text = model_text(
       "reflective",
