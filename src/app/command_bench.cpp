@@ -1,6 +1,7 @@
 // tethersim bench: the elastic hard-sphere gas, the standard benchmark of
 // event-driven molecular dynamics (diameter 1, mass 1, kT = 1, number
 // density 0.5, periodic cube, FCC start with N = 4 C^3).
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -12,7 +13,9 @@
 #include "tethersim/engine/engine.hpp"
 #include "tethersim/engine/partial_view.hpp"
 #include "tethersim/mpi/session.hpp"
+#include "engine_frame.hpp"
 #include "tethersim/io/checkpoint_file.hpp"
+#include "tethersim/io/trajectory_file.hpp"
 #include "tethersim/io/model_file.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
 
@@ -53,9 +56,48 @@ std::size_t warm_up_baseline() {
   return current_resident_bytes();
 }
 
-// --io: the snapshot and the collective write of a checkpoint, timed.
+// The bytes a particle's row of a frame holds: position, velocity and id,
+// as the model's output keeps them.
+double frame_row_bytes(const Model& model) {
+  const OutputSettings& out = model.output();
+  auto kept = [&](const char* field) {
+    return std::find(out.frame_fields.begin(), out.frame_fields.end(), field) != out.frame_fields.end();
+  };
+  const double value = out.frame_single_precision ? 4.0 : 8.0;
+  const double vector = value * model.dimensions();
+  return vector * (kept("position") ? 1 : 0) + vector * (kept("velocity") ? 1 : 0) + (kept("id") ? 8.0 : 0.0);
+}
+
+// --io, frames: each written as a run writes it (read from the engine a
+// round at a time, flushed), after some collisions moved the particles.
+void time_frames(engine::Engine& engine, const Model& model, const SlotMap& slots, const std::string& dir) {
+  const std::size_t n = engine.particles().size();
+  SlotSpecies species;
+  species.species.assign(n, 0);
+  // The benchmark's own file, removed afterwards (with its XDMF sidecar).
+  const std::filesystem::path path = std::filesystem::path(dir) / "bench-frames.h5";
+  TrajectoryFile trajectory = TrajectoryFile::create(path.string(), MPI_COMM_SELF, model, slots, species, 0);
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    run_collisions(engine, n / 4);
+    const double t = engine.time();
+    const Stopwatch write_clock;
+    trajectory.write_frame(t, runtime::EngineFrameParticles(engine, t), {});
+    const double write_seconds = write_clock.seconds();
+    // What a frame adds to the file: positions, velocities and ids.
+    const double megabytes = static_cast<double>(n) * frame_row_bytes(model) / 1e6;
+    std::printf("frame %d: %.1f MB; write %.3f s: %.0f MB/s\n", repeat + 1, megabytes, write_seconds,
+                megabytes / write_seconds);
+  }
+  trajectory.close();
+  std::filesystem::remove(path);
+  std::filesystem::remove(std::filesystem::path(path).replace_extension(".xdmf"));
+}
+
+// --io: the snapshot and the collective write of a checkpoint, timed, then
+// frames.
 void time_checkpoints(engine::Engine& engine, const Model& model, const std::string& dir) {
   const mpi::Session mpi;
+  std::filesystem::create_directories(dir);
   const std::size_t n = engine.particles().size();
   std::vector<ParticleId> ids(n);
   for (std::size_t k = 0; k < ids.size(); ++k) ids[k] = k;
@@ -76,6 +118,7 @@ void time_checkpoints(engine::Engine& engine, const Model& model, const std::str
                 repeat + 1, megabytes, snapshot_seconds, write_seconds, megabytes / write_seconds,
                 megabytes / (write_seconds + snapshot_seconds));
   }
+  time_frames(engine, model, slots, dir);
 }
 
 // --segments S: the same collisions while keeping what a rank that runs
@@ -165,7 +208,8 @@ int bench_main(const Arguments& args) {
       "segments", po::value<long>()->value_name("S")->default_value(0),
       "time the collisions undoable, in segments of S instants committed every S events (0: off)")(
       "io", po::value<std::string>()->value_name("DIR"),
-      "time checkpoint writing into DIR instead (snapshot and collective write, 3 times)");
+      "time checkpoint writing into DIR instead (snapshot and collective write, 3 times), then 3 "
+      "frames (DIR/bench-frames.h5, removed afterwards)");
   po::positional_options_description positional;
   po::variables_map values;
   if (!parse_command_line("bench",
