@@ -317,7 +317,7 @@ constexpr std::uint64_t kRowsPerRound = std::uint64_t{1} << 15;
 // rank the rows of that rank's part k (each a contiguous run of its
 // particles, which come in slot order).
 void write_particle_rounds(hid_t group, const CheckpointContents& c, hsize_t n, MPI_Comm comm, hid_t transfer,
-                           const EarlyWriteback& writeback) {
+                           EarlyWriteback& writeback) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
@@ -353,7 +353,7 @@ void write_particle_rounds(hid_t group, const CheckpointContents& c, hsize_t n, 
 // particles/<field> in rounds of rows or, alone, straight from the source,
 // and the Phi values as [reactions, N]: one row per reaction.
 void write_particles(hid_t top, CheckpointContents& c, const SlotMap& slots, const SlotRange& mine, hsize_t n,
-                     std::size_t reactions, MPI_Comm comm, hid_t transfer, const EarlyWriteback& writeback) {
+                     std::size_t reactions, MPI_Comm comm, hid_t transfer, EarlyWriteback& writeback) {
   H5Id group = create_group(top, kParticles);
   if (c.in_slot_order) {
     std::vector<std::uint64_t> slab_slots;
@@ -476,7 +476,7 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
   try {
     // H5Fcreate truncated the file, releasing the room reserved above.
     ensure_room(temporary, room, comm, what);
-    const EarlyWriteback writeback(temporary);
+    EarlyWriteback writeback(temporary);
     H5Id transfer = collective_transfer();
     {
       H5Id top = create_group(file, kRoot);

@@ -11,12 +11,14 @@
 #include <unistd.h>
 
 #include <string>
+#include <utility>
 
 namespace tethersim::io_detail {
 
 class EarlyWriteback {
  public:
-  explicit EarlyWriteback(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
+  // The file is opened at the first start(), so it may not exist yet.
+  explicit EarlyWriteback(std::string path) : path_(std::move(path)) {}
   EarlyWriteback(const EarlyWriteback&) = delete;
   EarlyWriteback& operator=(const EarlyWriteback&) = delete;
   ~EarlyWriteback() {
@@ -24,12 +26,18 @@ class EarlyWriteback {
   }
   // Asks the kernel to begin writing every dirty page of the file, without
   // waiting for it (pages being written already are left to finish).
-  void start() const {
+  void start() {
+    if (fd_ < 0 && !tried_) {
+      tried_ = true;
+      fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    }
     if (fd_ >= 0) ::sync_file_range(fd_, 0, 0, SYNC_FILE_RANGE_WRITE);
   }
 
  private:
-  int fd_;
+  std::string path_;
+  int fd_ = -1;
+  bool tried_ = false;
 };
 
 }  // namespace tethersim::io_detail

@@ -78,6 +78,7 @@ std::unique_ptr<TrajectoryFile::State> TrajectoryFile::State::make(const std::st
   MPI_Comm_rank(comm, &s->rank);
   MPI_Comm_size(comm, &s->ranks);
   s->path = path;
+  s->writeback = std::make_unique<io_detail::EarlyWriteback>(path);
   s->slots = std::move(rows);
   s->dimensions = model.dimensions();
   s->lo = model.domain().lo;
@@ -324,6 +325,7 @@ void TrajectoryFile::write_frame(double time, const FrameSource& particles, cons
       }
       write_rows(set(FrameSet::id), H5T_NATIVE_INT64, {frame}, range.begin, range.size(), values.ids.data(),
                  s.transfer);
+      s.writeback->start();
     }
     s.write_scalar_row(set(FrameSet::edges), H5T_NATIVE_DOUBLE, frame, s.edge_matrix.data());
     if (s.write_tethers) write_pairs(s, set(FrameSet::tethers), frame, pairs, true);

@@ -12,6 +12,7 @@
 #include "hdf5_support.hpp"
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/io/trajectory_file.hpp"
+#include "early_writeback.hpp"
 #include "trajectory_layout.hpp"
 
 namespace tethersim {
@@ -44,6 +45,9 @@ struct TrajectoryFile::State {
   std::int64_t last_step = -1;
   double last_step_time = -kInfinity;
   hsize_t tether_rows = 0;  // second extent of the tethers dataset
+  // A frame's rows on their way to the disk while the next round is made
+  // (each frame is flushed before the run goes on).
+  std::unique_ptr<io_detail::EarlyWriteback> writeback;
 
   std::int64_t step_at(double time);
   bool root() const { return rank == 0; }
