@@ -249,7 +249,7 @@ H5Id create_dataset(hid_t parent, const std::string& name, hid_t type,
 H5Id create_extensible_dataset(hid_t parent, const std::string& name, hid_t type,
                                const std::vector<hsize_t>& inner_shape,
                                const std::vector<hsize_t>& chunk, const void* fill,
-                               int compression) {
+                               int compression, FillTime fill_time) {
   std::vector<hsize_t> shape{0}, maxshape{H5S_UNLIMITED};
   shape.insert(shape.end(), inner_shape.begin(), inner_shape.end());
   maxshape.insert(maxshape.end(), inner_shape.begin(), inner_shape.end());
@@ -258,6 +258,7 @@ H5Id create_extensible_dataset(hid_t parent, const std::string& name, hid_t type
   H5Id dcpl(checked(H5Pcreate(H5P_DATASET_CREATE), "dataset creation list"));
   checked(H5Pset_chunk(dcpl, static_cast<int>(chunk.size()), chunk.data()), "chunking " + name);
   if (fill != nullptr) checked(H5Pset_fill_value(dcpl, type, fill), "fill value of " + name);
+  if (fill_time == FillTime::never) checked(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER), "fill time of " + name);
   set_compression(dcpl, compression);
   // Parallel writes need chunks allocated up front.
   checked(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), "allocation of " + name);

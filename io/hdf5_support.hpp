@@ -94,12 +94,16 @@ hid_t native_type();
 // Creates a fixed-shape dataset.
 H5Id create_dataset(hid_t parent, const std::string& name, hid_t type,
                     const std::vector<hsize_t>& shape);
+// When a growing dataset's fill value is written: into every chunk as it
+// is allocated (a reader of an unwritten row sees it), or never (for rows
+// every frame writes: filling them first would write each frame twice).
+enum class FillTime { at_allocation, never };
 // Creates a dataset whose first dimension grows (frames), chunked by
 // `chunk`, with an optional fill value and deflate level (0: none).
 H5Id create_extensible_dataset(hid_t parent, const std::string& name, hid_t type,
                                const std::vector<hsize_t>& inner_shape,
                                const std::vector<hsize_t>& chunk, const void* fill = nullptr,
-                               int compression = 0);
+                               int compression = 0, FillTime fill_time = FillTime::at_allocation);
 // Adds shuffle and deflate at `level` (1-9) to a dataset creation list;
 // nothing for level 0. Parallel HDF5 writes filtered datasets only
 // collectively, which is how every frame is written.

@@ -4,6 +4,7 @@
 // cut off (they are written again).
 
 #include <algorithm>
+#include <cmath>
 
 #include "tethersim/model/hash_text.hpp"
 #include "tethersim/mpi/collectives.hpp"
@@ -37,7 +38,11 @@ std::vector<double> read_times(hid_t file, const std::string& name) {
 
 // How many of the sorted instants are at or before `time`.
 hsize_t count_up_to(const std::vector<double>& instants, double time) {
-  return static_cast<hsize_t>(std::upper_bound(instants.begin(), instants.end(), time) - instants.begin());
+  // A frame cut short by a kill ends the list with its time NaN (written
+  // last): never kept, and no place in the search, which wants an order.
+  auto end = instants.end();
+  while (end != instants.begin() && std::isnan(*(end - 1))) --end;
+  return static_cast<hsize_t>(std::upper_bound(instants.begin(), end, time) - instants.begin());
 }
 
 // The file is this model's: the physics hash, the layout, and (for models

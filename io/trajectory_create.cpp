@@ -138,8 +138,11 @@ H5Id create_pairs(hid_t group, const char* name, const FrameStorage& storage) {
                       "creating the tether dataset"));
 }
 
-// One entry of the layout table, empty: particle rows are NaN and ids -1
-// until a frame writes them (a particle that left keeps them).
+// One entry of the layout table, empty. Every frame writes every particle
+// row (NaN and id -1 for a particle that left), so the rows' fill values
+// are never written: filling each new frame's chunks first doubled the
+// bytes a frame writes. A frame cut short by a kill has its time NaN (the
+// time's fill; written last): a restart removes it, a reader can tell it.
 H5Id create_frame_dataset(hid_t group, const FrameDataset& entry, const FrameStorage& storage) {
   const double nan = std::nan("");
   const float nan_float = std::nanf("");
@@ -153,13 +156,15 @@ H5Id create_frame_dataset(hid_t group, const FrameDataset& entry, const FrameSto
   const hsize_t d = storage.dimensions;
   const hsize_t chunk_rows = storage.rows_per_chunk;
   switch (entry.shape) {
-    case FrameShape::scalar: return create_extensible_dataset(group, entry.name, type, {}, {1024});
+    case FrameShape::scalar:
+      return create_extensible_dataset(group, entry.name, type, {}, {1024},
+                                       entry.set == FrameSet::time ? static_cast<const void*>(&nan) : nullptr);
     case FrameShape::row_vectors:
       return create_extensible_dataset(group, entry.name, type, {n, d}, {1, chunk_rows, d}, value_fill,
-                                       storage.compression);
+                                       storage.compression, FillTime::never);
     case FrameShape::rows:
       return create_extensible_dataset(group, entry.name, type, {n}, {1, chunk_rows}, &no_id,
-                                       storage.compression);
+                                       storage.compression, FillTime::never);
     case FrameShape::box: return create_extensible_dataset(group, entry.name, type, {d, d}, {256, d, d});
     case FrameShape::pairs: return create_pairs(group, entry.name, storage);
   }

@@ -313,7 +313,6 @@ void TrajectoryFile::write_frame(double time, const FrameSource& particles, cons
     auto set = [&](FrameSet which) -> hid_t { return sets[static_cast<std::size_t>(which)]; };
     const std::int64_t step = s.step_at(time);
     s.write_scalar_row(set(FrameSet::step), H5T_NATIVE_INT64, frame, &step);
-    s.write_scalar_row(set(FrameSet::time), H5T_NATIVE_DOUBLE, frame, &time);
     for (std::uint64_t round = 0; round < rounds.count; ++round) {
       const FrameValues values = gather_rows(s, particles, rounds, round);
       const SlotRange& range = values.range;
@@ -332,6 +331,9 @@ void TrajectoryFile::write_frame(double time, const FrameSource& particles, cons
     if (s.write_tether_rows) write_pairs(s, set(FrameSet::tether_rows), frame, pairs, false);
     const auto count = static_cast<std::int64_t>(pairs.where.total);
     s.write_scalar_row(set(FrameSet::tether_counts), H5T_NATIVE_INT64, frame, &count);
+    // The time last: until it is written the frame's time is NaN (the
+    // dataset's fill), which marks a frame cut short by a kill.
+    s.write_scalar_row(set(FrameSet::time), H5T_NATIVE_DOUBLE, frame, &time);
     // The frame is on disk before the run goes on (a killed run keeps it).
     checked(H5Fflush(s.file, H5F_SCOPE_GLOBAL), "flushing the trajectory");
   } catch (const Hdf5Error& e) {
