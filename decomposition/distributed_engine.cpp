@@ -71,6 +71,19 @@ std::string distribution_problem(const Model& model) {
   return "";
 }
 
+std::string owner_computes_problem(const Model& model) {
+  // The engine's owner-computes mode refuses action potentials (they change
+  // reaction times outside any particle event). Loaded groups and periodic
+  // impulses run in it (tests/unit/owner_computes_test.cpp), but on MPI
+  // ranks, all running at an instant where each has a group's
+  // restitutions, they undid one another without end (the membrane sheet
+  // stalled): impact times and turns that do not run in step come first.
+  if (model.action_potentials().enabled()) return "action potentials";
+  if (model.dynamics().restitution_delay > 0.0) return "loaded groups (physics.restitution_delay > 0)";
+  if (!model.periodic_impulses().empty()) return "periodic impulses";
+  return "";
+}
+
 GridShape rank_grid_for(const Model& model, int ranks, const DistributionSettings& settings,
                         const std::optional<GridShape>& occupied) {
   const std::string problem = distribution_problem(model);
@@ -227,6 +240,7 @@ void DistributedEngine::finish_start(double started) {
   start_build_seconds_ = seconds_now() - started;
   speculative_ = std::make_unique<SpeculativeWindows>(*this);
   certified_ = std::make_unique<CertifiedWindows>(*this);
+  if (settings_.windows == WindowMode::owner) owner_ = std::make_unique<OwnerComputesWindows>(*this);
   // The start-up's distribution of every particle is counted with the
   // start, not with the exchange that windows, rebalancing and fallbacks
   // cost (bytes per committed event).
@@ -425,6 +439,7 @@ void DistributedEngine::recorded_round(double end) {
   round(end);
   const char* kind = counters_.fallbacks > before.fallbacks                  ? "fallback"
                      : counters_.certified_rounds > before.certified_rounds ? "certified"
+                     : counters_.owner_rounds > before.owner_rounds         ? "owner"
                                                                             : "speculative";
   recorder_->end_round(kind, time_,
                        {// Everything run here: what stood and what was undone.
@@ -435,6 +450,10 @@ void DistributedEngine::recorded_round(double end) {
 }
 
 void DistributedEngine::round(double end) {
+  if (owner_) {
+    owner_->round(end);
+    return;
+  }
   if (fallback_policy_.next_in_streak(time_)) {
     if (trace_ && rank_ == 0) {
       std::fprintf(stderr, "[rank 0] fallback %d of a run without windows\n", fallback_policy_.streak());

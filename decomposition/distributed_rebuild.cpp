@@ -14,26 +14,6 @@
 
 namespace tethersim::decomposition {
 
-namespace {
-
-void add_statistics(engine::EngineStatistics& to, const engine::EngineStatistics& from) {
-  for (std::size_t k = 0; k < to.events.size(); ++k) to.events[k] += from.events[k];
-  for (std::size_t k = 0; k < to.responses.size(); ++k) to.responses[k] += from.responses[k];
-  to.stale_events += from.stale_events;
-  to.predictions += from.predictions;
-  to.pair_tests += from.pair_tests;
-  to.loadings += from.loadings;
-  to.instantaneous += from.instantaneous;
-  to.capped_loadings += from.capped_loadings;
-  to.attachments += from.attachments;
-  to.detachments += from.detachments;
-  to.releases += from.releases;
-  to.escapes += from.escapes;
-  to.largest_group = std::max(to.largest_group, from.largest_group);
-}
-
-}  // namespace
-
 void DistributedEngine::fallback(double until, double events_per_particle) {
   const double started = seconds_now();
   ++counters_.fallbacks;
@@ -90,7 +70,7 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
       until = time_;
     } else {
       counters_.events_executed += serial.statistics().total_events();
-      add_statistics(statistics, serial.statistics());
+      statistics.add(serial.statistics());
       escapes.insert(escapes.end(), serial.escapes().begin(), serial.escapes().end());
       releases.insert(releases.end(), serial.releases().begin(), serial.releases().end());
       pack_every_particle(serial);

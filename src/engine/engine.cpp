@@ -239,6 +239,7 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
       if (t >= end) return true;
       note_speculation_time(t);
       clock_ = std::max(clock_, t);
+      owner_->latest = std::max(owner_->latest, t);
       place_foreign(foreign);
       ++processed;
       continue;
@@ -258,6 +259,7 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
         continue;
       }
       clock_ = std::max(clock_, e.time);
+      if (owner_) owner_->latest = std::max(owner_->latest, e.time);
       execute_particle_event(i, e);
     } else {
       const GlobalEvent g = global_.top();
@@ -269,6 +271,7 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
         continue;
       }
       clock_ = std::max(clock_, g.time);
+      if (owner_) owner_->latest = std::max(owner_->latest, g.time);
       execute_global_event(g);
     }
     ++processed;

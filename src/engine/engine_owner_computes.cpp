@@ -7,6 +7,7 @@
 // arrives. The process runs ahead in segments and is undone from any time
 // above the committed floor when an outcome comes late or is cancelled.
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -171,8 +172,13 @@ void Engine::add_foreign_outcome(EventOutcome outcome, int sender) {
   owner_->foreign.add(std::move(outcome), sender);
 }
 
+bool Engine::is_straggler(const EventKey& key) const {
+  return owner_ ? key.time <= owner_->latest : key.time <= clock_;
+}
+
 void Engine::undo_owner_from(double t) {
   undo_segments_from(t);
+  owner_->latest = std::min(owner_->latest, std::nextafter(t, -kInfinity));
   // Holds are remade as events surface again.
   owner_->holds.release_all([&](Index m) { mark_for_prediction(m); });
   repredict_touched();

@@ -15,6 +15,12 @@ struct Engine::OwnerComputes {
   EventHolds holds;
   ForeignOutcomes foreign;
   std::vector<EventOutcome> outbox;  // outcomes of events run here, not yet taken
+  // No event at or after this time has run (or been placed) here in this
+  // mode: an outcome after it is not late. A bound, not the clock: an
+  // engine built at time T has its clock at T with nothing at T run yet,
+  // and an undo from t leaves the clock where its segment began but
+  // nothing at or after t run.
+  double latest = -kInfinity;
 };
 
 }  // namespace tethersim::engine

@@ -111,6 +111,13 @@ void check_distribution(const Model& model, const RunRequest& request, const mpi
                      "cannot run on " + std::to_string(mpi.size()) + " ranks: " + problem +
                          "; run it on one rank");
   }
+  if (request.distribution.windows == decomposition::WindowMode::owner) {
+    const std::string missing = decomposition::owner_computes_problem(model);
+    if (!missing.empty()) {
+      throw InputError({model.source_path(), 0}, "", "--windows owner does not take " + missing +
+                                                         " yet; use --windows speculative or certified");
+    }
+  }
   try {
     decomposition::rank_grid_for(model, mpi.size(), request.distribution);
   } catch (const std::invalid_argument& e) {

@@ -23,7 +23,9 @@
 # of the reference's (one rank's) engine: a rank holds its block and halo,
 # never storage for the whole system. With MAX_START_SHARE=f no rank's
 # start may hold more than f times the initial particles (a fresh run's
-# window of its initial state, never the whole).
+# window of its initial state, never the whole). With OWNER=k the run must
+# have been made of owner-computes rounds that ran no event twice, and at
+# least k outcomes must have come late to a rank (and undone it there).
 set -euo pipefail
 exe=$1 np=$2 ref=$3 out=$4
 shift 4
@@ -101,6 +103,13 @@ if [[ -n "${MIN_ROLLBACKS:-}" ]]; then
   echo "speculative windows undone: $rollbacks"
   /usr/bin/python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)" \
     "$rollbacks" "$MIN_ROLLBACKS" || { echo "expected at least $MIN_ROLLBACKS undone windows"; exit 1; }
+fi
+if [[ -n "${OWNER:-}" ]]; then
+  rounds=$(counter owner_rounds total) duplicated=$(counter events_duplicated total) late=$(counter late_outcomes total)
+  echo "owner-computes rounds: $rounds; events run twice: $duplicated; late outcomes: $late"
+  /usr/bin/python3 -c "import sys; r, d, l, k = map(float, sys.argv[1:]); sys.exit(0 if r >= 1 and d == 0 and l >= k else 1)" \
+    "$rounds" "$duplicated" "$late" "$OWNER" ||
+    { echo "expected owner-computes rounds, no event run twice and at least $OWNER late outcomes"; exit 1; }
 fi
 if [[ -n "${MIN_PARTIAL_COMMITS:-}" ]]; then
   partial=$(counter partial_commits total)

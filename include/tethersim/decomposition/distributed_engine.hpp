@@ -39,6 +39,7 @@
 #include "tethersim/decomposition/distribution_test_switches.hpp"
 #include "tethersim/decomposition/fallback_policy.hpp"
 #include "tethersim/decomposition/load_balancer.hpp"
+#include "tethersim/decomposition/owner_computes_windows.hpp"
 #include "tethersim/decomposition/rank_exchange.hpp"
 #include "tethersim/decomposition/round_recorder.hpp"
 #include "tethersim/decomposition/speculative_windows.hpp"
@@ -58,8 +59,10 @@ class ShadowCheck;
 // How a window is made safe: run first and check afterwards, undoing it
 // when the check fails (speculative), or prove it first from speed bounds
 // (certified; also what a speculative round falls back to when windows
-// keep failing).
-enum class WindowMode { speculative, certified };
+// keep failing); or each event run once, by the rank that owns it, with
+// the others undone where its outcome comes late (owner-computes rounds;
+// models without action potentials).
+enum class WindowMode { speculative, certified, owner };
 
 struct DistributionSettings {
   std::optional<GridShape> ranks_grid;  // chosen from the rank count and box when empty
@@ -94,6 +97,8 @@ inline constexpr std::size_t kMinWindowMemoryWithTicks = std::size_t{16} << 20;
 
 // Why a model cannot run on several ranks (empty: it can).
 std::string distribution_problem(const Model& model);
+// What of a model owner-computes rounds do not take yet (empty: nothing).
+std::string owner_computes_problem(const Model& model);
 
 // The rank grid a run of `ranks` ranks uses (given or chosen); throws
 // std::invalid_argument when the model or grid does not allow it. No MPI
@@ -193,6 +198,7 @@ class DistributedEngine {
   // The window protocols work through this class's mechanism.
   friend class SpeculativeWindows;
   friend class CertifiedWindows;
+  friend class OwnerComputesWindows;
 
   struct Globals {
     std::vector<std::uint64_t> periodic_ticks;
@@ -351,6 +357,7 @@ class DistributedEngine {
   bool every_particle_live_ = false;
   std::unique_ptr<SpeculativeWindows> speculative_;
   std::unique_ptr<CertifiedWindows> certified_;
+  std::unique_ptr<OwnerComputesWindows> owner_;  // settings_.windows == owner
   int certified_rounds_left_ = 0;  // certified rounds before speculating again
   DistributionCounters counters_;
   std::function<bool()> stop_poll_;

@@ -73,6 +73,12 @@ struct DistributionCounters {
   std::uint64_t history_steps_sent = 0;
   std::uint64_t messages_sent = 0;        // to neighbours, every exchange
   std::uint64_t certified_rounds = 0;     // rounds made safe by certificates
+  // Owner-computes rounds: each rank runs its own events and sends their
+  // outcomes; a late one (before this rank's clock) undoes it.
+  std::uint64_t owner_rounds = 0;
+  std::uint64_t gvt_rounds = 0;           // agreements on the committed floor
+  std::uint64_t late_outcomes = 0;        // outcomes that came before this rank's clock
+  std::uint64_t cancels_sent = 0;         // cancel notices (the undone events' outcomes void)
   double seconds_verify = 0.0;            // comparing histories, undoing
 };
 
@@ -117,6 +123,10 @@ inline constexpr DistributionCounterRow kRowList[] = {
      }},
     {"parted_particles", count<&C::parted_particles>},
     {"certified_rounds", count<&C::certified_rounds>},
+    {"owner_rounds", count<&C::owner_rounds>},
+    {"gvt_rounds", count<&C::gvt_rounds>},
+    {"late_outcomes", count<&C::late_outcomes>},
+    {"cancels_sent", count<&C::cancels_sent>},
     {"certifications", count<&C::certifications>},
     {"retries", count<&C::retries>},
     {"failed_reach", count<&C::failures_reach>},

@@ -247,7 +247,7 @@ class Engine {
   void begin_owner_computes(const SectorBox& block, std::size_t instants_per_segment);
   void end_owner_computes();
   std::vector<EventOutcome> take_outcomes();
-  bool is_straggler(const EventKey& key) const { return key.time <= clock_; }
+  bool is_straggler(const EventKey& key) const;
   void add_foreign_outcome(EventOutcome outcome, int sender);
   void undo_owner_from(double t);
   EventKey cancel_foreign_from(int sender, const EventKey& from);

@@ -148,9 +148,11 @@ class PartialView {
   // The outcomes of the events run here since the last call, in the order
   // they ran.
   std::vector<EventOutcome> take_outcomes() const { return engine_->take_outcomes(); }
-  // An outcome at or before the engine's clock came late: events run here
-  // may have read what it changes, or (at the clock's own instant) have
-  // come after it. Undo from its time before adding it.
+  // An outcome at or before the latest event run here in this mode came
+  // late: events run here may have read what it changes, or (at that
+  // instant) have come after it. Undo from its time before adding it. (Not
+  // the clock: an engine built at T, or undone back to T, has run nothing
+  // at T.)
   bool is_straggler(const EventKey& key) const { return engine_->is_straggler(key); }
   // Another process's outcome: placed once the records it read are the
   // ones held here and its key comes before the engine's next event.

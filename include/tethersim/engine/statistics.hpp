@@ -1,6 +1,7 @@
 #pragma once
 // What the engine counts while it runs.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -27,6 +28,23 @@ struct EngineStatistics {
     std::uint64_t n = 0;
     for (std::uint64_t c : events) n += c;
     return n;
+  }
+  // Adds what another engine (or part of one) counted: the largest group
+  // is the larger of the two.
+  void add(const EngineStatistics& from) {
+    for (std::size_t k = 0; k < events.size(); ++k) events[k] += from.events[k];
+    for (std::size_t k = 0; k < responses.size(); ++k) responses[k] += from.responses[k];
+    stale_events += from.stale_events;
+    predictions += from.predictions;
+    pair_tests += from.pair_tests;
+    loadings += from.loadings;
+    instantaneous += from.instantaneous;
+    capped_loadings += from.capped_loadings;
+    attachments += from.attachments;
+    detachments += from.detachments;
+    releases += from.releases;
+    escapes += from.escapes;
+    largest_group = std::max(largest_group, from.largest_group);
   }
   std::uint64_t collisions() const {
     return events[static_cast<int>(EventKind::blocking)] +

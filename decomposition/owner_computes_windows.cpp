@@ -1,0 +1,325 @@
+// Owner-computes rounds (owner_computes_windows.hpp). The loop is a turn
+// after turn: run a few hundred of this rank's events, send their outcomes,
+// place what arrived, agree on the committed floor. The agreement is
+// synchronous (ROSS's: all-reduce the batches sent minus taken until none
+// is in flight, then the smallest floor), so a rank with nothing to run
+// waits in the collective, which gives its core away (mpi::Session).
+#include "tethersim/decomposition/owner_computes_windows.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tethersim/decomposition/distributed_engine.hpp"
+#include "tethersim/decomposition/outcome_codec.hpp"
+#include "tethersim/decomposition/record_codec.hpp"
+#include "tethersim/decomposition/record_snapshot.hpp"
+#include "tethersim/engine/free_storage.hpp"
+#include "tethersim/engine/partial_view.hpp"
+#include "tethersim/mpi/batch_channels.hpp"
+#include "tethersim/mpi/collectives.hpp"
+#include "wall_clock.hpp"
+
+namespace tethersim::decomposition {
+
+namespace {
+
+// Events a rank runs between two looks at its channels and the floor, at
+// most: the agreement (two all-reductions) is then a small share. A turn
+// that brought a late outcome halves the next one, down to one event, and
+// a turn without doubles it. Without impact times an outcome is late as
+// soon as its time is before the receiver's latest event, whichever
+// particles it touches, and every rank holds every particle: two ranks
+// that both run far ahead undo each other back to the other's first event
+// at every turn (measured: 252 events undone per late outcome at 256 per
+// turn). Short turns keep that waste small; they do not make it fast.
+constexpr std::uint64_t kMostTurnEvents = 256;
+// A round ends at the floor once its ranks ran this many events per
+// particle (at least kMinRoundEvents), so that progress is reported and
+// checkpoints are written in a long run.
+constexpr double kRoundEventsPerParticle = 20.0;
+constexpr double kMinRoundEvents = 1e5;
+// Agreements without the floor rising that make a stall even when no
+// events run.
+constexpr std::uint64_t kMostAgreementsWithoutProgress = std::uint64_t{1} << 14;
+// Instants per undo segment (the engine's owner-computes mode).
+constexpr std::size_t kInstantsPerSegment = 64;
+// A batch is sent once it holds this much, and never holds more than the
+// channels' largest.
+constexpr std::size_t kSendAtBytes = std::size_t{1} << 18;
+constexpr std::size_t kMaxBatchBytes = std::size_t{4} << 20;
+
+std::vector<int> every_other_rank(int rank, int ranks) {
+  std::vector<int> out;
+  for (int r = 0; r < ranks; ++r) {
+    if (r != rank) out.push_back(r);
+  }
+  return out;
+}
+
+}  // namespace
+
+struct OwnerComputesWindows::Turn {
+  std::unique_ptr<engine::Engine> e;
+  engine::SentOutcomes sent;
+  Bytes pending;  // the batch every other rank gets next
+  double floor = 0.0;  // the last agreed committed floor
+  std::uint64_t events = 0;        // run here this round (undone ones too)
+  std::uint64_t turn_events = 1;   // the next turn's length (events)
+  bool late = false;               // the last turn brought a late outcome
+  std::uint64_t since_progress = 0;  // agreements since the floor last rose
+  double all_events = 0.0;         // run on every rank this round (agreed)
+  double events_at_progress = 0.0; // all_events when the floor last rose
+  DistributedEngine::Halt halt = DistributedEngine::Halt::none;
+  bool budget_spent = false;
+};
+
+namespace {
+
+// The engine's owner-computes side (a view: the engine's own interface
+// keeps it apart).
+engine::PartialView view_of(const OwnerComputesWindows::Turn& t) { return engine::PartialView(*t.e); }
+
+}  // namespace
+
+OwnerComputesWindows::OwnerComputesWindows(DistributedEngine& engine) : d_(engine) {}
+OwnerComputesWindows::~OwnerComputesWindows() = default;
+
+engine::SectorBox OwnerComputesWindows::own_block() const {
+  const std::array<int, 3> block = d_.layout_.block_of_rank(d_.rank_);
+  engine::SectorBox box;
+  for (std::size_t a = 0; a < 3; ++a) {
+    const std::vector<int>& cuts = d_.layout_.cuts()[a];
+    box.lo[a] = cuts[static_cast<std::size_t>(block[a])];
+    box.hi[a] = cuts[static_cast<std::size_t>(block[a]) + 1];
+  }
+  return box;
+}
+
+std::unique_ptr<engine::Engine> OwnerComputesWindows::whole_system() {
+  Bytes mine;
+  for (const engine::ParticleRecord& r : accounted_records(*d_.engine_)) append_record(mine, r);
+  Bytes all = mpi::all_gather(mine, d_.comm_);
+  d_.counters_.bytes_sent += mine.size() * static_cast<std::size_t>(d_.ranks_ - 1);
+  engine::free_storage(mine);
+  engine::EngineSnapshot s = snapshot_of_records(read_records(all.data(), all.size()), d_.time_, d_.reaction_count());
+  engine::free_storage(all);
+  s.periodic_ticks = d_.engine_->periodic_ticks();
+  s.active_window = d_.engine_->active_window();
+  return std::make_unique<engine::Engine>(d_.model_, s);
+}
+
+bool OwnerComputesWindows::round(double end) {
+  if (!channels_) {
+    channels_ = std::make_unique<mpi::BatchChannels>(d_.comm_, every_other_rank(d_.rank_, d_.ranks_), kMaxBatchBytes);
+  }
+  ++d_.counters_.owner_rounds;
+  d_.enter(RoundPhase::other);
+  Turn t;
+  t.floor = d_.time_;
+  t.e = whole_system();
+  const engine::PartialView view(*t.e);
+  view.set_counts_global_events(d_.rank_ == 0);
+  view.begin_owner_computes(own_block(), kInstantsPerSegment);
+  for (;;) {
+    if (d_.stop_poll_ && d_.stop_poll_()) t.halt = DistributedEngine::Halt::stop;
+    if (t.halt == DistributedEngine::Halt::none && view_of(t).floor_time() < end) {
+      const double run_started = seconds_now();
+      d_.enter(RoundPhase::execute);
+      const std::uint64_t before = t.e->statistics().total_events();
+      t.e->run_until(end, t.turn_events);
+      t.events += t.e->statistics().total_events() - before;
+      d_.counters_.seconds_execute += seconds_now() - run_started;
+      d_.enter(RoundPhase::other);
+    }
+    publish(t, end);
+    t.late = false;
+    receive(t);
+    if (agree_on_floor(t, end)) break;
+    t.turn_events = t.late ? std::max<std::uint64_t>(1, t.turn_events / 2)
+                           : std::min(kMostTurnEvents, 2 * t.turn_events);
+  }
+  const double until = t.halt == DistributedEngine::Halt::none && !t.budget_spent ? end : t.floor;
+  if (until < end) {
+    // Everything at or after the floor is undone: the state is the one at
+    // the floor on every rank (what it sent there is void with it).
+    view_of(t).undo_owner_from(until);
+  }
+  hand_back(t, until);
+  return true;
+}
+
+void OwnerComputesWindows::publish(Turn& t, double end) {
+  const engine::PartialView view(*t.e);
+  for (engine::EventOutcome& outcome : view.take_outcomes()) {
+    const engine::SentOutcomes::Offer offer = t.sent.offer(outcome);
+    if (offer.cancel_from) {
+      append_cancel(t.pending, *offer.cancel_from);
+      ++d_.counters_.cancels_sent;
+    }
+    if (!offer.send) continue;  // a re-run gave the bits already sent
+    append_outcome(t.pending, outcome);
+    if (t.pending.size() >= kSendAtBytes) send_pending(t);
+  }
+  // An instant the clock has left: what its re-runs did not give again is
+  // void. Once nothing is left to run here before the end, every instant
+  // before it is (an event of this rank still held behind another's comes
+  // back as a new outcome, if it does: a cancel too many is only work).
+  const double clock = view_of(t).floor_time() >= end ? end : t.e->time();
+  if (auto missing = t.sent.missing_before(clock)) {
+    append_cancel(t.pending, *missing);
+    ++d_.counters_.cancels_sent;
+  }
+}
+
+void OwnerComputesWindows::send_pending(Turn& t) {
+  if (t.pending.empty()) return;
+  if (t.pending.size() > kMaxBatchBytes) {
+    throw std::runtime_error("owner-computes: a batch of " + std::to_string(t.pending.size()) +
+                             " bytes is more than a channel carries (" + std::to_string(kMaxBatchBytes) + ")");
+  }
+  d_.enter(RoundPhase::commit);
+  for (std::size_t k = 0; k < channels_->neighbours().size(); ++k) {
+    channels_->send(k, t.pending.data(), t.pending.size());
+    d_.counters_.bytes_sent += t.pending.size();
+    ++d_.counters_.messages_sent;
+  }
+  t.pending.clear();
+  d_.enter(RoundPhase::other);
+}
+
+void OwnerComputesWindows::undid(Turn& t, double instant, const engine::EventKey& key) {
+  if (auto cancel = t.sent.undone(instant, key)) {
+    append_cancel(t.pending, *cancel);
+    ++d_.counters_.cancels_sent;
+  }
+}
+
+void OwnerComputesWindows::receive(Turn& t) {
+  const engine::PartialView view(*t.e);
+  d_.enter(RoundPhase::verify);
+  auto undo_from = [&](double time) {
+    const std::uint64_t before = t.e->statistics().total_events();
+    view.undo_owner_from(time);
+    d_.counters_.events_rolled_back += before - t.e->statistics().total_events();
+    ++d_.counters_.rollbacks;
+  };
+  channels_->receive([&](std::size_t index, const void* data, std::size_t size) {
+    const int sender = channels_->neighbours()[index];
+    read_outcome_batch(
+        static_cast<const char*>(data), size,
+        [&](engine::EventOutcome&& o) {
+          if (view.is_straggler(o.key)) {
+            ++d_.counters_.late_outcomes;
+            t.late = true;
+            const engine::EventKey key = o.key;
+            undo_from(key.time);
+            undid(t, key.time, key);
+          }
+          view.add_foreign_outcome(std::move(o), sender);
+        },
+        [&](const engine::EventKey& from) {
+          const std::uint64_t before = t.e->statistics().total_events();
+          const engine::EventKey placed = view.cancel_foreign_from(sender, from);
+          if (placed.time < kInfinity) {
+            d_.counters_.events_rolled_back += before - t.e->statistics().total_events();
+            ++d_.counters_.rollbacks;
+            undid(t, placed.time, placed);
+          }
+        });
+  });
+  d_.enter(RoundPhase::other);
+}
+
+bool OwnerComputesWindows::agree_on_floor(Turn& t, double end) {
+  const double started = seconds_now();
+  ++d_.counters_.gvt_rounds;
+  // No batch in flight: every rank has placed or cancelled what the
+  // others sent, so its floor bounds everything still to come.
+  for (;;) {
+    send_pending(t);
+    std::int64_t counts[2] = {static_cast<std::int64_t>(channels_->sent()) - static_cast<std::int64_t>(channels_->taken()),
+                              static_cast<std::int64_t>(t.events)};
+    MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, d_.comm_);
+    t.all_events = static_cast<double>(counts[1]);
+    if (counts[0] == 0) break;
+    receive(t);
+  }
+  // The smallest time this rank may still run, place, or cancel from;
+  // and whether it asks to stop (as maxima, to share one reduction).
+  const double floor = std::min({view_of(t).floor_time(), t.sent.unconfirmed_floor(), end});
+  double values[2] = {-floor, static_cast<double>(t.halt)};
+  MPI_Allreduce(MPI_IN_PLACE, values, 2, MPI_DOUBLE, MPI_MAX, d_.comm_);
+  const double gvt = -values[0];
+  t.halt = static_cast<DistributedEngine::Halt>(static_cast<int>(values[1]));
+  d_.counters_.seconds_wait += seconds_now() - started;
+  if (gvt > t.floor) {
+    t.events_at_progress = t.all_events;
+    t.floor = gvt;
+    t.since_progress = 0;
+  } else if (++t.since_progress > kMostAgreementsWithoutProgress) {
+    // Nothing runs and the floor stays: an event no rank will run (a
+    // defect of this mode, docs/distribution.md). A stall, not a hang.
+    t.halt = DistributedEngine::Halt::stall;
+    d_.stall_description_ = "rank " + std::to_string(d_.rank_) + ": owner-computes rounds made " +
+                            std::to_string(t.since_progress) + " agreements without the committed time passing t = " +
+                            std::to_string(gvt);
+    return true;
+  }
+  if (gvt >= end) return true;
+  const engine::PartialView view(*t.e);
+  view.commit_owner_before(gvt);
+  t.sent.commit_before(gvt);
+  if (t.halt != DistributedEngine::Halt::none) return true;
+  // Events keep coming while the floor stays: a stall (every rank sees
+  // the same agreed counts).
+  if (d_.stall_limit_ > 0 && t.all_events - t.events_at_progress > static_cast<double>(d_.stall_limit_)) {
+    t.halt = DistributedEngine::Halt::stall;
+    d_.stall_description_ = "rank " + std::to_string(d_.rank_) + ": owner-computes rounds ran " +
+                            std::to_string(static_cast<std::uint64_t>(t.all_events - t.events_at_progress)) +
+                            " events without the committed time passing t = " + std::to_string(gvt);
+    return true;
+  }
+  const double budget = std::max(kMinRoundEvents, kRoundEventsPerParticle * static_cast<double>(d_.global_owned_));
+  if (t.all_events >= budget && gvt > d_.time_) {
+    t.budget_spent = true;
+    return true;
+  }
+  return false;
+}
+
+void OwnerComputesWindows::hand_back(Turn& t, double until) {
+  const double started = seconds_now();
+  d_.enter(RoundPhase::commit);
+  engine::Engine& e = *t.e;
+  // Each rank's share of the counts: the events it ran and kept.
+  engine::EngineStatistics statistics = d_.engine_->statistics();
+  statistics.add(e.statistics());
+  std::vector<engine::EscapeSnapshot> escapes = d_.engine_->escapes();
+  escapes.insert(escapes.end(), e.escapes().begin(), e.escapes().end());
+  std::vector<engine::ReleaseSnapshot> releases = d_.engine_->releases();
+  releases.insert(releases.end(), e.releases().begin(), e.releases().end());
+  d_.counters_.events_executed += e.statistics().total_events();
+  const DistributedEngine::Globals globals{e.periodic_ticks(), e.active_window()};
+  d_.engine_.reset();  // built again below
+  // Every rank holds every particle exactly at `until` (every outcome
+  // before the floor is placed everywhere): rank 0 sends each to the
+  // windows that hold it, as a fallback does.
+  std::vector<Bytes> after(static_cast<std::size_t>(d_.ranks_));
+  if (d_.rank_ == 0) {
+    std::vector<int> ranks;
+    for (engine::Index i : e.particles().indices_in_id_order()) d_.pack_for_holders(after, e.record(i), ranks);
+  }
+  t.e.reset();
+  d_.halt_ = t.halt;
+  d_.move_clock_to(until);
+  d_.deliver_and_build(std::move(after), globals, statistics, escapes, releases);
+  d_.counters_.seconds_rebuild += seconds_now() - started;
+}
+
+}  // namespace tethersim::decomposition

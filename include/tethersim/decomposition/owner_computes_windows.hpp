@@ -1,0 +1,74 @@
+#pragma once
+// Owner-computes rounds, the third window protocol (docs/distribution.md,
+// "Owner-computes rounds"): every event runs once, on the rank that owns
+// its attributed participant. Each rank holds the whole system for the
+// round, runs only its own events, sends each one's outcome (the changed
+// records) to every other rank as it happens, and places theirs at their
+// keys; an outcome that arrives before the rank's clock undoes the rank to
+// that time, and the events it undid are cancelled where they were sent.
+// Ranks run ahead without waiting for each other; every few hundred events
+// they agree on a committed floor (GVT: no message in flight, the smallest
+// time any rank may still run, place or cancel), below which nothing is
+// ever undone. The round ends when the floor reaches its end, or at the
+// floor when a stop, a stall or the round's event budget asks for it.
+//
+// Every rank holding every particle is this protocol's first form: ghosts
+// one sector layer deep, entering and leaving, come next (the engine's
+// owner-computes mode is written for either).
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "tethersim/decomposition/byte_buffer.hpp"
+#include "tethersim/decomposition/window_protocol.hpp"
+#include "tethersim/engine/event_key.hpp"
+#include "tethersim/engine/sector_box.hpp"
+#include "tethersim/engine/sent_outcomes.hpp"
+
+namespace tethersim::engine {
+class Engine;
+struct EventOutcome;
+}  // namespace tethersim::engine
+
+namespace tethersim::mpi {
+class BatchChannels;
+}
+
+namespace tethersim::decomposition {
+
+class DistributedEngine;
+
+class OwnerComputesWindows final : public WindowProtocol {
+ public:
+  explicit OwnerComputesWindows(DistributedEngine& engine);
+  ~OwnerComputesWindows() override;
+  // Runs from the engine's time to `end`, or to an agreed floor short of
+  // it (a stop, a stall, the round's budget). Always true.
+  bool round(double end) override;
+
+  struct Turn;  // one round's state (owner_computes_windows.cpp)
+
+ private:
+  engine::SectorBox own_block() const;
+  // Every rank's accounted particles, on every rank, as one engine.
+  std::unique_ptr<engine::Engine> whole_system();
+  // Outcomes of the events just run (and the cancels they imply) into the
+  // batch every other rank gets.
+  void publish(Turn& t, double end);
+  void send_pending(Turn& t);
+  // Places what the other ranks sent, undoing this rank where it is late.
+  void receive(Turn& t);
+  // This rank was undone from `instant` because of what came at `key`.
+  void undid(Turn& t, double instant, const engine::EventKey& key);
+  // Collective: waits until no batch is in flight, then agrees on the
+  // floor and on whether to stop. True when the round is over.
+  bool agree_on_floor(Turn& t, double end);
+  // Hands the state at `until` back to the windows of every rank.
+  void hand_back(Turn& t, double until);
+
+  DistributedEngine& d_;
+  std::unique_ptr<mpi::BatchChannels> channels_;  // to every other rank, made at the first round
+};
+
+}  // namespace tethersim::decomposition
