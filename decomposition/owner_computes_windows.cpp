@@ -1,6 +1,7 @@
-// Owner-computes rounds (owner_computes_windows.hpp). The loop is a turn
-// after turn: run a few hundred of this rank's events, send their outcomes,
-// place what arrived, agree on the committed floor. The agreement is
+// Owner-computes rounds (owner_computes_windows.hpp). The loop is turn
+// after turn: run a few events (this rank's own, and others' outcomes
+// placed), send their outcomes, take in what arrived, agree on the
+// committed floor. The agreement is
 // synchronous (ROSS's: all-reduce the batches sent minus taken until none
 // is in flight, then the smallest floor), so a rank with nothing to run
 // waits in the collective, which gives its core away (mpi::Session).

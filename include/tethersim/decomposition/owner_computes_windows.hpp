@@ -4,17 +4,19 @@
 // its attributed participant. Each rank holds the whole system for the
 // round, runs only its own events, sends each one's outcome (the changed
 // records) to every other rank as it happens, and places theirs at their
-// keys; an outcome that arrives before the rank's clock undoes the rank to
-// that time, and the events it undid are cancelled where they were sent.
-// Ranks run ahead without waiting for each other; every few hundred events
-// they agree on a committed floor (GVT: no message in flight, the smallest
+// keys; an outcome that arrives before the rank's latest event undoes the
+// rank to that time, and the events it undid are cancelled where they were
+// sent. Ranks run ahead without waiting for each other; after every turn
+// (one to 256 events) they agree on a committed floor (GVT: no message in flight, the smallest
 // time any rank may still run, place or cancel), below which nothing is
 // ever undone. The round ends when the floor reaches its end, or at the
 // floor when a stop, a stall or the round's event budget asks for it.
 //
-// Every rank holding every particle is this protocol's first form: ghosts
-// one sector layer deep, entering and leaving, come next (the engine's
-// owner-computes mode is written for either).
+// Every rank holding every particle is this protocol's first form, a
+// preview (docs/distribution.md: exact on the grids tested, not on all;
+// slow): ghosts one sector layer deep, entering and leaving, and undo back
+// to an outcome's impact time come next (the engine's owner-computes mode
+// is written for either).
 
 #include <cstdint>
 #include <memory>
