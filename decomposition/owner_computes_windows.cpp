@@ -1,17 +1,15 @@
 // Owner-computes rounds (owner_computes_windows.hpp). The loop is turn
 // after turn: run a few events (this rank's own, and others' outcomes
 // placed), send their outcomes, take in what arrived, agree on the
-// committed floor. The agreement is
-// synchronous (ROSS's: all-reduce the batches sent minus taken until none
-// is in flight, then the smallest floor), so a rank with nothing to run
-// waits in the collective, which gives its core away (mpi::Session).
+// committed floor. The agreement is synchronous (ROSS's: all-reduce the
+// batches sent minus taken until none is in flight, then the smallest
+// floor), so a rank with nothing to run waits in the collective, which
+// gives its core away (mpi::Session).
 #include "tethersim/decomposition/owner_computes_windows.hpp"
 
 #include <mpi.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,6 +22,7 @@
 #include "tethersim/engine/partial_view.hpp"
 #include "tethersim/mpi/batch_channels.hpp"
 #include "tethersim/mpi/collectives.hpp"
+#include "tethersim/mpi/reductions.hpp"
 #include "wall_clock.hpp"
 
 namespace tethersim::decomposition {
@@ -204,9 +203,11 @@ void OwnerComputesWindows::undid(Turn& t, double instant, const engine::EventKey
 void OwnerComputesWindows::receive(Turn& t) {
   const engine::PartialView view(*t.e);
   d_.enter(RoundPhase::verify);
-  auto undo_from = [&](double time) {
+  // An undo, counted with the events it took back (`undo` returns whether
+  // it undid anything).
+  auto counted_undo = [&](auto&& undo) {
     const std::uint64_t before = t.e->statistics().total_events();
-    view.undo_owner_from(time);
+    if (!undo()) return;
     d_.counters_.events_rolled_back += before - t.e->statistics().total_events();
     ++d_.counters_.rollbacks;
   };
@@ -219,19 +220,21 @@ void OwnerComputesWindows::receive(Turn& t) {
             ++d_.counters_.late_outcomes;
             t.late = true;
             const engine::EventKey key = o.key;
-            undo_from(key.time);
+            counted_undo([&] {
+              view.undo_owner_from(key.time);
+              return true;
+            });
             undid(t, key.time, key);
           }
           view.add_foreign_outcome(std::move(o), sender);
         },
         [&](const engine::EventKey& from) {
-          const std::uint64_t before = t.e->statistics().total_events();
-          const engine::EventKey placed = view.cancel_foreign_from(sender, from);
-          if (placed.time < kInfinity) {
-            d_.counters_.events_rolled_back += before - t.e->statistics().total_events();
-            ++d_.counters_.rollbacks;
-            undid(t, placed.time, placed);
-          }
+          engine::EventKey placed;
+          counted_undo([&] {
+            placed = view.cancel_foreign_from(sender, from);
+            return placed.time < kInfinity;
+          });
+          if (placed.time < kInfinity) undid(t, placed.time, placed);
         });
   });
   d_.enter(RoundPhase::other);
@@ -244,9 +247,10 @@ bool OwnerComputesWindows::agree_on_floor(Turn& t, double end) {
   // others sent, so its floor bounds everything still to come.
   for (;;) {
     send_pending(t);
-    std::int64_t counts[2] = {static_cast<std::int64_t>(channels_->sent()) - static_cast<std::int64_t>(channels_->taken()),
-                              static_cast<std::int64_t>(t.events)};
-    MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, d_.comm_);
+    std::int64_t counts[2] = {
+        static_cast<std::int64_t>(channels_->sent()) - static_cast<std::int64_t>(channels_->taken()),
+        static_cast<std::int64_t>(t.events)};
+    mpi::reduce_in_place(counts, 2, MPI_SUM, d_.comm_);
     t.all_events = static_cast<double>(counts[1]);
     if (counts[0] == 0) break;
     receive(t);
@@ -255,7 +259,7 @@ bool OwnerComputesWindows::agree_on_floor(Turn& t, double end) {
   // and whether it asks to stop (as maxima, to share one reduction).
   const double floor = std::min({view_of(t).floor_time(), t.sent.unconfirmed_floor(), end});
   double values[2] = {-floor, static_cast<double>(t.halt)};
-  MPI_Allreduce(MPI_IN_PLACE, values, 2, MPI_DOUBLE, MPI_MAX, d_.comm_);
+  mpi::reduce_in_place(values, 2, MPI_MAX, d_.comm_);
   const double gvt = -values[0];
   t.halt = static_cast<DistributedEngine::Halt>(static_cast<int>(values[1]));
   d_.counters_.seconds_wait += seconds_now() - started;
@@ -266,10 +270,7 @@ bool OwnerComputesWindows::agree_on_floor(Turn& t, double end) {
   } else if (++t.since_progress > kMostAgreementsWithoutProgress) {
     // Nothing runs and the floor stays: an event no rank will run (a
     // defect of this mode, docs/distribution.md). A stall, not a hang.
-    t.halt = DistributedEngine::Halt::stall;
-    d_.stall_description_ = "rank " + std::to_string(d_.rank_) + ": owner-computes rounds made " +
-                            std::to_string(t.since_progress) + " agreements without the committed time passing t = " +
-                            std::to_string(gvt);
+    stalled(t, "made " + std::to_string(t.since_progress) + " agreements", gvt);
     return true;
   }
   if (gvt >= end) return true;
@@ -280,10 +281,7 @@ bool OwnerComputesWindows::agree_on_floor(Turn& t, double end) {
   // Events keep coming while the floor stays: a stall (every rank sees
   // the same agreed counts).
   if (d_.stall_limit_ > 0 && t.all_events - t.events_at_progress > static_cast<double>(d_.stall_limit_)) {
-    t.halt = DistributedEngine::Halt::stall;
-    d_.stall_description_ = "rank " + std::to_string(d_.rank_) + ": owner-computes rounds ran " +
-                            std::to_string(static_cast<std::uint64_t>(t.all_events - t.events_at_progress)) +
-                            " events without the committed time passing t = " + std::to_string(gvt);
+    stalled(t, "ran " + std::to_string(static_cast<std::uint64_t>(t.all_events - t.events_at_progress)) + " events", gvt);
     return true;
   }
   const double budget = std::max(kMinRoundEvents, kRoundEventsPerParticle * static_cast<double>(d_.global_owned_));
@@ -292,6 +290,12 @@ bool OwnerComputesWindows::agree_on_floor(Turn& t, double end) {
     return true;
   }
   return false;
+}
+
+void OwnerComputesWindows::stalled(Turn& t, const std::string& spent, double floor) {
+  t.halt = DistributedEngine::Halt::stall;
+  d_.stall_description_ = "rank " + std::to_string(d_.rank_) + ": owner-computes rounds " + spent +
+                          " without the committed time passing t = " + std::to_string(floor);
 }
 
 void OwnerComputesWindows::hand_back(Turn& t, double until) {
@@ -308,9 +312,10 @@ void OwnerComputesWindows::hand_back(Turn& t, double until) {
   d_.counters_.events_executed += e.statistics().total_events();
   const DistributedEngine::Globals globals{e.periodic_ticks(), e.active_window()};
   d_.engine_.reset();  // built again below
-  // Every rank holds every particle exactly at `until` (every outcome
-  // before the floor is placed everywhere): rank 0 sends each to the
-  // windows that hold it, as a fallback does.
+  // Rank 0 sends each particle of its copy to the windows that hold it, as
+  // a fallback does: the whole state at `until` if every outcome before the
+  // floor was placed everywhere, which the 2x2x2 grid shows is not always
+  // so (docs/distribution.md, "Known defect").
   std::vector<Bytes> after(static_cast<std::size_t>(d_.ranks_));
   if (d_.rank_ == 0) {
     std::vector<int> ranks;

@@ -2,12 +2,12 @@
 #include <mpi.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <initializer_list>
 #include <utility>
 #include <filesystem>
 
 #include "command_options.hpp"
+#include "distribution_test_switches.hpp"
 #include "exit_codes.hpp"
 #include "run_session.hpp"
 #include "tethersim/decomposition/block_layout.hpp"
@@ -211,7 +211,7 @@ decomposition::DistributionSettings read_distribution(const po::variables_map& v
     // Its turns and agreements are not in the records' communication yet.
     throw UsageError{"run", "--record-rounds does not record --windows owner rounds yet"};
   }
-  if (d.windows == WindowMode::owner && std::getenv("TETHERSIM_OWNER_PREVIEW") == nullptr) {
+  if (d.windows == WindowMode::owner && !runtime::owner_preview_asked()) {
     // Exact where tested, but not on every rank grid: it must be asked for
     // knowingly (docs/distribution.md, "Owner-computes rounds").
     throw UsageError{"run", "--windows owner is a preview, not exact on every rank grid; set "

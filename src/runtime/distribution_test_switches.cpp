@@ -1,5 +1,5 @@
-// The one place the distributed engine's testing switches are read from
-// the environment.
+// The one place the distributed engine's testing switches (and the
+// owner-computes preview's) are read from the environment.
 #include "distribution_test_switches.hpp"
 
 #include <cstdio>
@@ -27,5 +27,7 @@ decomposition::DistributionTestSwitches distribution_test_switches_from_environm
   s.break_synchronization = set("TETHERSIM_BREAK_SYNCHRONIZATION");
   return s;
 }
+
+bool owner_preview_asked() { return std::getenv("TETHERSIM_OWNER_PREVIEW") != nullptr; }
 
 }  // namespace tethersim::runtime

@@ -9,4 +9,8 @@ namespace tethersim::runtime {
 // RANK@TIME.
 decomposition::DistributionTestSwitches distribution_test_switches_from_environment();
 
+// Whether TETHERSIM_OWNER_PREVIEW asks for owner-computes rounds, a preview
+// that is not exact on every rank grid (docs/distribution.md).
+bool owner_preview_asked();
+
 }  // namespace tethersim::runtime

@@ -7,9 +7,9 @@
 // keys; an outcome that arrives before the rank's latest event undoes the
 // rank to that time, and the events it undid are cancelled where they were
 // sent. Ranks run ahead without waiting for each other; after every turn
-// (one to 256 events) they agree on a committed floor (GVT: no message in flight, the smallest
-// time any rank may still run, place or cancel), below which nothing is
-// ever undone. The round ends when the floor reaches its end, or at the
+// (one to 256 events) they agree on a committed floor (GVT: no message in
+// flight, the smallest time any rank may still run, place or cancel),
+// below which nothing is ever undone. The round ends when the floor reaches its end, or at the
 // floor when a stop, a stall or the round's event budget asks for it.
 //
 // Every rank holding every particle is this protocol's first form, a
@@ -20,7 +20,7 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
+#include <string>
 
 #include "tethersim/decomposition/byte_buffer.hpp"
 #include "tethersim/decomposition/window_protocol.hpp"
@@ -30,7 +30,6 @@
 
 namespace tethersim::engine {
 class Engine;
-struct EventOutcome;
 }  // namespace tethersim::engine
 
 namespace tethersim::mpi {
@@ -66,6 +65,9 @@ class OwnerComputesWindows final : public WindowProtocol {
   // Collective: waits until no batch is in flight, then agrees on the
   // floor and on whether to stop. True when the round is over.
   bool agree_on_floor(Turn& t, double end);
+  // The round halts as a stall: the rounds did `spent` ("ran N events")
+  // without the floor passing `floor`.
+  void stalled(Turn& t, const std::string& spent, double floor);
   // Hands the state at `until` back to the windows of every rank.
   void hand_back(Turn& t, double until);
 
