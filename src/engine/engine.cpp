@@ -235,8 +235,10 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
     if (!have_particle && !have_global && foreign < 0) return true;
     if (foreign >= 0) {
       // Another process's event: its records take their place here.
-      const double t = owner_->foreign.pending(foreign).outcome.key.time;
+      const EventKey& key = owner_->foreign.pending(foreign).outcome.key;
+      const double t = key.time;
       if (t >= end) return true;
+      if (owner_undo_due(key)) return false;
       note_speculation_time(t);
       clock_ = std::max(clock_, t);
       owner_->latest = std::max(owner_->latest, t);
@@ -252,24 +254,31 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
       const Index i = calendar_.top();
       const ParticleEvent e = calendar_.event(i);
       if (e.time >= end) return true;
-      if (speculation_) note_speculation_time(e.time);
+      // In owner-computes mode an instant is marked only by what runs or
+      // is placed (never by a held or stale event), so that instants stay
+      // in time order.
+      if (speculation_ && !owner_) note_speculation_time(e.time);
       if (renew_if_stale(i, e)) continue;
       if (owner_ && !executes_here(i, e)) {
         hold_event(i, e);
         continue;
       }
+      if (owner_) {
+        if (owner_undo_due(particle_event_key(i, e))) return false;
+        note_speculation_time(e.time);
+        owner_->latest = std::max(owner_->latest, e.time);
+      }
       clock_ = std::max(clock_, e.time);
-      if (owner_) owner_->latest = std::max(owner_->latest, e.time);
       execute_particle_event(i, e);
     } else {
       const GlobalEvent g = global_.top();
       if (g.time >= end) return true;
-      if (speculation_) note_speculation_time(g.time, g.kind == EventKind::restitution);
+      const bool elsewhere = owner_ && g.kind == EventKind::restitution && !restitutes_here(g);
+      if (owner_ && !elsewhere && owner_undo_due(global_event_key(g))) return false;
+      if (speculation_ && !elsewhere) note_speculation_time(g.time, g.kind == EventKind::restitution);
       global_.pop();
-      if (owner_ && g.kind == EventKind::restitution && !restitutes_here(g)) {
-        // Its outcome comes from the process that runs it.
-        continue;
-      }
+      // Its outcome comes from the process that runs it.
+      if (elsewhere) continue;
       clock_ = std::max(clock_, g.time);
       if (owner_) owner_->latest = std::max(owner_->latest, g.time);
       execute_global_event(g);

@@ -8,6 +8,7 @@
 // above the committed floor when an outcome comes late or is cancelled.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -170,6 +171,23 @@ void Engine::add_foreign_outcome(EventOutcome outcome, int sender) {
                            " is not after this engine's clock " + std::to_string(clock_) + ": undo first");
   }
   owner_->foreign.add(std::move(outcome), sender);
+}
+
+bool Engine::owner_undo_due(const EventKey& key) {
+  // Events ran here after this one's time while it was held (it waited
+  // for another process's outcome, or for the records its outcome read):
+  // they may have read what it changes, and their instants would take its
+  // changes for theirs. The protocol undoes from its time first, as for a
+  // late outcome (take_undo_due).
+  if (!(key.time < owner_->latest)) return false;
+  owner_->undo_due = key;
+  return true;
+}
+
+std::optional<EventKey> Engine::take_undo_due() {
+  std::optional<EventKey> due;
+  if (owner_) due.swap(owner_->undo_due);
+  return due;
 }
 
 bool Engine::is_straggler(const EventKey& key) const {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "owner_computes_state.hpp"
@@ -189,6 +190,13 @@ void Engine::note_speculation_time(double t, bool journaled) {
     if (segments_.due || !journaled || open.marks.size() >= segments_.instants) start_segment(t);
   }
   SpeculationState& s = *speculation_;
+  if (owner_ && !s.marks.empty() && t < s.marks.back().time) {
+    // Its changes would be taken for the later instant's, and an undo from
+    // between the two would take them back unasked (run_until stops in
+    // front of such an event: owner_undo_due).
+    throw std::logic_error("owner-computes: an event at " + std::to_string(t) + " after one at " +
+                           std::to_string(s.marks.back().time));
+  }
   s.latest = std::max(s.latest, t);
   if (s.journal_dropped) return;
   if (s.marks.empty() || t > s.marks.back().time) {

@@ -2,6 +2,7 @@
 // The engine's state in owner-computes mode (private to src/engine; every
 // file that constructs or destroys an Engine includes it).
 
+#include <optional>
 #include <vector>
 
 #include "event_holds.hpp"
@@ -21,6 +22,9 @@ struct Engine::OwnerComputes {
   // and an undo from t leaves the clock where its segment began but
   // nothing at or after t run.
   double latest = -kInfinity;
+  // An event or outcome that came up before `latest` (owner_undo_due):
+  // run_until stopped in front of it.
+  std::optional<EventKey> undo_due;
 };
 
 }  // namespace tethersim::engine

@@ -5,7 +5,8 @@
 #   t = 348 when the generator started dimer halves at one point) finishes;
 # - a run whose clock crawls with the watch off stops on SIGTERM, SIGINT and
 #   --max-walltime within a few seconds, with a checkpoint and exit code 0,
-#   on one rank and on two (through jobs/local/mpirun.sh);
+#   on one rank and on two (through jobs/local/mpirun.sh), in speculative,
+#   certified and owner-computes windows;
 # - degenerate inputs that froze are refused with one line and exit code 2.
 #   stalls_and_signals.sh TETHERSIM SOURCE_DIR WORK_DIR
 source "$(dirname "$0")/lib.sh"
@@ -73,6 +74,12 @@ stop_within 10 INT "$work/int2" "$launch" -np 2 --oversubscribe "$exe" run "${fr
 # The certified windows too (they keep an undo log for this).
 stop_within 10 TERM "$work/term2c" "$launch" -np 2 --oversubscribe "$exe" run "${frozen[@]}" --stall-events 0 \
   --windows certified -o "$work/term2c"
+# Owner-computes rounds: the stop is polled at every turn, and the round
+# ends at the agreed floor. (On the collapsing gas they stall at once, a
+# defect of the preview: a gas whose clock runs.)
+TETHERSIM_OWNER_PREVIEW=1 stop_within 10 TERM "$work/term2o" "$launch" -np 2 --oversubscribe "$exe" run \
+  "$src/examples/gas.toml" --set initial.parameters.cells=12 --set output.frame_interval=inf --end-time 1e6 -q \
+  --windows owner -o "$work/term2o"
 
 # Inputs that froze at once are refused.
 expect_exit 2 "$exe" validate "$src/examples/presynaptic.toml" --set physics.theta_revolve=1.5707963

@@ -51,6 +51,8 @@ struct HarnessCounts {
   std::uint64_t cancel_undos = 0;  // cancel notices that undid a placed outcome
   std::uint64_t identical_resends = 0;  // re-runs not sent again (SentOutcomes)
   std::uint64_t forced_rollbacks = 0;
+  std::uint64_t held_undos = 0;  // an engine undone before an event it had held
+
   std::size_t most_held = 0;
 };
 
@@ -84,6 +86,11 @@ class TwoEngineHarness {
     for (std::uint64_t turn = 0; turn < max_turns; ++turn) {
       const int k = static_cast<int>(rng_() % 2);
       view(k).engine().run_until(options_.end, 1 + rng_() % static_cast<std::uint64_t>(options_.longest_run));
+      if (const auto due = view(k).take_undo_due()) {
+        ++counts_.held_undos;
+        view(k).undo_owner_from(due->time);
+        undid(k, due->time, *due);
+      }
       for (engine::EventOutcome& outcome : view(k).take_outcomes()) {
         const engine::SentOutcomes::Offer offer = sent_[k].offer(outcome);
         if (offer.cancel_from) send_cancel(k, *offer.cancel_from);

@@ -60,6 +60,9 @@ class OwnerComputesWindows final : public WindowProtocol {
   void send_pending(Turn& t);
   // Places what the other ranks sent, undoing this rank where it is late.
   void receive(Turn& t);
+  // Undoes this rank before an event it held while later ones ran, if
+  // run_until stopped in front of one.
+  void undo_if_due(Turn& t);
   // This rank was undone from `instant` because of what came at `key`.
   void undid(Turn& t, double instant, const engine::EventKey& key);
   // Collective: waits until no batch is in flight, then agrees on the

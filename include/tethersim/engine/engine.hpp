@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "tethersim/engine/change_set.hpp"
@@ -248,6 +249,7 @@ class Engine {
   void end_owner_computes();
   std::vector<EventOutcome> take_outcomes();
   bool is_straggler(const EventKey& key) const;
+  std::optional<EventKey> take_undo_due();
   void add_foreign_outcome(EventOutcome outcome, int sender);
   void undo_owner_from(double t);
   EventKey cancel_foreign_from(int sender, const EventKey& from);
@@ -406,6 +408,9 @@ class Engine {
   bool restitutes_here(const GlobalEvent& g) const;
   bool executes_here(Index i, const ParticleEvent& e) const;
   void hold_event(Index i, const ParticleEvent& e);
+  // Whether the event or outcome at `key` must wait for an undo from its
+  // time (it came up before the latest event run here); notes it if so.
+  bool owner_undo_due(const EventKey& key);
   // The pending outcome to place before the next local event (-1: none).
   std::ptrdiff_t ready_foreign(bool have_particle, bool have_global) const;
   void place_foreign(std::ptrdiff_t pending);

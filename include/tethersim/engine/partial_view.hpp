@@ -154,6 +154,11 @@ class PartialView {
   // the clock: an engine built at T, or undone back to T, has run nothing
   // at T.)
   bool is_straggler(const EventKey& key) const { return engine_->is_straggler(key); }
+  // An event of this engine, or an outcome that became ready, came up
+  // before the latest event run here (it was held while later ones ran,
+  // which may have read what it changes): run_until stopped in front of
+  // it. Undo from its key's time, as for a late outcome, and run on.
+  std::optional<EventKey> take_undo_due() const { return engine_->take_undo_due(); }
   // Another process's outcome: placed once the records it read are the
   // ones held here and its key comes before the engine's next event.
   void add_foreign_outcome(EventOutcome outcome, int sender) const {
