@@ -74,13 +74,9 @@ std::string distribution_problem(const Model& model) {
 std::string owner_computes_problem(const Model& model) {
   // The engine's owner-computes mode refuses action potentials (they change
   // reaction times outside any particle event). Loaded groups and periodic
-  // impulses run in it (tests/unit/owner_computes_test.cpp), but on MPI
-  // ranks, all running at an instant where each has a group's
-  // restitutions, they undid one another without end (the membrane sheet
-  // stalled): impact times and turns that do not run in step come first.
+  // impulses run (since undos cancel lazily, ranks that run a group's
+  // restitutions at one instant no longer undo each other without end).
   if (model.action_potentials().enabled()) return "action potentials";
-  if (model.dynamics().restitution_delay > 0.0) return "loaded groups (physics.restitution_delay > 0)";
-  if (!model.periodic_impulses().empty()) return "periodic impulses";
   return "";
 }
 

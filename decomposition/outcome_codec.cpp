@@ -11,7 +11,7 @@ namespace tethersim::decomposition {
 
 namespace {
 
-enum class Tag : std::uint8_t { outcome = 1, cancel = 2 };
+enum class Tag : std::uint8_t { outcome = 1, cancel = 2, withdrawal = 3 };
 
 void append_key(Bytes& out, const engine::EventKey& key) {
   put(out, key.time);
@@ -57,14 +57,19 @@ void append_cancel(Bytes& out, const engine::EventKey& from) {
   append_key(out, from);
 }
 
+void append_withdrawal(Bytes& out, const engine::EventKey& key) {
+  put(out, Tag::withdrawal);
+  append_key(out, key);
+}
+
 void read_outcome_batch(const char* data, std::size_t size,
                         const std::function<void(engine::EventOutcome&&)>& outcome,
-                        const std::function<void(const engine::EventKey&)>& cancel) {
+                        const std::function<void(const CancelNotice&)>& cancel) {
   ByteReader in(data, size, "owner-computes batch");
   while (!in.done()) {
     const auto tag = in.get<Tag>();
-    if (tag == Tag::cancel) {
-      cancel(read_key(in));
+    if (tag == Tag::cancel || tag == Tag::withdrawal) {
+      cancel(CancelNotice{read_key(in), tag == Tag::withdrawal});
       continue;
     }
     if (tag != Tag::outcome) throw std::runtime_error("owner-computes batch: unknown message tag");

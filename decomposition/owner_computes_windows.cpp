@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -159,8 +160,8 @@ void OwnerComputesWindows::publish(Turn& t, double end) {
   const engine::PartialView view(*t.e);
   for (engine::EventOutcome& outcome : view.take_outcomes()) {
     const engine::SentOutcomes::Offer offer = t.sent.offer(outcome);
-    if (offer.cancel_from) {
-      append_cancel(t.pending, *offer.cancel_from);
+    for (const engine::EventKey& key : offer.withdraw) {
+      append_withdrawal(t.pending, key);
       ++d_.counters_.cancels_sent;
     }
     if (!offer.send) continue;  // a re-run gave the bits already sent
@@ -172,8 +173,8 @@ void OwnerComputesWindows::publish(Turn& t, double end) {
   // before it is (an event of this rank still held behind another's comes
   // back as a new outcome, if it does: a cancel too many is only work).
   const double clock = view_of(t).floor_time() >= end ? end : t.e->time();
-  if (auto missing = t.sent.missing_before(clock)) {
-    append_cancel(t.pending, *missing);
+  for (const engine::EventKey& key : t.sent.missing_before(clock)) {
+    append_withdrawal(t.pending, key);
     ++d_.counters_.cancels_sent;
   }
 }
@@ -194,35 +195,36 @@ void OwnerComputesWindows::send_pending(Turn& t) {
   d_.enter(RoundPhase::other);
 }
 
-void OwnerComputesWindows::undid(Turn& t, double instant, const engine::EventKey& key) {
-  if (auto cancel = t.sent.undone(instant, key)) {
-    append_cancel(t.pending, *cancel);
-    ++d_.counters_.cancels_sent;
-  }
+void OwnerComputesWindows::undid(Turn& t, double instant) {
+  // Lazily: cancelling at once what the undone events sent would undo the
+  // neighbours, whose re-sent outcomes would be late here again, without
+  // end when both run events at one instant (sent_outcomes.hpp).
+  t.sent.undone_lazily(instant);
+}
+
+template <typename Undo>
+void OwnerComputesWindows::counted_undo(Turn& t, Undo&& undo) {
+  const std::uint64_t before = t.e->statistics().total_events();
+  const std::optional<double> from = undo();
+  if (!from) return;
+  d_.counters_.events_rolled_back += before - t.e->statistics().total_events();
+  ++d_.counters_.rollbacks;
+  undid(t, *from);
 }
 
 void OwnerComputesWindows::undo_if_due(Turn& t) {
   const engine::PartialView view(*t.e);
-  const std::optional<engine::EventKey> due = view.take_undo_due();
-  if (!due) return;
-  const std::uint64_t before = t.e->statistics().total_events();
-  view.undo_owner_from(due->time);
-  d_.counters_.events_rolled_back += before - t.e->statistics().total_events();
-  ++d_.counters_.rollbacks;
-  undid(t, due->time, *due);
+  counted_undo(t, [&]() -> std::optional<double> {
+    const std::optional<engine::EventKey> due = view.take_undo_due();
+    if (!due) return std::nullopt;
+    view.undo_owner_from(due->time);
+    return due->time;
+  });
 }
 
 void OwnerComputesWindows::receive(Turn& t) {
   const engine::PartialView view(*t.e);
   d_.enter(RoundPhase::verify);
-  // An undo, counted with the events it took back (`undo` returns whether
-  // it undid anything).
-  auto counted_undo = [&](auto&& undo) {
-    const std::uint64_t before = t.e->statistics().total_events();
-    if (!undo()) return;
-    d_.counters_.events_rolled_back += before - t.e->statistics().total_events();
-    ++d_.counters_.rollbacks;
-  };
   channels_->receive([&](std::size_t index, const void* data, std::size_t size) {
     const int sender = channels_->neighbours()[index];
     read_outcome_batch(
@@ -231,22 +233,21 @@ void OwnerComputesWindows::receive(Turn& t) {
           if (view.is_straggler(o.key)) {
             ++d_.counters_.late_outcomes;
             t.late = true;
-            const engine::EventKey key = o.key;
-            counted_undo([&] {
-              view.undo_owner_from(key.time);
-              return true;
+            counted_undo(t, [&]() -> std::optional<double> {
+              view.undo_owner_from(o.key.time);
+              return o.key.time;
             });
-            undid(t, key.time, key);
           }
           view.add_foreign_outcome(std::move(o), sender);
         },
-        [&](const engine::EventKey& from) {
-          engine::EventKey placed;
-          counted_undo([&] {
-            placed = view.cancel_foreign_from(sender, from);
-            return placed.time < kInfinity;
+        [&](const CancelNotice& notice) {
+          // Undone back to the first outcome placed here that it voids.
+          counted_undo(t, [&]() -> std::optional<double> {
+            const engine::EventKey placed = notice.withdrawal ? view.withdraw_foreign(sender, notice.key)
+                                                              : view.cancel_foreign_from(sender, notice.key);
+            if (!(placed.time < kInfinity)) return std::nullopt;
+            return placed.time;
           });
-          if (placed.time < kInfinity) undid(t, placed.time, placed);
         });
   });
   d_.enter(RoundPhase::other);

@@ -78,7 +78,7 @@ po::options_description run_options() {
       "how ranks make a window exact: run it and check afterwards, undoing it when the check "
       "fails (speculative), or prove it from speed bounds first (certified); or run each event "
       "once, on the rank that owns it, undoing a rank where another's outcome comes late (owner: "
-      "a preview, with TETHERSIM_OWNER_PREVIEW=1; every rank holds the whole system, gases only)")(
+      "a preview, with TETHERSIM_OWNER_PREVIEW=1; every rank holds the whole system, no action potentials)")(
       "window-memory", po::value<double>()->value_name("MIB"),
       "the most memory each rank's undo log may hold in a speculative window; a window that needs "
       "more ends early (default: a quarter of the rank's particle storage, at least 8 MiB; with periodic impulses, half of it, at least 16 MiB)")(

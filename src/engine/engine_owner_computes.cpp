@@ -214,6 +214,13 @@ EventKey Engine::cancel_foreign_from(int sender, const EventKey& from) {
   return placed;
 }
 
+EventKey Engine::withdraw_foreign(int sender, const EventKey& key) {
+  const bool placed = owner_->foreign.is_placed(sender, key);
+  if (placed) undo_owner_from(key.time);  // puts it back among the pending
+  owner_->foreign.drop_pending(sender, key);
+  return placed ? key : EventKey{};
+}
+
 void Engine::commit_owner_before(double t) {
   commit_segments_before(t);
   owner_->foreign.drop_placed_before(t);

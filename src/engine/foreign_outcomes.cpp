@@ -48,6 +48,19 @@ std::size_t ForeignOutcomes::drop_pending_from(int sender, const EventKey& from)
   return before - pending_.size();
 }
 
+bool ForeignOutcomes::is_placed(int sender, const EventKey& key) const {
+  for (std::size_t k = placed_.size(); k > placed_begin_; --k) {
+    const Item& item = placed_[k - 1];
+    if (item.sender == sender && item.outcome.key == key) return true;
+  }
+  return false;
+}
+
+void ForeignOutcomes::drop_pending(int sender, const EventKey& key) {
+  const auto gone = [&](const Item& item) { return item.sender == sender && item.outcome.key == key; };
+  pending_.erase(std::remove_if(pending_.begin(), pending_.end(), gone), pending_.end());
+}
+
 void ForeignOutcomes::drop_placed_before(double t) {
   while (placed_begin_ < placed_.size() && placed_[placed_begin_].outcome.key.time < t) {
     placed_[placed_begin_] = Item{};  // frees its records now

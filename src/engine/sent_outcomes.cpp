@@ -28,26 +28,35 @@ std::optional<EventKey> SentOutcomes::cancel_from(const EventKey& key) {
   return key;
 }
 
+void SentOutcomes::withdraw_before(double t, std::vector<EventKey>& out) {
+  while (!unconfirmed_.empty() && unconfirmed_.begin()->time < t) {
+    const EventKey key = *unconfirmed_.begin();
+    out.push_back(key);
+    sent_.erase(key);
+    unconfirmed_.erase(unconfirmed_.begin());
+  }
+}
+
 SentOutcomes::Offer SentOutcomes::offer(const EventOutcome& outcome) {
   Offer offer;
   const std::uint64_t hash = outcome_hash(outcome);
-  // An unconfirmed outcome before this one that no re-run gave again: its
-  // event did not happen this time.
-  std::optional<EventKey> stale;
-  if (!unconfirmed_.empty() && unconfirmed_.begin()->time < outcome.key.time) stale = *unconfirmed_.begin();
-  if (!stale) {
-    const auto same = sent_.find(outcome.key);
-    if (same != sent_.end() && same->second == hash) {
-      unconfirmed_.erase(outcome.key);
-      ++identical_;
-      return offer;  // the neighbour has these bits
-    }
-    if (same != sent_.end()) stale = outcome.key;
+  // Unconfirmed outcomes of earlier instants that no re-run gave again:
+  // their events did not happen this time.
+  withdraw_before(outcome.key.time, offer.withdraw);
+  const auto same = sent_.find(outcome.key);
+  if (same != sent_.end() && same->second == hash) {
+    unconfirmed_.erase(outcome.key);
+    ++identical_;
+    return offer;  // the neighbour has these bits
+  }
+  if (same != sent_.end()) {
+    // Other bits at the same key: the neighbour drops the old ones first.
+    offer.withdraw.push_back(outcome.key);
+    unconfirmed_.erase(outcome.key);
   }
   // (Unconfirmed outcomes after this key stay: a re-run confirms or
-  // cancels them when it gets there; the neighbour takes this one as a
+  // withdraws them when it gets there; the neighbour takes this one as a
   // late outcome if it placed them.)
-  if (stale) offer.cancel_from = cancel_from(*stale);
   sent_[outcome.key] = hash;
   offer.send = true;
   return offer;
@@ -59,9 +68,14 @@ std::optional<EventKey> SentOutcomes::undone(double instant, const EventKey& key
   return cancel;
 }
 
-std::optional<EventKey> SentOutcomes::missing_before(double clock) {
-  if (unconfirmed_.empty() || !(unconfirmed_.begin()->time < clock)) return std::nullopt;
-  return cancel_from(*unconfirmed_.begin());
+void SentOutcomes::undone_lazily(double instant) {
+  for (auto it = sent_.lower_bound(instant_start(instant)); it != sent_.end(); ++it) unconfirmed_.insert(it->first);
+}
+
+std::vector<EventKey> SentOutcomes::missing_before(double clock) {
+  std::vector<EventKey> out;
+  withdraw_before(clock, out);
+  return out;
 }
 
 double SentOutcomes::unconfirmed_floor() const {

@@ -49,7 +49,7 @@ decomposition::Bytes bytes_of(const engine::ParticleRecord& r) {
 struct Read {
   std::vector<engine::EventOutcome> outcomes;
   std::vector<engine::EventKey> cancels;
-  std::vector<char> order;  // 'o' or 'c'
+  std::vector<char> order;  // 'o', 'c' (a cancel notice) or 'w' (a withdrawal)
 };
 
 Read read_batch(const decomposition::Bytes& batch) {
@@ -60,9 +60,9 @@ Read read_batch(const decomposition::Bytes& batch) {
         r.outcomes.push_back(std::move(o));
         r.order.push_back('o');
       },
-      [&](const engine::EventKey& k) {
-        r.cancels.push_back(k);
-        r.order.push_back('c');
+      [&](const decomposition::CancelNotice& n) {
+        r.cancels.push_back(n.key);
+        r.order.push_back(n.withdrawal ? 'w' : 'c');
       });
   return r;
 }
@@ -82,15 +82,17 @@ TEST(OutcomeCodec, ABatchReadsBackInOrderWithEveryBit) {
   decomposition::append_outcome(batch, first);
   decomposition::append_cancel(batch, cancel);
   decomposition::append_outcome(batch, second);
+  decomposition::append_withdrawal(batch, first.key);
   decomposition::append_outcome(batch, empty);
   const Read r = read_batch(batch);
-  EXPECT_EQ(r.order, (std::vector<char>{'o', 'c', 'o', 'o'}));
+  EXPECT_EQ(r.order, (std::vector<char>{'o', 'c', 'o', 'w', 'o'}));
   ASSERT_EQ(r.outcomes.size(), 3U);
   expect_same(r.outcomes[0], first);
   expect_same(r.outcomes[1], second);
   expect_same(r.outcomes[2], empty);
-  ASSERT_EQ(r.cancels.size(), 1U);
+  ASSERT_EQ(r.cancels.size(), 2U);
   EXPECT_TRUE(r.cancels[0] == cancel);
+  EXPECT_TRUE(r.cancels[1] == first.key);
   EXPECT_TRUE(read_batch({}).order.empty());
 }
 

@@ -210,7 +210,11 @@ TEST(OwnerComputes, TwoEnginesEndAsTheSerialRunOnASaggingSheetWithGravityTicks) 
     o.longest_run = 100;
     const HarnessCounts c = expect_serial_run(model, overrides, o);
     EXPECT_GT(c.stragglers, 10u);
-    EXPECT_GT(c.held_undos, 0u);
+    // Held events that came up below an engine's latest event (not met
+    // in the sanitizer pass's shorter stretch; the dense gas meets them).
+    if (!kSanitized) {
+      EXPECT_GT(c.held_undos, 0u);
+    }
   }
 }
 
@@ -249,6 +253,50 @@ TEST(OwnerComputes, ForcedRollbacksChangeNothing) {
     } else {
       EXPECT_GT(counts.cancels, 20u);
     }
+  }
+}
+
+// Lazy undos, as the MPI protocol makes them: an engine undone for a late
+// outcome, a cancel notice, a withdrawal or an event it held keeps what it
+// sent unconfirmed; its re-runs confirm it (not sent again) or withdraw it,
+// one key at a time. The serial bits on the busy gas with and without
+// groups, the dense elastic gas and the sheet.
+TEST(OwnerComputes, LazyUndosEndAsTheSerialRun) {
+  const std::string sheet = example("membrane-sheet.toml");
+  const std::vector<std::string> small_sheet{"initial.parameters.size=8"};
+  const std::string dense =
+      "[run]\nend_time = 10.0\nseed = 9\n"
+      "[domain]\nlo = [0.0, 0.0, 0.0]\nhi = [8.0, 8.0, 8.0]\nboundary = [\"periodic\", \"periodic\", \"periodic\"]\n"
+      "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.4\n"
+      "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 1.0\nc = 1.0\n"
+      "[initial]\ngenerator = \"random-gas\"\n[initial.parameters]\ncount = 300\nspecies = \"A\"\n";
+  const std::string gas = kBusyGas;
+  const std::string gas_without_groups = busy_gas_without_groups();
+  const std::vector<std::string> none;
+  struct Case {
+    const std::string* model;
+    const std::vector<std::string>* overrides;
+    double start, end;
+    int longest_run;
+    std::uint64_t seed;
+  };
+  std::vector<Case> cases{{&gas_without_groups, &none, 0.5, kSanitized ? 1.5 : 3.0, 40, 41},
+                          {&gas, &none, 0.5, kSanitized ? 1.5 : 3.0, 40, 42},
+                          {&dense, &none, 0.0, kSanitized ? 0.8 : 1.5, 200, 43},
+                          {&sheet, &small_sheet, 5.0, kSanitized ? 7.0 : 8.0, 100, 44}};
+  if (kSanitized) cases.resize(2);
+  for (const Case& c : cases) {
+    SCOPED_TRACE("seed " + std::to_string(c.seed));
+    HarnessOptions o;
+    o.start = c.start;
+    o.end = c.end;
+    o.seed = c.seed;
+    o.longest_run = c.longest_run;
+    o.lazy_undos = true;
+    const HarnessCounts counts = expect_serial_run(*c.model, *c.overrides, o);
+    EXPECT_GT(counts.stragglers, 10u);
+    // Re-runs gave the bits already sent, and were not sent again.
+    EXPECT_GT(counts.identical_resends, 0u);
   }
 }
 

@@ -39,6 +39,10 @@ struct HarnessOptions {
   // from then on; lazily, what it sent waits for its re-runs to confirm it.
   double forced_rollback_rate = 0.0;
   bool lazy_forced_rollbacks = false;
+  // Undos for late outcomes, cancel notices and held events keep what the
+  // engine sent unconfirmed for its re-runs (as the MPI protocol does),
+  // instead of cancelling from the late key on.
+  bool lazy_undos = false;
   // A defect on purpose, to show that the comparison can fail: cancel
   // notices are lost.
   bool lose_cancels = false;
@@ -93,12 +97,12 @@ class TwoEngineHarness {
       }
       for (engine::EventOutcome& outcome : view(k).take_outcomes()) {
         const engine::SentOutcomes::Offer offer = sent_[k].offer(outcome);
-        if (offer.cancel_from) send_cancel(k, *offer.cancel_from);
+        for (const engine::EventKey& key : offer.withdraw) send_withdrawal(k, key);
         if (!offer.send) continue;  // a re-run gave the bits already sent
-        channel_[1 - k].push_back({false, outcome.key, std::move(outcome)});
+        channel_[1 - k].push_back({false, false, outcome.key, std::move(outcome)});
         ++counts_.outcomes;
       }
-      if (auto missing = sent_[k].missing_before(view(k).engine().time())) send_cancel(k, *missing);
+      for (const engine::EventKey& key : sent_[k].missing_before(view(k).engine().time())) send_withdrawal(k, key);
       counts_.most_held = std::max(counts_.most_held, view(k).held_count());
       if (unit(rng_) < options_.deliver_rate) {
         const int to = static_cast<int>(rng_() % 2);
@@ -122,6 +126,7 @@ class TwoEngineHarness {
  private:
   struct Message {
     bool cancel = false;
+    bool withdrawal = false;  // with cancel: this key alone
     engine::EventKey key;  // the outcome's, or where the cancel starts
     engine::EventOutcome outcome;
   };
@@ -133,7 +138,8 @@ class TwoEngineHarness {
     channel_[to].pop_front();
     if (m.cancel) {
       ++counts_.cancels;
-      const engine::EventKey placed = view(to).cancel_foreign_from(1 - to, m.key);
+      const engine::EventKey placed = m.withdrawal ? view(to).withdraw_foreign(1 - to, m.key)
+                                                   : view(to).cancel_foreign_from(1 - to, m.key);
       if (placed.time < kInfinity) {
         ++counts_.cancel_undos;
         undid(to, placed.time, placed);
@@ -150,7 +156,11 @@ class TwoEngineHarness {
 
   // Engine k was undone from `instant` because of what came at `key`.
   void undid(int k, double instant, const engine::EventKey& key) {
-    if (auto cancel = sent_[k].undone(instant, key)) send_cancel(k, *cancel);
+    if (options_.lazy_undos) {
+      sent_[k].undone_lazily(instant);
+    } else if (auto cancel = sent_[k].undone(instant, key)) {
+      send_cancel(k, *cancel);
+    }
   }
 
   // Undoes engine k to a random time above the committed floor, as a
@@ -170,7 +180,11 @@ class TwoEngineHarness {
   }
 
   void send_cancel(int k, const engine::EventKey& from) {
-    if (!options_.lose_cancels) channel_[1 - k].push_back({true, from, {}});
+    if (!options_.lose_cancels) channel_[1 - k].push_back({true, false, from, {}});
+  }
+
+  void send_withdrawal(int k, const engine::EventKey& key) {
+    if (!options_.lose_cancels) channel_[1 - k].push_back({true, true, key, {}});
   }
 
   double in_flight_floor() const {
@@ -203,8 +217,8 @@ class TwoEngineHarness {
     // again is cancelled now, not left with the neighbour.
     bool settled = true;
     for (int k = 0; k < 2; ++k) {
-      if (auto missing = sent_[k].missing_before(options_.end)) {
-        send_cancel(k, *missing);
+      for (const engine::EventKey& key : sent_[k].missing_before(options_.end)) {
+        send_withdrawal(k, key);
         settled = false;
       }
     }

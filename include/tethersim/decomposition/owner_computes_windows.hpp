@@ -5,16 +5,16 @@
 // round, runs only its own events, sends each one's outcome (the changed
 // records) to every other rank as it happens, and places theirs at their
 // keys; an outcome that arrives before the rank's latest event undoes the
-// rank to that time, and the events it undid are cancelled where they were
-// sent. Ranks run ahead without waiting for each other; after every turn
+// rank to that time, and what the undone events had sent waits for their
+// re-runs, which confirm it or withdraw it (lazy cancellation). Ranks run ahead without waiting for each other; after every turn
 // (one to 256 events) they agree on a committed floor (GVT: no message in
 // flight, the smallest time any rank may still run, place or cancel),
 // below which nothing is ever undone. The round ends when the floor reaches its end, or at the
 // floor when a stop, a stall or the round's event budget asks for it.
 //
 // Every rank holding every particle is this protocol's first form, a
-// preview (docs/distribution.md: exact on the grids tested, not on all;
-// slow): ghosts one sector layer deep, entering and leaving, and undo back
+// preview (docs/distribution.md: exact on the grids and models tested,
+// two known stalls; slow): ghosts one sector layer deep, entering and leaving, and undo back
 // to an outcome's impact time come next (the engine's owner-computes mode
 // is written for either).
 
@@ -63,8 +63,14 @@ class OwnerComputesWindows final : public WindowProtocol {
   // Undoes this rank before an event it held while later ones ran, if
   // run_until stopped in front of one.
   void undo_if_due(Turn& t);
-  // This rank was undone from `instant` because of what came at `key`.
-  void undid(Turn& t, double instant, const engine::EventKey& key);
+  // This rank was undone from `instant`: what it sent from then on waits,
+  // unconfirmed, for the re-runs.
+  void undid(Turn& t, double instant);
+  // Runs `undo` (which returns the time it undid from, if it undid
+  // anything), counts the rollback and the events it took back, and calls
+  // undid().
+  template <typename Undo>
+  void counted_undo(Turn& t, Undo&& undo);
   // Collective: waits until no batch is in flight, then agrees on the
   // floor and on whether to stop. True when the round is over.
   bool agree_on_floor(Turn& t, double end);

@@ -253,6 +253,7 @@ class Engine {
   void add_foreign_outcome(EventOutcome outcome, int sender);
   void undo_owner_from(double t);
   EventKey cancel_foreign_from(int sender, const EventKey& from);
+  EventKey withdraw_foreign(int sender, const EventKey& key);
   void commit_owner_before(double t);
   double floor_time() const;
   std::size_t held_count() const;

@@ -46,6 +46,10 @@ class ForeignOutcomes {
   // Drops the pending outcomes from `sender` at or after `from`; returns
   // how many.
   std::size_t drop_pending_from(int sender, const EventKey& from);
+  // Whether the outcome of `key` from `sender` is placed (and not final).
+  bool is_placed(int sender, const EventKey& key) const;
+  // Drops the pending outcome of `key` from `sender`, if there is one.
+  void drop_pending(int sender, const EventKey& key);
   // Placed outcomes before t are final.
   void drop_placed_before(double t);
   // The earliest pending time (kInfinity when none).

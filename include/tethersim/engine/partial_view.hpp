@@ -174,6 +174,11 @@ class PartialView {
   EventKey cancel_foreign_from(int sender, const EventKey& from) const {
     return engine_->cancel_foreign_from(sender, from);
   }
+  // `sender` withdrew its outcome of `key` (a re-run did not give it, or
+  // gave other bits): it is dropped, and if it was placed this engine is
+  // undone from its time first. Returns `key` if it was placed, else a key
+  // at kInfinity.
+  EventKey withdraw_foreign(int sender, const EventKey& key) const { return engine_->withdraw_foreign(sender, key); }
   // Nothing before t will be undone or cancelled: its bookkeeping goes.
   void commit_owner_before(double t) const { engine_->commit_owner_before(t); }
   // A lower bound on the time of anything this engine may still run or
