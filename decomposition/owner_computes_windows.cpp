@@ -137,9 +137,13 @@ bool OwnerComputesWindows::round(double end) {
       t.events += t.e->statistics().total_events() - before;
       d_.counters_.seconds_execute += seconds_now() - run_started;
       d_.enter(RoundPhase::other);
-      undo_if_due(t);
     }
+    // What ran before an event that came up below the latest one is sent
+    // before the undo: a rank that erased it unsent would run into the same
+    // event again and again, while the neighbour that needs those outcomes
+    // to see the event never gets them.
     publish(t, end);
+    undo_if_due(t);
     t.late = false;
     receive(t);
     if (agree_on_floor(t, end)) break;
@@ -168,11 +172,18 @@ void OwnerComputesWindows::publish(Turn& t, double end) {
     append_outcome(t.pending, outcome);
     if (t.pending.size() >= kSendAtBytes) send_pending(t);
   }
-  // An instant the clock has left: what its re-runs did not give again is
-  // void. Once nothing is left to run here before the end, every instant
-  // before it is (an event of this rank still held behind another's comes
-  // back as a new outcome, if it does: a cancel too many is only work).
-  const double clock = view_of(t).floor_time() >= end ? end : t.e->time();
+  // An instant before everything this rank can still run or place by
+  // itself (or the end) is over: what its re-runs did not give again is
+  // void. Not the clock: after an undo it stays where the undone segment
+  // began until an event runs, so a rank with nothing left to run would
+  // keep an outcome its re-run no longer gives, and the committed floor
+  // with it, for ever. Not the floor either: a pending outcome that is not
+  // ready waits for another rank, which may wait for this rank's
+  // withdrawal (two ranks that each hold the other's stale outcome of one
+  // instant). An event that comes back later (held here behind another's,
+  // or after such an outcome is placed) is sent again: a withdrawal too
+  // many is only work.
+  const double clock = std::min(view_of(t).runnable_floor_time(), end);
   for (const engine::EventKey& key : t.sent.missing_before(clock)) {
     append_withdrawal(t.pending, key);
     ++d_.counters_.cancels_sent;

@@ -233,6 +233,17 @@ double Engine::floor_time() const {
   return t;
 }
 
+double Engine::runnable_floor_time() const {
+  double t = kInfinity;
+  if (owner_ && owner_->foreign.has_pending()) {
+    const std::ptrdiff_t k = owner_->foreign.earliest_ready(EventKey{}, [&](const EventOutcome& o) { return outcome_ready(o); });
+    if (k >= 0) t = owner_->foreign.pending(k).outcome.key.time;
+  }
+  if (!calendar_.empty()) t = std::min(t, calendar_.top_time());
+  if (!global_.empty()) t = std::min(t, global_.top().time);
+  return t;
+}
+
 std::size_t Engine::held_count() const { return owner_ ? owner_->holds.held_count() : 0; }
 
 

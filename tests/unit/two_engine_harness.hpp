@@ -90,11 +90,6 @@ class TwoEngineHarness {
     for (std::uint64_t turn = 0; turn < max_turns; ++turn) {
       const int k = static_cast<int>(rng_() % 2);
       view(k).engine().run_until(options_.end, 1 + rng_() % static_cast<std::uint64_t>(options_.longest_run));
-      if (const auto due = view(k).take_undo_due()) {
-        ++counts_.held_undos;
-        view(k).undo_owner_from(due->time);
-        undid(k, due->time, *due);
-      }
       for (engine::EventOutcome& outcome : view(k).take_outcomes()) {
         const engine::SentOutcomes::Offer offer = sent_[k].offer(outcome);
         for (const engine::EventKey& key : offer.withdraw) send_withdrawal(k, key);
@@ -102,7 +97,16 @@ class TwoEngineHarness {
         channel_[1 - k].push_back({false, false, outcome.key, std::move(outcome)});
         ++counts_.outcomes;
       }
-      for (const engine::EventKey& key : sent_[k].missing_before(view(k).engine().time())) send_withdrawal(k, key);
+      // Instants before what the engine can still run by itself are over
+      // (as the MPI protocol judges them).
+      const double over_before = std::min(view(k).runnable_floor_time(), options_.end);
+      for (const engine::EventKey& key : sent_[k].missing_before(over_before)) send_withdrawal(k, key);
+      // After what ran before it was sent (as the MPI protocol does).
+      if (const auto due = view(k).take_undo_due()) {
+        ++counts_.held_undos;
+        view(k).undo_owner_from(due->time);
+        undid(k, due->time, *due);
+      }
       counts_.most_held = std::max(counts_.most_held, view(k).held_count());
       if (unit(rng_) < options_.deliver_rate) {
         const int to = static_cast<int>(rng_() % 2);

@@ -13,8 +13,8 @@
 // floor when a stop, a stall or the round's event budget asks for it.
 //
 // Every rank holding every particle is this protocol's first form, a
-// preview (docs/distribution.md: exact on the grids and models tested,
-// two known stalls; slow): ghosts one sector layer deep, entering and leaving, and undo back
+// preview (docs/distribution.md: exact on the grids and models tested;
+// slow): ghosts one sector layer deep, entering and leaving, and undo back
 // to an outcome's impact time come next (the engine's owner-computes mode
 // is written for either).
 

@@ -256,6 +256,7 @@ class Engine {
   EventKey withdraw_foreign(int sender, const EventKey& key);
   void commit_owner_before(double t);
   double floor_time() const;
+  double runnable_floor_time() const;
   std::size_t held_count() const;
 
   // --- construction (engine.cpp, engine_snapshot.cpp)

@@ -184,6 +184,10 @@ class PartialView {
   // A lower bound on the time of anything this engine may still run or
   // place (held events excluded: their outcomes come from elsewhere).
   double floor_time() const { return engine_->floor_time(); }
+  // The same without pending outcomes that are not ready (they wait for
+  // something another process sends): the earliest time this engine can
+  // still run or place anything by itself.
+  double runnable_floor_time() const { return engine_->runnable_floor_time(); }
   std::size_t held_count() const { return engine_->held_count(); }
 
   // A hash of everything a record holds (trajectory, counter, sector,
