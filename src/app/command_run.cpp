@@ -212,10 +212,11 @@ decomposition::DistributionSettings read_distribution(const po::variables_map& v
     throw UsageError{"run", "--record-rounds does not record --windows owner rounds yet"};
   }
   if (d.windows == WindowMode::owner && !runtime::owner_preview_asked()) {
-    // Exact where tested, but not on every rank grid: it must be asked for
-    // knowingly (docs/distribution.md, "Owner-computes rounds").
-    throw UsageError{"run", "--windows owner is a preview, not exact on every rank grid; set "
-                            "TETHERSIM_OWNER_PREVIEW=1 to run it anyway"};
+    // Exact where tested, but every rank holds the whole system, so it is
+    // slower than the other modes: it must be asked for knowingly
+    // (docs/distribution.md, "Owner-computes rounds").
+    throw UsageError{"run", "--windows owner is a preview, slower than the other modes as every rank holds "
+                            "the whole system; set TETHERSIM_OWNER_PREVIEW=1 to run it anyway"};
   }
   d.lean_fallback = one_of<LeanFallback>(
       values, "lean-fallback", {{"on", LeanFallback::on}, {"off", LeanFallback::off}, {"random", LeanFallback::random}});
