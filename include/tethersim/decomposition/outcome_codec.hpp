@@ -4,8 +4,9 @@
 // hash and the record after it of every particle it changed), a cancel
 // notice (the sender undid its events from a key on: drop what it sent at or
 // after that key), or a withdrawal (drop the one outcome of that key: a
-// re-run did not give it again, or gave other bits). Messages are appended one after another into a batch;
-// every bit of a key and a record travels unchanged.
+// re-run did not give it again, or gave other bits). Messages are appended
+// one after another into a batch; every bit of a key and a record travels
+// unchanged.
 
 #include <functional>
 

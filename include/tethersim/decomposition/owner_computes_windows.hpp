@@ -6,11 +6,12 @@
 // records) to every other rank as it happens, and places theirs at their
 // keys; an outcome that arrives before the rank's latest event undoes the
 // rank to that time, and what the undone events had sent waits for their
-// re-runs, which confirm it or withdraw it (lazy cancellation). Ranks run ahead without waiting for each other; after every turn
-// (one to 256 events) they agree on a committed floor (GVT: no message in
-// flight, the smallest time any rank may still run, place or cancel),
-// below which nothing is ever undone. The round ends when the floor reaches its end, or at the
-// floor when a stop, a stall or the round's event budget asks for it.
+// re-runs, which confirm it or withdraw it (lazy cancellation). Ranks run
+// ahead without waiting for each other; after every turn (one to 256
+// events) they agree on a committed floor (GVT: no message in flight, the
+// smallest time any rank may still run, place or withdraw), below which
+// nothing is ever undone. The round ends when the floor reaches its end, or
+// at the floor when a stop, a stall or the round's event budget asks for it.
 //
 // Every rank holding every particle is this protocol's first form, a
 // preview (docs/distribution.md: exact on the grids and models tested;
