@@ -228,6 +228,7 @@ void OwnerComputesWindows::undo_if_due(Turn& t) {
   counted_undo(t, [&]() -> std::optional<double> {
     const std::optional<engine::EventKey> due = view.take_undo_due();
     if (!due) return std::nullopt;
+    ++d_.counters_.held_undos;
     view.undo_owner_from(due->time);
     return due->time;
   });

@@ -25,7 +25,9 @@
 # start may hold more than f times the initial particles (a fresh run's
 # window of its initial state, never the whole). With OWNER=k the run must
 # have been made of owner-computes rounds that ran no event twice, and at
-# least k outcomes must have come late to a rank (and undone it there).
+# least k outcomes must have come late to a rank (and undone it there); with
+# MIN_HELD_UNDOS=k at least k undos before an event a rank had held while
+# later ones ran.
 set -euo pipefail
 exe=$1 np=$2 ref=$3 out=$4
 shift 4
@@ -110,6 +112,12 @@ if [[ -n "${OWNER:-}" ]]; then
   /usr/bin/python3 -c "import sys; r, d, l, k = map(float, sys.argv[1:]); sys.exit(0 if r >= 1 and d == 0 and l >= k else 1)" \
     "$rounds" "$duplicated" "$late" "$OWNER" ||
     { echo "expected owner-computes rounds, no event run twice and at least $OWNER late outcomes"; exit 1; }
+fi
+if [[ -n "${MIN_HELD_UNDOS:-}" ]]; then
+  held=$(counter held_undos total)
+  echo "undos before a held event: $held"
+  /usr/bin/python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)" \
+    "$held" "$MIN_HELD_UNDOS" || { echo "expected at least $MIN_HELD_UNDOS undos before a held event"; exit 1; }
 fi
 if [[ -n "${MIN_PARTIAL_COMMITS:-}" ]]; then
   partial=$(counter partial_commits total)

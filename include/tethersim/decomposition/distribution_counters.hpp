@@ -78,7 +78,8 @@ struct DistributionCounters {
   std::uint64_t owner_rounds = 0;
   std::uint64_t gvt_rounds = 0;           // agreements on the committed floor
   std::uint64_t late_outcomes = 0;        // outcomes that came before this rank's clock
-  std::uint64_t cancels_sent = 0;         // cancel notices (the undone events' outcomes void)
+  std::uint64_t cancels_sent = 0;         // withdrawals (outcomes of undone events no re-run gave)
+  std::uint64_t held_undos = 0;           // undos before an event held while later ones ran
   double seconds_verify = 0.0;            // comparing histories, undoing
 };
 
@@ -127,6 +128,7 @@ inline constexpr DistributionCounterRow kRowList[] = {
     {"gvt_rounds", count<&C::gvt_rounds>},
     {"late_outcomes", count<&C::late_outcomes>},
     {"cancels_sent", count<&C::cancels_sent>},
+    {"held_undos", count<&C::held_undos>},
     {"certifications", count<&C::certifications>},
     {"retries", count<&C::retries>},
     {"failed_reach", count<&C::failures_reach>},
