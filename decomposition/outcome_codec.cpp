@@ -11,7 +11,7 @@ namespace tethersim::decomposition {
 
 namespace {
 
-enum class Tag : std::uint8_t { outcome = 1, cancel = 2, withdrawal = 3 };
+enum class Tag : std::uint8_t { outcome = 1, withdrawal = 2 };
 
 void append_key(Bytes& out, const engine::EventKey& key) {
   put(out, key.time);
@@ -52,11 +52,6 @@ void append_outcome(Bytes& out, const engine::EventOutcome& outcome) {
   std::memcpy(out.data() + length_at, &length, sizeof length);
 }
 
-void append_cancel(Bytes& out, const engine::EventKey& from) {
-  put(out, Tag::cancel);
-  append_key(out, from);
-}
-
 void append_withdrawal(Bytes& out, const engine::EventKey& key) {
   put(out, Tag::withdrawal);
   append_key(out, key);
@@ -64,12 +59,12 @@ void append_withdrawal(Bytes& out, const engine::EventKey& key) {
 
 void read_outcome_batch(const char* data, std::size_t size,
                         const std::function<void(engine::EventOutcome&&)>& outcome,
-                        const std::function<void(const CancelNotice&)>& cancel) {
+                        const std::function<void(const engine::EventKey&)>& withdrawal) {
   ByteReader in(data, size, "owner-computes batch");
   while (!in.done()) {
     const auto tag = in.get<Tag>();
-    if (tag == Tag::cancel || tag == Tag::withdrawal) {
-      cancel(CancelNotice{read_key(in), tag == Tag::withdrawal});
+    if (tag == Tag::withdrawal) {
+      withdrawal(read_key(in));
       continue;
     }
     if (tag != Tag::outcome) throw std::runtime_error("owner-computes batch: unknown message tag");

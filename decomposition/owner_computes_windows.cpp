@@ -206,13 +206,6 @@ void OwnerComputesWindows::send_pending(Turn& t) {
   d_.enter(RoundPhase::other);
 }
 
-void OwnerComputesWindows::undid(Turn& t, double instant) {
-  // Lazily: cancelling at once what the undone events sent would undo the
-  // neighbours, whose re-sent outcomes would be late here again, without
-  // end when both run events at one instant (sent_outcomes.hpp).
-  t.sent.undone_lazily(instant);
-}
-
 template <typename Undo>
 void OwnerComputesWindows::counted_undo(Turn& t, Undo&& undo) {
   const std::uint64_t before = t.e->statistics().total_events();
@@ -220,7 +213,10 @@ void OwnerComputesWindows::counted_undo(Turn& t, Undo&& undo) {
   if (!from) return;
   d_.counters_.events_rolled_back += before - t.e->statistics().total_events();
   ++d_.counters_.rollbacks;
-  undid(t, *from);
+  // Lazily: cancelling at once what the undone events sent would undo the
+  // neighbours, whose re-sent outcomes would be late here again, without
+  // end when both run events at one instant (sent_outcomes.hpp).
+  t.sent.undone_lazily(*from);
 }
 
 void OwnerComputesWindows::undo_if_due(Turn& t) {
@@ -252,11 +248,10 @@ void OwnerComputesWindows::receive(Turn& t) {
           }
           view.add_foreign_outcome(std::move(o), sender);
         },
-        [&](const CancelNotice& notice) {
-          // Undone back to the first outcome placed here that it voids.
+        [&](const engine::EventKey& key) {
+          // Undone back to the withdrawn outcome if it was placed here.
           counted_undo(t, [&]() -> std::optional<double> {
-            const engine::EventKey placed = notice.withdrawal ? view.withdraw_foreign(sender, notice.key)
-                                                              : view.cancel_foreign_from(sender, notice.key);
+            const engine::EventKey placed = view.withdraw_foreign(sender, key);
             if (!(placed.time < kInfinity)) return std::nullopt;
             return placed.time;
           });

@@ -226,21 +226,22 @@ void Engine::commit_owner_before(double t) {
   owner_->foreign.drop_placed_before(t);
 }
 
-double Engine::floor_time() const {
-  double t = owner_ ? owner_->foreign.next_time() : kInfinity;
-  if (!calendar_.empty()) t = std::min(t, calendar_.top_time());
+double Engine::local_floor_time() const {
+  double t = calendar_.empty() ? kInfinity : calendar_.top_time();
   if (!global_.empty()) t = std::min(t, global_.top().time);
   return t;
 }
 
+double Engine::floor_time() const {
+  return std::min(local_floor_time(), owner_ ? owner_->foreign.next_time() : kInfinity);
+}
+
 double Engine::runnable_floor_time() const {
-  double t = kInfinity;
+  double t = local_floor_time();
   if (owner_ && owner_->foreign.has_pending()) {
     const std::ptrdiff_t k = owner_->foreign.earliest_ready(EventKey{}, [&](const EventOutcome& o) { return outcome_ready(o); });
-    if (k >= 0) t = owner_->foreign.pending(k).outcome.key.time;
+    if (k >= 0) t = std::min(t, owner_->foreign.pending(k).outcome.key.time);
   }
-  if (!calendar_.empty()) t = std::min(t, calendar_.top_time());
-  if (!global_.empty()) t = std::min(t, global_.top().time);
   return t;
 }
 

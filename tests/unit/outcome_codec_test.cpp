@@ -1,4 +1,4 @@
-// Owner-computes messages as bytes: a batch of outcomes and cancel notices
+// Owner-computes messages as bytes: a batch of outcomes and withdrawals
 // reads back as it was written, every bit of keys and records kept, and a
 // batch cut short or corrupted is an error, never a read past its end.
 #include <gtest/gtest.h>
@@ -48,8 +48,8 @@ decomposition::Bytes bytes_of(const engine::ParticleRecord& r) {
 
 struct Read {
   std::vector<engine::EventOutcome> outcomes;
-  std::vector<engine::EventKey> cancels;
-  std::vector<char> order;  // 'o', 'c' (a cancel notice) or 'w' (a withdrawal)
+  std::vector<engine::EventKey> withdrawals;
+  std::vector<char> order;  // 'o' (an outcome) or 'w' (a withdrawal)
 };
 
 Read read_batch(const decomposition::Bytes& batch) {
@@ -60,9 +60,9 @@ Read read_batch(const decomposition::Bytes& batch) {
         r.outcomes.push_back(std::move(o));
         r.order.push_back('o');
       },
-      [&](const decomposition::CancelNotice& n) {
-        r.cancels.push_back(n.key);
-        r.order.push_back(n.withdrawal ? 'w' : 'c');
+      [&](const engine::EventKey& k) {
+        r.withdrawals.push_back(k);
+        r.order.push_back('w');
       });
   return r;
 }
@@ -76,30 +76,30 @@ void expect_same(const engine::EventOutcome& a, const engine::EventOutcome& b) {
 
 TEST(OutcomeCodec, ABatchReadsBackInOrderWithEveryBit) {
   const engine::EventOutcome first = outcome_of(10, 2), second = outcome_of(40, 1), empty = outcome_of(7, 0);
-  const engine::EventKey cancel = key_of(std::nextafter(2.0, 3.0), std::numeric_limits<int>::min(), 5, 0xffff,
-                                         std::numeric_limits<ParticleId>::max());
+  const engine::EventKey extreme = key_of(std::nextafter(2.0, 3.0), std::numeric_limits<int>::min(), 5, 0xffff,
+                                          std::numeric_limits<ParticleId>::max());
   decomposition::Bytes batch;
   decomposition::append_outcome(batch, first);
-  decomposition::append_cancel(batch, cancel);
+  decomposition::append_withdrawal(batch, extreme);
   decomposition::append_outcome(batch, second);
   decomposition::append_withdrawal(batch, first.key);
   decomposition::append_outcome(batch, empty);
   const Read r = read_batch(batch);
-  EXPECT_EQ(r.order, (std::vector<char>{'o', 'c', 'o', 'w', 'o'}));
+  EXPECT_EQ(r.order, (std::vector<char>{'o', 'w', 'o', 'w', 'o'}));
   ASSERT_EQ(r.outcomes.size(), 3U);
   expect_same(r.outcomes[0], first);
   expect_same(r.outcomes[1], second);
   expect_same(r.outcomes[2], empty);
-  ASSERT_EQ(r.cancels.size(), 2U);
-  EXPECT_TRUE(r.cancels[0] == cancel);
-  EXPECT_TRUE(r.cancels[1] == first.key);
+  ASSERT_EQ(r.withdrawals.size(), 2U);
+  EXPECT_TRUE(r.withdrawals[0] == extreme);
+  EXPECT_TRUE(r.withdrawals[1] == first.key);
   EXPECT_TRUE(read_batch({}).order.empty());
 }
 
 TEST(OutcomeCodec, ABatchCutShortOrCorruptedIsAnError) {
   decomposition::Bytes batch;
   decomposition::append_outcome(batch, outcome_of(3, 2));
-  decomposition::append_cancel(batch, key_of(1.0, 0, 0, 0, 0));
+  decomposition::append_withdrawal(batch, key_of(1.0, 0, 0, 0, 0));
   for (std::size_t cut : {std::size_t{1}, std::size_t{9}, batch.size() / 2}) {
     const decomposition::Bytes shorter(batch.begin(), batch.end() - static_cast<std::ptrdiff_t>(cut));
     EXPECT_THROW(read_batch(shorter), std::runtime_error) << "cut by " << cut;

@@ -64,12 +64,9 @@ class OwnerComputesWindows final : public WindowProtocol {
   // Undoes this rank before an event it held while later ones ran, if
   // run_until stopped in front of one.
   void undo_if_due(Turn& t);
-  // This rank was undone from `instant`: what it sent from then on waits,
-  // unconfirmed, for the re-runs.
-  void undid(Turn& t, double instant);
   // Runs `undo` (which returns the time it undid from, if it undid
-  // anything), counts the rollback and the events it took back, and calls
-  // undid().
+  // anything), counts the rollback and the events it took back; what this
+  // rank sent from that time on waits, unconfirmed, for the re-runs.
   template <typename Undo>
   void counted_undo(Turn& t, Undo&& undo);
   // Collective: waits until no batch is in flight, then agrees on the

@@ -413,6 +413,8 @@ class Engine {
   // Whether the event or outcome at `key` must wait for an undo from its
   // time (it came up before the latest event run here); notes it if so.
   bool owner_undo_due(const EventKey& key);
+  // The next local event's time (particle calendar or global calendar).
+  double local_floor_time() const;
   // The pending outcome to place before the next local event (-1: none).
   std::ptrdiff_t ready_foreign(bool have_particle, bool have_global) const;
   void place_foreign(std::ptrdiff_t pending);
