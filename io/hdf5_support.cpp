@@ -72,10 +72,22 @@ H5Id mpio_file_access(MPI_Comm comm) {
   return fapl;
 }
 
-H5Id collective_transfer() {
+H5Id data_transfer(MPI_Comm comm, bool filtered) {
   H5Id dxpl(checked(H5Pcreate(H5P_DATASET_XFER), "creating a transfer list"));
-  checked(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), "selecting collective transfers");
+  // Alone, a collective write still goes through MPI-IO's two-phase
+  // aggregation, about 0.1 ms a call for nothing (1 200 calls for a
+  // checkpoint of 10^6 particles). Parallel HDF5 writes filtered
+  // (deflated) datasets only collectively, even on one rank.
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  const bool collective = ranks > 1 || filtered;
+  checked(H5Pset_dxpl_mpio(dxpl, collective ? H5FD_MPIO_COLLECTIVE : H5FD_MPIO_INDEPENDENT), "selecting transfers");
   return dxpl;
+}
+
+bool has_filters(hid_t dataset) {
+  H5Id creation(checked(H5Dget_create_plist(dataset), "dataset creation list"));
+  return H5Pget_nfilters(creation) > 0;
 }
 
 H5Id create_group(hid_t parent, const std::string& name) {
@@ -412,11 +424,7 @@ void row_selection(hid_t dataset, const std::vector<hsize_t>& leading, hsize_t f
   for (std::size_t k = 0; k < leading.size(); ++k) start[k] = leading[k];
   start[leading.size()] = first;
   extent[leading.size()] = count;
-  hsize_t elements = count;
-  for (std::size_t k = leading.size() + 1; k < rank; ++k) {
-    extent[k] = shape[k];
-    elements *= shape[k];
-  }
+  for (std::size_t k = leading.size() + 1; k < rank; ++k) extent[k] = shape[k];
   file_space = H5Id(checked(H5Dget_space(dataset), "dataset space"));
   if (count == 0) {
     H5Sselect_none(file_space);
@@ -425,8 +433,14 @@ void row_selection(hid_t dataset, const std::vector<hsize_t>& leading, hsize_t f
                                 nullptr),
             "selecting rows");
   }
-  const hsize_t memory_elements = std::max<hsize_t>(elements, 1);
-  memory_space = H5Id(checked(H5Screate_simple(1, &memory_elements, nullptr), "memory space"));
+  // The memory space has the selection's shape (rows, then the trailing
+  // extents): a flat space of the same size made HDF5 map every element
+  // to its chunk one at a time (about 2.5 ms per 10^5 values), where
+  // equal shapes map whole blocks.
+  std::vector<hsize_t> memory_shape(extent.begin() + static_cast<std::ptrdiff_t>(leading.size()), extent.end());
+  memory_shape.front() = std::max<hsize_t>(count, 1);
+  memory_space = H5Id(checked(H5Screate_simple(static_cast<int>(memory_shape.size()), memory_shape.data(), nullptr),
+                              "memory space"));
   if (count == 0) H5Sselect_none(memory_space);
 }
 

@@ -64,9 +64,14 @@ void silence_hdf5_errors();
 hid_t checked(hid_t id, const std::string& what);
 void checked(herr_t status, const std::string& what);
 
-// File access through MPI-IO on `comm`; collective data transfers.
+// File access through MPI-IO on `comm`; data transfers collective on
+// `comm`, or independent when it has one rank (nothing to coordinate)
+// and no dataset written is `filtered` (deflated: those need collective
+// writes).
 H5Id mpio_file_access(MPI_Comm comm);
-H5Id collective_transfer();
+H5Id data_transfer(MPI_Comm comm, bool filtered);
+// Whether a dataset's chunks pass through filters (deflate, shuffle).
+bool has_filters(hid_t dataset);
 
 H5Id create_group(hid_t parent, const std::string& name);
 H5Id open_group(hid_t parent, const std::string& name);

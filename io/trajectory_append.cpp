@@ -109,6 +109,7 @@ void check_rows(TrajectoryFile::State& s, hid_t parameters, const Model& model) 
                                   std::to_string(s.slots.size()) + " particles");
   }
   s.single_precision = holds_floats(positions);
+  s.transfer = data_transfer(s.comm, has_filters(positions));
 }
 
 // The observables this run samples, as the file has them. A trajectory
@@ -235,7 +236,6 @@ TrajectoryFile TrajectoryFile::append(const std::string& path, MPI_Comm comm, co
                                       const SlotSpecies& species, double time) {
   auto s = State::make(path, comm, model, frame_rows(model, std::move(slots), species, nullptr));
   s->observables = trajectory_observables(model);
-  s->transfer = collective_transfer();
   H5Id fapl = mpio_file_access(comm);
   s->file = H5Id(H5Fopen(path.c_str(), H5F_ACC_RDWR, fapl));
   if (!s->file.valid()) {

@@ -588,7 +588,17 @@ class RunLoop {
 
   void write_frame(double t) {
     if (sim_.ranks() > 1) return_free_heap_pages();
+    // A frame's size is what it adds to the file (its chunks are allocated
+    // as the datasets grow), its time the write and the flush.
+    const fs::path path = run_.directory / "trajectory.h5";
+    std::error_code ec;
+    const std::uintmax_t before = fs::file_size(path, ec);
+    const double started = clock_.seconds();
     trajectory_->write_frame(t, *sim_.frame_particles(t), sim_.frame_tethers());
+    totals_.frame_seconds += clock_.seconds() - started;
+    ++totals_.frames_written;
+    const std::uintmax_t after = fs::file_size(path, ec);
+    if (!ec && after > before) totals_.frame_bytes += after - before;
   }
 
   std::string checkpoint(double t) {

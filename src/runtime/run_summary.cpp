@@ -165,6 +165,13 @@ std::string summary_json(const Model& model, const engine::EngineStatistics& st,
   checkpoints["megabytes_per_second"] = json_number(
       t.checkpoint_seconds > 0 ? static_cast<double>(t.checkpoint_bytes) / 1e6 / t.checkpoint_seconds : 0.0);
   json["checkpoints"] = std::move(checkpoints);
+  Json frame_writes;
+  frame_writes["written"] = t.frames_written;
+  frame_writes["bytes"] = t.frame_bytes;
+  frame_writes["seconds"] = json_number(t.frame_seconds);
+  frame_writes["megabytes_per_second"] =
+      json_number(t.frame_seconds > 0 ? static_cast<double>(t.frame_bytes) / 1e6 / t.frame_seconds : 0.0);
+  json["frame_writes"] = std::move(frame_writes);
   json["memory"] = memory_json(t, particles);
   if (t.distribution) json["distribution"] = distribution_json(*t.distribution);
   return json_text(json, 2);
@@ -220,7 +227,14 @@ void print_summary(std::FILE* out, const Model& model, const engine::EngineStati
                  static_cast<unsigned long long>(t.initial.tethered[k]),
                  static_cast<unsigned long long>(t.final.tethered[k]));
   }
-  std::fprintf(out, "  frames             %llu\n", static_cast<unsigned long long>(t.frames));
+  std::fprintf(out, "  frames             %llu", static_cast<unsigned long long>(t.frames));
+  if (t.frames_written > 0) {
+    std::fprintf(out, " (%llu written, %.1f MB in %.2f s, %.0f MB/s)",
+                 static_cast<unsigned long long>(t.frames_written), static_cast<double>(t.frame_bytes) / 1e6,
+                 t.frame_seconds,
+                 t.frame_seconds > 0 ? static_cast<double>(t.frame_bytes) / 1e6 / t.frame_seconds : 0.0);
+  }
+  std::fprintf(out, "\n");
   if (t.checkpoints > 0) {
     std::fprintf(out, "  checkpoints        %llu, %.1f MB in %.2f s (%.0f MB/s)\n",
                  static_cast<unsigned long long>(t.checkpoints),

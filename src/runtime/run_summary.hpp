@@ -37,6 +37,11 @@ struct RunTotals {
   std::uint64_t checkpoints = 0;
   std::uint64_t checkpoint_bytes = 0;
   double checkpoint_seconds = 0.0;
+  // Frame writing in this run: how many, what they added to the
+  // trajectory, and their time.
+  std::uint64_t frames_written = 0;
+  std::uint64_t frame_bytes = 0;
+  double frame_seconds = 0.0;
   // Synchronization counters of a distributed run.
   std::optional<DistributionReport> distribution;
 };

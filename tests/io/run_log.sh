@@ -29,6 +29,14 @@ times = [float(r[0]) for r in rows]
 assert times and times[-1] == 2.0, times
 assert len(times) == len(set(times)), f"a progress line repeats: {times}"
 PY
+# summary.json counts the frames this run wrote and what they added.
+/usr/bin/python3 - run/summary.json <<'PY' || fail "frame_writes in summary.json"
+import json, sys
+s = json.load(open(sys.argv[1]))
+w = s["frame_writes"]
+assert s["frames"] == 5 and w["written"] == 5, (s["frames"], w)
+assert w["bytes"] > 5 * 108 * 56 and w["seconds"] > 0 and w["megabytes_per_second"] > 0, w
+PY
 # Under mpirun too (the second line came with 0 events/s).
 if command -v mpirun > /dev/null; then
   mpirun -np 2 "$exe" run "$src/examples/gas.toml" "${small[@]}" -o mpi --end-time 2 > mpi.txt
@@ -66,6 +74,10 @@ grep -q "nothing to do" again.txt || fail "no 'nothing to do': $(cat again.txt)"
 grep -q '^continuing model' run/run.log && grep -q '^run summary: .*t = 2 -> 3' run/run.log ||
   fail "--quiet left run.log without the continuation's output: $(tail -n 5 run/run.log)"
 grep -q '^# tethersim .*, continued ' run/run.log || fail "no 'continued' header"
+# The continuation wrote two frames (2.5 and 3); the file holds seven.
+[ "$(json_field run/summary.json frames)" = "7" ] || fail "frames after the continuation"
+/usr/bin/python3 -c 'import json,sys; w=json.load(open(sys.argv[1]))["frame_writes"]; assert w["written"] == 2, w' \
+  run/summary.json || fail "frame_writes of the continuation"
 # --continue: one command line starts, continues and ends a run.
 cont=("$exe" run "$src/examples/gas.toml" --set initial.parameters.cells=3 -o cont --continue -q)
 "${cont[@]}" --end-time 1 || fail "--continue starting a run"
