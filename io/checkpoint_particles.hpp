@@ -57,9 +57,10 @@ void read_particle_columns(hid_t group, std::vector<engine::ParticleSnapshot>& p
 // The particle's term of the content hash, as format 1 defines it.
 std::uint64_t particle_hash(std::uint64_t slot, const engine::ParticleSnapshot& p);
 // The sum of the terms of particles[k] at slots[k]: the same value, made
-// several particles side by side (one particle's hash is a chain of
-// dependent multiplications; four chains at once keep the multiplier busy).
+// eight particles side by side, in vector registers where the processor
+// has 64-bit vector multiplies (AVX-512DQ) unless `vectors` is false (the
+// plain path, which tests also check).
 std::uint64_t particle_hash_sum(std::span<const engine::ParticleSnapshot> particles,
-                                std::span<const std::uint64_t> slots);
+                                std::span<const std::uint64_t> slots, bool vectors = true);
 
 }  // namespace tethersim::io_detail

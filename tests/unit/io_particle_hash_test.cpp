@@ -40,6 +40,7 @@ TEST(ParticleHashSum, IsTheSumOfEachParticlesHashAtEveryLength) {
       expected += io_detail::particle_hash(slots.back(), particles[k]);
     }
     EXPECT_EQ(io_detail::particle_hash_sum(particles, slots), expected) << n << " particles";
+    EXPECT_EQ(io_detail::particle_hash_sum(particles, slots, false), expected) << n << " particles, plain";
   }
 }
 
