@@ -1,6 +1,10 @@
 #include "tethersim/engine/particle_calendar.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "tethersim/engine/permute.hpp"
 
 namespace tethersim::engine {
 
@@ -104,16 +108,19 @@ void ParticleCalendar::sift_down(std::size_t k) {
 }
 
 void ParticleCalendar::renumber(const std::vector<Index>& new_index) {
-  BigVector<Stored> events(events_.size());
-  BigVector<std::uint32_t> position(position_.size(), kNoIndex);
-  for (std::size_t old = 0; old < events_.size(); ++old) {
-    Stored e = events_[old];
-    if (e.partner != kNoIndex) e.partner = new_index[e.partner];
-    events[new_index[old]] = e;
-    position[new_index[old]] = position_[old];
+  if (events_.size() != new_index.size() || position_.size() != new_index.size()) {
+    throw std::logic_error("particle calendar: renumbering " + std::to_string(new_index.size()) +
+                           " slots of a calendar of " + std::to_string(events_.size()));
   }
-  events_.swap(events);
-  position_.swap(position);
+  // In place: copies of the two arrays were the peak of a run's memory
+  // (the gas of 10^5 on one rank: 4.6 MB beside the engine's 16 MB, at the
+  // first renumbering).
+  for (Stored& e : events_) {
+    if (e.partner != kNoIndex) e.partner = new_index[e.partner];
+  }
+  std::vector<bool> done;
+  permute(events_, new_index, done);
+  permute(position_, new_index, done);
   for (std::size_t k = 0; k < size(); ++k) node(k).particle = new_index[node(k).particle];
 }
 
