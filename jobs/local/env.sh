@@ -16,10 +16,10 @@ unset tethersim_setting
 export TETHERSIM_LOCAL_MPI
 
 # Large allocations on transparent huge pages (glibc's malloc asks for them
-# with madvise; kernels set to "madvise" give none otherwise): far fewer
-# page faults when a checkpoint's rows and exchange buffers are allocated
-# (a 2-rank checkpoint of 10^6 particles in half the time) and fewer TLB
-# misses at 10^6 particles. Kept when set already.
+# with madvise; kernels set to "madvise" give none otherwise): fewer TLB
+# misses at 10^6 particles (the serial gas 1-3% faster). It once halved a
+# 2-rank checkpoint; with rows written in rounds it no longer does, and
+# may cost two ranks a little (docs/cluster.md). Kept when set already.
 export GLIBC_TUNABLES="${GLIBC_TUNABLES:-glibc.malloc.hugetlb=1}"
 
 TETHERSIM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
