@@ -384,6 +384,8 @@ std::int64_t TrajectoryFile::write_observables(double time, const FrameObservabl
 
 std::uint64_t TrajectoryFile::frames() const { return state_->frame_times.size(); }
 
+const std::string& TrajectoryFile::path() const { return state_->path; }
+
 void TrajectoryFile::flush() {
   State& s = *state_;
   // Observable samples are not flushed as they are written: a checkpoint

@@ -590,7 +590,7 @@ class RunLoop {
     if (sim_.ranks() > 1) return_free_heap_pages();
     // A frame's size is what it adds to the file (its chunks are allocated
     // as the datasets grow), its time the write and the flush.
-    const fs::path path = run_.directory / "trajectory.h5";
+    const std::string& path = trajectory_->path();
     std::error_code ec;
     const std::uintmax_t before = fs::file_size(path, ec);
     const double started = clock_.seconds();

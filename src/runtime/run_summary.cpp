@@ -162,15 +162,15 @@ std::string summary_json(const Model& model, const engine::EngineStatistics& st,
   checkpoints["written"] = t.checkpoints;
   checkpoints["bytes"] = t.checkpoint_bytes;
   checkpoints["seconds"] = json_number(t.checkpoint_seconds);
-  checkpoints["megabytes_per_second"] = json_number(
-      t.checkpoint_seconds > 0 ? static_cast<double>(t.checkpoint_bytes) / 1e6 / t.checkpoint_seconds : 0.0);
+  checkpoints["megabytes_per_second"] =
+      json_number(per_second(static_cast<double>(t.checkpoint_bytes) / 1e6, t.checkpoint_seconds));
   json["checkpoints"] = std::move(checkpoints);
   Json frame_writes;
   frame_writes["written"] = t.frames_written;
   frame_writes["bytes"] = t.frame_bytes;
   frame_writes["seconds"] = json_number(t.frame_seconds);
   frame_writes["megabytes_per_second"] =
-      json_number(t.frame_seconds > 0 ? static_cast<double>(t.frame_bytes) / 1e6 / t.frame_seconds : 0.0);
+      json_number(per_second(static_cast<double>(t.frame_bytes) / 1e6, t.frame_seconds));
   json["frame_writes"] = std::move(frame_writes);
   json["memory"] = memory_json(t, particles);
   if (t.distribution) json["distribution"] = distribution_json(*t.distribution);
@@ -231,17 +231,14 @@ void print_summary(std::FILE* out, const Model& model, const engine::EngineStati
   if (t.frames_written > 0) {
     std::fprintf(out, " (%llu written, %.1f MB in %.2f s, %.0f MB/s)",
                  static_cast<unsigned long long>(t.frames_written), static_cast<double>(t.frame_bytes) / 1e6,
-                 t.frame_seconds,
-                 t.frame_seconds > 0 ? static_cast<double>(t.frame_bytes) / 1e6 / t.frame_seconds : 0.0);
+                 t.frame_seconds, per_second(static_cast<double>(t.frame_bytes) / 1e6, t.frame_seconds));
   }
   std::fprintf(out, "\n");
   if (t.checkpoints > 0) {
     std::fprintf(out, "  checkpoints        %llu, %.1f MB in %.2f s (%.0f MB/s)\n",
                  static_cast<unsigned long long>(t.checkpoints),
                  static_cast<double>(t.checkpoint_bytes) / 1e6, t.checkpoint_seconds,
-                 t.checkpoint_seconds > 0
-                     ? static_cast<double>(t.checkpoint_bytes) / 1e6 / t.checkpoint_seconds
-                     : 0.0);
+                 per_second(static_cast<double>(t.checkpoint_bytes) / 1e6, t.checkpoint_seconds));
   }
   if (t.distribution) print_distribution(out, *t.distribution);
   std::fprintf(out, "  memory             %.1f engine bytes per particle, peak %.1f MB\n",

@@ -65,6 +65,8 @@ class TrajectoryFile {
   std::int64_t write_observables(double time, const FrameObservables& observables);
 
   std::uint64_t frames() const;
+  // The file's path, as created or continued.
+  const std::string& path() const;
   // Flushes the file (collective) and rewrites the XDMF sidecar for the
   // frames so far (rank 0). Frames are flushed as they are written,
   // observable samples here; call it before writing a checkpoint. The
