@@ -20,6 +20,17 @@ namespace {
 
 double per_second(double count, double seconds) { return seconds > 0 ? count / seconds : 0.0; }
 
+// What a run wrote of one kind of file: how many, their bytes, the time
+// spent and the rate (summary.json's "checkpoints" and "frame_writes").
+Json writes_json(std::uint64_t written, std::uint64_t bytes, double seconds) {
+  Json j;
+  j["written"] = written;
+  j["bytes"] = bytes;
+  j["seconds"] = json_number(seconds);
+  j["megabytes_per_second"] = json_number(per_second(static_cast<double>(bytes) / 1e6, seconds));
+  return j;
+}
+
 // Wall time without the checkpoint writes (what LAMMPS calls loop time).
 double loop_seconds(const RunTotals& t) { return std::max(t.wall_seconds - t.checkpoint_seconds, 0.0); }
 
@@ -158,20 +169,8 @@ std::string summary_json(const Model& model, const engine::EngineStatistics& st,
   json["engine_work"] = std::move(work);
   json["initial"] = observables_json(model, t.start_time, t.initial);
   json["final"] = observables_json(model, t.end_time, t.final);
-  Json checkpoints;
-  checkpoints["written"] = t.checkpoints;
-  checkpoints["bytes"] = t.checkpoint_bytes;
-  checkpoints["seconds"] = json_number(t.checkpoint_seconds);
-  checkpoints["megabytes_per_second"] =
-      json_number(per_second(static_cast<double>(t.checkpoint_bytes) / 1e6, t.checkpoint_seconds));
-  json["checkpoints"] = std::move(checkpoints);
-  Json frame_writes;
-  frame_writes["written"] = t.frames_written;
-  frame_writes["bytes"] = t.frame_bytes;
-  frame_writes["seconds"] = json_number(t.frame_seconds);
-  frame_writes["megabytes_per_second"] =
-      json_number(per_second(static_cast<double>(t.frame_bytes) / 1e6, t.frame_seconds));
-  json["frame_writes"] = std::move(frame_writes);
+  json["checkpoints"] = writes_json(t.checkpoints, t.checkpoint_bytes, t.checkpoint_seconds);
+  json["frame_writes"] = writes_json(t.frames_written, t.frame_bytes, t.frame_seconds);
   json["memory"] = memory_json(t, particles);
   if (t.distribution) json["distribution"] = distribution_json(*t.distribution);
   return json_text(json, 2);
