@@ -212,9 +212,16 @@ void Engine::predict_all() {
                                      engine.calendar_.event_at(b, time));
       },
       this);
-  for (Index i = 0; i < particles_.size(); ++i) {
-    if (particles_.state[i].alive && particles_.state[i].mobile && is_active(i)) repredict(i);
+  if (owner_) {  // held particles go through repredict
+    for (Index i = 0; i < particles_.size(); ++i) {
+      if (joint_mark(i) != 0) repredict(i);
+    }
+    return;
   }
+  // Together, each pair tested once (touched_mark_ is all zero between events).
+  for (Index i = 0; i < particles_.size(); ++i) touched_mark_[i] = joint_mark(i);
+  predict_marked(0, static_cast<Index>(particles_.size()));
+  for (Index i = 0; i < particles_.size(); ++i) touched_mark_[i] = 0;
 }
 
 bool Engine::run_until(double end, std::uint64_t max_events) {
@@ -361,6 +368,12 @@ void Engine::execute_global_event(const GlobalEvent& g) {
 }
 
 void Engine::repredict_touched() {
+  // Many particles at once (a tick, a group) share their pair tests. Held
+  // particles in owner-computes mode go through repredict.
+  if (joint_prediction_ && touched_.size() >= kJointPrediction && !owner_) {
+    predict_together();
+    return;
+  }
   for (Index i : touched_) {
     touched_mark_[i] = 0;
     if (particles_.state[i].alive && particles_.state[i].mobile && is_active(i)) repredict(i);

@@ -141,6 +141,7 @@ std::size_t Engine::memory_bytes() const {
                       ri_index_.capacity() * sizeof(std::uint64_t) +
                       ri_time_.capacity() * sizeof(double) +
                       touched_mark_.capacity() + visit_mark_.capacity() + roles_.memory_bytes() +
+                      offer_ring_.capacity() * sizeof(ParticleEvent) +
                       changes_.memory_bytes();
   for (const auto& phi : phi_) bytes += phi.capacity() * sizeof(double);
   return bytes;
@@ -190,6 +191,26 @@ void Engine::check_invariants() const {
     const double t = pair_time(i, j, shift, e.kind == EventKind::blocking ? pp.blocking : pp.tethering, e.kind);
     if (!(t == e.time)) fail("a valid calendar entry disagrees with its pair's trajectories");
   }
+}
+
+void Engine::check_predictions_fresh() const {
+  const EngineStatistics kept = stats_;  // predicting counts pair tests
+  for (Index i = 0; i < particles_.size(); ++i) {
+    const ParticleState& s = particles_.state[i];
+    if (!s.alive || !s.mobile || !is_active(i) || s.t0 != clock_) continue;
+    const ParticleEvent stored = calendar_.event(i);
+    const ParticleEvent fresh = predict(i);
+    const bool same = stored.time == fresh.time && stored.kind == fresh.kind && stored.detail == fresh.detail &&
+                      stored.partner == fresh.partner && stored.counter == fresh.counter &&
+                      (fresh.partner == kNoIndex || (stored.partner_counter == fresh.partner_counter &&
+                                                     stored.partner_stamp == fresh.partner_stamp));
+    if (!same) {
+      stats_ = kept;
+      throw std::logic_error("engine invariant: particle " + std::to_string(particles_.id[i]) +
+                             "'s calendar entry is not its prediction");
+    }
+  }
+  stats_ = kept;
 }
 
 }  // namespace tethersim::engine

@@ -1,5 +1,6 @@
 // Predicting each particle's next event (every source offers its
 // candidates) and ordering events exactly.
+#include <algorithm>
 #include <cmath>
 
 #include "event_candidates.hpp"
@@ -91,8 +92,47 @@ EventKey Engine::particle_event_key(Index i, const ParticleEvent& e) const {
 
 ParticleEvent Engine::predict(Index i) const {
   Candidates candidates(*this, i);
+  return best_of(candidates);
+}
+
+ParticleEvent Engine::best_of(Candidates& candidates) const {
+  const Index i = candidates.owner();
   for_each_source(ParticleSources{}, [&](auto source) { decltype(source)::predict(*this, i, candidates); });
   return candidates.best();
+}
+
+std::uint8_t Engine::joint_mark(Index i) const {
+  const ParticleState& s = particles_.state[i];
+  if (!s.alive || !s.mobile || !is_active(i)) return 0;
+  return in_grid(i) ? PairOffers::kTogether : PairOffers::kAlone;
+}
+
+void Engine::predict_marked(Index first, Index last) {
+  PairOffers offers(*this, offer_ring_);
+  for (Index i = first; i < last; ++i) {
+    if (touched_mark_[i] == 0) continue;
+    ++stats_.predictions;
+    Candidates candidates(*this, i, offers);
+    calendar_.set(i, best_of(candidates));
+  }
+}
+
+void Engine::predict_together() {
+  std::size_t predicted = 0;
+  for (Index i : touched_) {
+    touched_mark_[i] = joint_mark(i);
+    predicted += touched_mark_[i] != 0 ? 1 : 0;
+  }
+  // Ascending index order: a pass over every particle when the touched ones
+  // are a good part of all (a tick), else over them sorted.
+  if (predicted * 8 >= particles_.size()) {
+    predict_marked(0, static_cast<Index>(particles_.size()));
+  } else {
+    std::sort(touched_.begin(), touched_.end());
+    for (Index i : touched_) predict_marked(i, i + 1);
+  }
+  for (Index i : touched_) touched_mark_[i] = 0;
+  touched_.clear();
 }
 
 }  // namespace tethersim::engine

@@ -3,6 +3,7 @@
 // its candidates here (event_sources.hpp), and the earliest in the total
 // event order wins. Inline: the blocking source offers dozens of pairs per
 // prediction.
+#include "pair_offers.hpp"
 #include "tethersim/engine/engine.hpp"
 
 namespace tethersim::engine {
@@ -13,6 +14,15 @@ class Engine::Candidates {
   Candidates(const Engine& engine, Index owner) : engine_(engine), owner_(owner) {
     blank_.counter = engine.particles_.counter[owner];
     best_ = blank_;
+  }
+
+  // One of particles predicted together (pair_offers.hpp): the running
+  // best starts from what earlier ones offered, and pairs are shared.
+  Candidates(const Engine& engine, Index owner, PairOffers& offers) : Candidates(engine, owner) {
+    if (!offers.shares(owner)) return;
+    offers_ = &offers;
+    const ParticleEvent offered = offers.take(owner);
+    if (offered.time != kInfinity) best_ = offered;
   }
 
   // An event of the owner alone.
@@ -27,7 +37,13 @@ class Engine::Candidates {
   // A pair event with j, whose periodic image is `shift` away, at contact
   // distance `distance`.
   void pair(Index j, const Vec3& shift, double distance, EventKind kind) {
+    PairOffers::Share share = PairOffers::Share::alone;
+    if (offers_ != nullptr) [[unlikely]] {
+      share = offers_->share(owner_, j);
+      if (share == PairOffers::Share::offered) return;
+    }
     const double t = engine_.pair_time(owner_, j, shift, distance, kind);
+    if (share == PairOffers::Share::offer) offers_->offer(j, owner_, t, kind);
     if (t > best_.time || t == kInfinity) return;
     ParticleEvent e = blank_;
     e.time = t;
@@ -42,6 +58,8 @@ class Engine::Candidates {
     e.partner_stamp = engine_.particles_.stamp[j];
     consider(e);
   }
+
+  Index owner() const { return owner_; }
 
   // The earliest event offered (time kInfinity: none).
   ParticleEvent best() {
@@ -72,6 +90,7 @@ class Engine::Candidates {
 
   const Engine& engine_;
   const Index owner_;
+  PairOffers* offers_ = nullptr;
   ParticleEvent blank_;
   ParticleEvent best_;
   bool best_counter_read_ = true;

@@ -194,6 +194,15 @@ class Engine {
   // tether symmetry, calendar entries, the speed ceiling and moving bits);
   // throws std::logic_error. For tests.
   void check_invariants() const;
+  // Checks that the calendar entry of every mobile active particle whose
+  // trajectory was re-based at the clock is the event a prediction gives
+  // now: every particle after construction, every one a tick moved right
+  // after the tick. Throws std::logic_error. For tests.
+  void check_predictions_fresh() const;
+  // Many particles predicted at once (a tick, a group, the start) share
+  // each pair's test between its two particles (pair_offers.hpp). On by
+  // default; every history is the same either way, which tests check.
+  void set_joint_prediction(bool on) { joint_prediction_ = on; }
 
   // --- each particle's roles (particle_roles.hpp; in a serial run every
   // particle is active and owned, none removed) and records. What a
@@ -285,8 +294,20 @@ class Engine {
   // --- prediction (engine_prediction.cpp; each source predicts its own
   // kinds, offering them to the running best, event_candidates.hpp)
   class Candidates;
+  class PairOffers;
   void repredict(Index i);
   ParticleEvent predict(Index i) const;
+  // Every source offers its candidates; the best wins.
+  ParticleEvent best_of(Candidates& candidates) const;
+  // Predicts the particles of touched_ again, in ascending index order,
+  // each pair of them tested once (pair_offers.hpp). The same calendar
+  // entries as repredict on each in turn.
+  void predict_together();
+  // What predict_together marks a particle with in touched_mark_: 0 (not
+  // predicted), PairOffers::kAlone or kTogether.
+  std::uint8_t joint_mark(Index i) const;
+  // Predicts the marked particles of [first, last) in ascending order.
+  void predict_marked(Index first, Index last);
   // Time of a pair event; `shift` is the periodic image of j seen from i.
   double pair_time(Index i, Index j, const Vec3& shift, double distance, EventKind kind) const;
   // The periodic shift to add to u_b - u_a (= dx) for the image the pair can
@@ -531,6 +552,11 @@ class Engine {
   // Particles changed by the event being processed; re-predicted after it.
   std::vector<Index> touched_;
   BigVector<std::uint8_t> touched_mark_;
+  // From this many touched particles on, they are predicted together.
+  static constexpr std::size_t kJointPrediction = 4;
+  bool joint_prediction_ = true;
+  // The running bests of predict_together's partners (pair_offers.hpp).
+  std::vector<ParticleEvent> offer_ring_;
   // Scratch space reused by every event.
   mutable Group scratch_a_, scratch_b_;
   mutable std::vector<Index> scratch_stack_;
