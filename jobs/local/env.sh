@@ -15,12 +15,12 @@ for tethersim_setting in $TETHERSIM_LOCAL_MPI; do export "$tethersim_setting"; d
 unset tethersim_setting
 export TETHERSIM_LOCAL_MPI
 
-# Large allocations on transparent huge pages (glibc's malloc asks for them
-# with madvise; kernels set to "madvise" give none otherwise): fewer TLB
-# misses at 10^6 particles (the serial gas 1-3% faster). It once halved a
-# 2-rank checkpoint; with rows written in rounds it no longer does, and
-# may cost two ranks a little (docs/cluster.md). Kept when set already.
-export GLIBC_TUNABLES="${GLIBC_TUNABLES:-glibc.malloc.hugetlb=1}"
+# glibc's huge pages for large allocations (GLIBC_TUNABLES=
+# glibc.malloc.hugetlb=1) are no longer set here: measured on 2 ranks they
+# made the loop 5-15% slower (the kernel zeroing 2 MB pages for buffers
+# that come and go), and the serial gas ran no faster (docs/cluster.md).
+# Export it yourself to try; a set GLIBC_TUNABLES also keeps one-rank runs
+# from keeping their freed memory (docs/engine.md, "Freed memory").
 
 TETHERSIM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 export TETHERSIM_ROOT
