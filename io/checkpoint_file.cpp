@@ -345,7 +345,12 @@ void write_particle_rounds(hid_t group, const CheckpointContents& c, hsize_t n, 
       throw std::logic_error("checkpoint: the particles of slots [" + std::to_string(mine.begin) + ", " +
                              std::to_string(mine.end) + ") are not each held by one rank");
     }
-    write_particle_rows(columns, rows, mine.begin, transfer);
+    // Every rank's part of this round is known here, so the largest is too.
+    std::uint64_t most = 0;
+    for (int writer = 0; writer < ranks; ++writer) {
+      most = std::max<std::uint64_t>(most, rounds.part(slot_range(n, ranks, writer), round).size());
+    }
+    write_particle_rows(columns, rows, mine.begin, most, transfer);
     writeback.start();
   }
 }
@@ -387,12 +392,16 @@ void write_particles(hid_t top, CheckpointContents& c, const SlotMap& slots, con
 // writes the global and gathered ones.
 void write_records(hid_t top, const CheckpointContents& c, const CheckpointSizes& sizes,
                    const EngineSnapshot& local, bool root, hid_t transfer) {
-  write_record_columns(top, kTetherColumns, c.tethers, sizes.tethers.offset, sizes.tethers.total, transfer);
+  write_record_columns(top, kTetherColumns, c.tethers, sizes.tethers.offset, sizes.tethers.total,
+                       sizes.tethers.most, transfer);
   write_record_columns(create_group(top, kLoadedEdges), kEdgeColumns, c.edges, sizes.edges.offset,
-                       sizes.edges.total, transfer);
+                       sizes.edges.total, sizes.edges.most, transfer);
   auto root_rows = [&](const auto& all) { return root ? all : std::decay_t<decltype(all)>{}; };
-  write_record_columns(create_group(top, kEscapes), kEscapeColumns, c.escapes, 0, sizes.escapes, transfer);
-  write_record_columns(create_group(top, kReleases), kReleaseColumns, c.releases, 0, sizes.releases, transfer);
+  // Escapes and releases were gathered to rank 0, which writes them all.
+  write_record_columns(create_group(top, kEscapes), kEscapeColumns, c.escapes, 0, sizes.escapes, sizes.escapes,
+                       transfer);
+  write_record_columns(create_group(top, kReleases), kReleaseColumns, c.releases, 0, sizes.releases,
+                       sizes.releases, transfer);
   const std::vector<std::uint64_t> ticks = root_rows(local.periodic_ticks);
   H5Id tick_set = create_dataset(top, kPeriodicTicks, H5T_NATIVE_UINT64, {local.periodic_ticks.size()});
   write_rows(tick_set, H5T_NATIVE_UINT64, {}, 0, ticks.size(), ticks.data(), transfer);

@@ -88,7 +88,7 @@ std::vector<H5Id> create_particle_columns(hid_t group, hsize_t total) {
 }
 
 void write_particle_rows(const std::vector<H5Id>& columns, const std::vector<ParticleRow>& rows, hsize_t first,
-                         hid_t transfer) {
+                         hsize_t most_rows, hid_t transfer) {
   // Each field straight from the rows' bytes, so that no particle is
   // decoded whole and no second copy of the rows is held while their
   // columns are written.
@@ -103,7 +103,7 @@ void write_particle_rows(const std::vector<H5Id>& columns, const std::vector<Par
             out[k] = static_cast<Column>(engine::particle_field_scalar<Field>(row.bytes.data(), offset, k));
           }
         },
-        transfer);
+        most_rows, transfer);
   });
 }
 

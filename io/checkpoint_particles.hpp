@@ -40,9 +40,10 @@ inline constexpr std::uint64_t kParticleColumnBytes = [] {
 // in field order.
 std::vector<H5Id> create_particle_columns(hid_t group, hsize_t total);
 // Collective: writes the rows [first, first + rows.size()), in slot order,
-// of every particle column (`columns` from create_particle_columns).
+// of every particle column (`columns` from create_particle_columns);
+// `most_rows` is the largest row count any rank writes in this call.
 void write_particle_rows(const std::vector<H5Id>& columns, const std::vector<ParticleRow>& rows, hsize_t first,
-                         hid_t transfer);
+                         hsize_t most_rows, hid_t transfer);
 // Alone: every particle column of all the source's particles, which are
 // the slots 0, 1, ... in order, `slab_particles` decoded at a time; seen(slab,
 // phi, first slot) is called for each slab before it is written.

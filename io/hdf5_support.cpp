@@ -461,16 +461,6 @@ void write_rows(hid_t dataset, hid_t type, const std::vector<hsize_t>& leading, 
           "writing " + object_name(dataset));
 }
 
-hsize_t most_rows_of_any_rank(hid_t object, hsize_t count) {
-  H5Id file(checked(H5Iget_file_id(object), "finding the file of " + object_name(object)));
-  H5Id access(checked(H5Fget_access_plist(file), "reading the file access list"));
-  MPI_Comm comm = MPI_COMM_NULL;
-  checked(H5Pget_fapl_mpio(access, &comm, nullptr), "reading the file's communicator");
-  const auto most = mpi::max<std::uint64_t>(count, comm);
-  MPI_Comm_free(&comm);  // H5Pget_fapl_mpio hands out a duplicate
-  return most;
-}
-
 void read_rows(hid_t dataset, hid_t type, const std::vector<hsize_t>& leading, hsize_t first,
                hsize_t count, void* data) {
   for (hsize_t extent : dataset_shape(dataset)) {

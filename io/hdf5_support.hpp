@@ -181,9 +181,6 @@ ChunkGrowth chunk_growth(hid_t dataset, const std::vector<hsize_t>& new_shape);
 // prefix index for datasets with extra leading dimensions (a frame number).
 void write_rows(hid_t dataset, hid_t type, const std::vector<hsize_t>& leading, hsize_t first,
                 hsize_t count, const void* data, hid_t transfer);
-// The largest `count` any rank of `object`'s file passes (collective): how
-// many slab writes every rank makes, when each writes its rows in slabs.
-hsize_t most_rows_of_any_rank(hid_t object, hsize_t count);
 // Independent read of rows [first, first + count).
 void read_rows(hid_t dataset, hid_t type, const std::vector<hsize_t>& leading, hsize_t first,
                hsize_t count, void* data);

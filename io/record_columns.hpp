@@ -31,12 +31,15 @@ H5Id create_column_dataset(hid_t group, const std::string& name, hsize_t total, 
 // it is still in the processor's cache, which writes a column of 10^6
 // particles several times faster than one buffer of the whole column, and
 // no column-sized buffer is allocated. Every rank makes as many
-// (collective) slab writes as the rank with the most rows.
+// (collective) slab writes as the rank with the most rows, `most_rows`,
+// which the caller knows: asking the file's communicator for it here cost
+// two communicator duplicates and a reduction per column, each a
+// synchronisation of every rank (seconds per checkpoint on a busy machine).
 template <typename T, typename Record, typename Get>
 void write_column_rows(hid_t set, const std::vector<Record>& rows, hsize_t first, hsize_t columns, Get get,
-                       hid_t transfer, std::size_t slab_bytes = kColumnSlabBytes) {
+                       hsize_t most_rows, hid_t transfer, std::size_t slab_bytes = kColumnSlabBytes) {
   const std::size_t slab = std::max<std::size_t>(1, slab_bytes / (sizeof(T) * columns));
-  const std::size_t slabs = std::max<hsize_t>(1, (most_rows_of_any_rank(set, rows.size()) + slab - 1) / slab);
+  const std::size_t slabs = std::max<hsize_t>(1, (most_rows + slab - 1) / slab);
   std::vector<T> data(std::min(rows.size(), slab) * columns);
   for (std::size_t s = 0; s < slabs; ++s) {
     const std::size_t begin = std::min(rows.size(), s * slab), end = std::min(rows.size(), begin + slab);
@@ -49,10 +52,10 @@ void write_column_rows(hid_t set, const std::vector<Record>& rows, hsize_t first
 // rows, as write_column_rows does.
 template <typename T, typename Record, typename Get>
 void write_column(hid_t group, const std::string& name, const std::vector<Record>& rows, hsize_t first,
-                  hsize_t total, hsize_t columns, Get get, hid_t transfer,
+                  hsize_t total, hsize_t columns, Get get, hsize_t most_rows, hid_t transfer,
                   std::size_t slab_bytes = kColumnSlabBytes) {
   H5Id set = create_column_dataset<T>(group, name, total, columns);
-  write_column_rows<T>(set, rows, first, columns, get, transfer, slab_bytes);
+  write_column_rows<T>(set, rows, first, columns, get, most_rows, transfer, slab_bytes);
 }
 
 // Reads rows [first, first + rows.size()); put(row, in) stores a row's
@@ -94,14 +97,14 @@ struct ColumnMember<T (Record::*)[N]> {
 // in the tuple's order, as write_column does one.
 template <typename Record, typename... Columns>
 void write_record_columns(hid_t group, const std::tuple<Columns...>& columns, const std::vector<Record>& rows,
-                          hsize_t first, hsize_t total, hid_t transfer) {
+                          hsize_t first, hsize_t total, hsize_t most_rows, hid_t transfer) {
   auto write_one = [&]<auto Member>(const RecordColumn<Member>& column) {
     using M = ColumnMember<decltype(Member)>;
     using T = typename M::Scalar;
     write_column<T>(
         group, std::string(column.name), rows, first, total, M::width,
         [](const Record& r, T* out) { std::copy(M::begin(r.*Member), M::begin(r.*Member) + M::width, out); },
-        transfer);
+        most_rows, transfer);
   };
   std::apply([&](const auto&... column) { (write_one(column), ...); }, columns);
 }

@@ -59,9 +59,10 @@ std::vector<Record> exchange_by_slot(std::vector<Record> local, std::uint64_t to
 struct GlobalOffset {
   std::uint64_t offset = 0;
   std::uint64_t total = 0;
+  std::uint64_t most = 0;  // the largest count of any rank
 };
 inline GlobalOffset global_offset(std::uint64_t count, MPI_Comm comm) {
-  return {mpi::sum_before(count, comm), mpi::sum(count, comm)};
+  return {mpi::sum_before(count, comm), mpi::sum(count, comm), mpi::max(count, comm)};
 }
 
 }  // namespace tethersim::io_detail

@@ -4,6 +4,7 @@
 // count. A rank that made fewer collective slab writes than another would
 // hang the test; a slab at the wrong offset would fail it.
 //   mpirun -np N tethersim_column_slabs OUTPUT_DIR
+#include <algorithm>
 #include <mpi.h>
 
 #include <cstdint>
@@ -49,10 +50,11 @@ int main(int argc, char** argv) {
   // Rank r holds 37 r + 5 rows, except the last of several ranks, which
   // holds none; their slots follow one another in rank order.
   auto rows_of = [&](int r) { return ranks > 1 && r == ranks - 1 ? 0 : 37 * r + 5; };
-  std::uint64_t first = 0, total = 0;
+  std::uint64_t first = 0, total = 0, most = 0;
   for (int r = 0; r < ranks; ++r) {
     if (r < rank) first += rows_of(r);
     total += rows_of(r);
+    most = std::max<std::uint64_t>(most, rows_of(r));
   }
   std::vector<Row> rows(rows_of(rank));
   for (std::size_t k = 0; k < rows.size(); ++k) {
@@ -73,9 +75,9 @@ int main(int argc, char** argv) {
         [](const Row& r, double* values) {
           for (std::size_t c = 0; c < 3; ++c) values[c] = r.position[c];
         },
-        transfer, 48);
+        most, transfer, 48);
     write_column<std::int64_t>(
-        file, "label", rows, first, total, 1, [](const Row& r, std::int64_t* value) { *value = r.label; },
+        file, "label", rows, first, total, 1, [](const Row& r, std::int64_t* value) { *value = r.label; }, most,
         transfer, 40);
   }
   MPI_Barrier(MPI_COMM_WORLD);
