@@ -486,7 +486,7 @@ std::string write_checkpoint(const std::string& directory, MPI_Comm comm, const 
     // H5Fcreate truncated the file, releasing the room reserved above.
     ensure_room(temporary, room, comm, what);
     EarlyWriteback writeback(temporary);
-    H5Id transfer = data_transfer(comm, false);
+    H5Id transfer = data_transfer(false);
     {
       H5Id top = create_group(file, kRoot);
       // The particles first: alone, their hash is taken while they are

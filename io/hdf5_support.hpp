@@ -64,12 +64,11 @@ void silence_hdf5_errors();
 hid_t checked(hid_t id, const std::string& what);
 void checked(herr_t status, const std::string& what);
 
-// File access through MPI-IO on `comm`; data transfers collective on
-// `comm`, or independent when it has one rank (nothing to coordinate)
-// and no dataset written is `filtered` (deflated: those need collective
-// writes).
+// File access through MPI-IO on `comm` (metadata collective); data
+// transfers independent, or collective when a dataset written is
+// `filtered` (deflated: parallel HDF5 needs collective writes for those).
 H5Id mpio_file_access(MPI_Comm comm);
-H5Id data_transfer(MPI_Comm comm, bool filtered);
+H5Id data_transfer(bool filtered);
 // Whether a dataset's chunks pass through filters (deflate, shuffle).
 bool has_filters(hid_t dataset);
 

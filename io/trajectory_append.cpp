@@ -109,7 +109,7 @@ void check_rows(TrajectoryFile::State& s, hid_t parameters, const Model& model) 
                                   std::to_string(s.slots.size()) + " particles");
   }
   s.single_precision = holds_floats(positions);
-  s.transfer = data_transfer(s.comm, has_filters(positions));
+  s.transfer = data_transfer(has_filters(positions));
 }
 
 // The observables this run samples, as the file has them. A trajectory

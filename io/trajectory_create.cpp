@@ -316,7 +316,7 @@ TrajectoryFile TrajectoryFile::create(const std::string& path, MPI_Comm comm, co
   s->write_tethers = std::find(fields.begin(), fields.end(), "tethers") != fields.end();
   s->write_tether_rows = s->write_tethers && !s->slots.dense();
   s->observables = trajectory_observables(model);
-  s->transfer = data_transfer(comm, model.output().frame_compression > 0);
+  s->transfer = data_transfer(model.output().frame_compression > 0);
   // The room for everything written here (frames and samples reserve their
   // own): species, model text, and generously the groups, attributes and
   // chunk indexes (about 80 kB with the six standard observables).
