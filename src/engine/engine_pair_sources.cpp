@@ -41,7 +41,10 @@ void Engine::BlockingSource::predict(const Engine& engine, Index i, Candidates& 
   auto test_found = [&] {
     for (std::size_t c = 0; c < found_count; ++c) {
       const Index j = found[c].particle;
-      if (j == i) continue;
+      // Equal velocities cannot meet (dv is exactly zero, and the detection
+      // says never whatever dx): members of one loaded group, and a sheet's
+      // particles falling together, every one given the same ticks.
+      if (j == i || particles.state[j].v == s.v) continue;
       const double blocking = pairs(s.species, particles.state[j].species).blocking;
       if (blocking > 0.0) candidates.pair(j, shifts[found[c].sector], blocking, EventKind::blocking);
     }
@@ -66,9 +69,12 @@ void Engine::BlockingSource::predict(const Engine& engine, Index i, Candidates& 
 // docs/physics.md, "Event detection".
 void Engine::TetherSource::predict(const Engine& engine, Index i, Candidates& candidates) {
   const PairTable& pairs = engine.model_.pairs();
-  const SpeciesIndex species = engine.particles_.state[i].species;
+  const ParticleState& s = engine.particles_.state[i];
   engine.tethers_.for_each(i, [&](Index j, std::uint32_t) {
-    const double tethering = pairs(species, engine.particles_.state[j].species).tethering;
+    const ParticleState& sj = engine.particles_.state[j];
+    // Equal velocities cannot meet (as in the blocking source).
+    if (sj.v == s.v) return;
+    const double tethering = pairs(s.species, sj.species).tethering;
     if (tethering < kInfinity) candidates.pair(j, image_of(engine, i, j), tethering, EventKind::tethering);
   });
 }

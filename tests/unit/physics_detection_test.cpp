@@ -75,6 +75,18 @@ TEST(TetheringOracle, InsideAtRestNeverCollides) {
   EXPECT_EQ(tethering({1, 0, 0}, {0, 0, 0}, 2.0), kInfinity);
 }
 
+// Equal velocities never meet, whatever the separation: the engine skips
+// the tether pairs of one loaded group on that ground. Signed zeros too:
+// the difference of two equal velocities can hold -0.
+TEST(TetheringOracle, ZeroRelativeVelocityNeverCollidesAnywhere) {
+  for (const Vec3& dv : {Vec3(0, 0, 0), Vec3(-0.0, 0, -0.0), Vec3(-0.0, -0.0, -0.0)}) {
+    for (const Vec3& dx : {Vec3(0.5, 0, 0), Vec3(1.2, 0, 0), Vec3(0, 2.0, -1.0), Vec3(-0.3, 0.1, 0), Vec3(0, 0, 0)}) {
+      EXPECT_EQ(tethering(dx, dv, 1.2), kInfinity) << dx.transpose() << " / " << dv.transpose();
+      EXPECT_EQ(blocking(dx, dv, 0.6), kInfinity) << dx.transpose() << " / " << dv.transpose();
+    }
+  }
+}
+
 TEST(TetheringOracle, TautAndSeparatingCollidesNow) {
   EXPECT_EQ(tethering({3, 0, 0}, {1, 0, 0}, 2.0), 0.0);
 }
