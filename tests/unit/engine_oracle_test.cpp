@@ -20,6 +20,34 @@ TEST(EngineOracle, HeadOnElasticCollisionExchangesVelocities) {  // oracle 3
   EXPECT_DOUBLE_EQ(sim.x(1, 3.0), 4.0);
 }
 
+// Pairs with equal velocities are skipped (they cannot meet); pairs whose
+// velocities differ in one component only, and only slightly, must not be.
+std::string two_in_a_box(const Vec3& va, const Vec3& vb, const Vec3& xb, bool tethered) {
+  return std::string("[model]\ndimensions = 3\n[run]\nend_time = 40.0\n"
+                     "[domain]\nlo = [0.0, 0.0, 0.0]\nhi = [10.0, 10.0, 10.0]\nboundary = \"reflective\"\n"
+                     "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.5\n"
+                     "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 1.0\ntethering = 1.5\nc = 1.0\n[initial]\n") +
+         (tethered ? "tethers = [[0, 1]]\n" : "") + particle(0, "A", Vec3(5, 5, 5), va) + particle(1, "A", xb, vb);
+}
+
+TEST(EngineOracle, NearlyEqualVelocitiesStillMeet) {
+  // Blocking: the same x and z velocities, y closing at 0.01 over a gap of
+  // 0.001: contact at t = 0.1, and the elastic rebound swaps the y parts.
+  Simulation blocking(two_in_a_box({0.03, 0.02, 0.01}, {0.03, 0.01, 0.01}, {5, 6.001, 5}, false));
+  blocking->run_until(0.2);
+  EXPECT_EQ(blocking->statistics().events[static_cast<int>(EventKind::blocking)], 1u);
+  EXPECT_DOUBLE_EQ(blocking.v(0).y(), 0.01);
+  EXPECT_DOUBLE_EQ(blocking.v(1).y(), 0.02);
+  // Tethering: 1.4 apart along z, parting at 0.01: taut at t = 10.
+  Simulation tether(two_in_a_box({0.03, 0.02, 0.0}, {0.03, 0.02, 0.01}, {5, 5, 6.4}, true));
+  tether->run_until(9.99);
+  EXPECT_EQ(tether->statistics().events[static_cast<int>(EventKind::tethering)], 0u);
+  tether->run_until(10.01);
+  EXPECT_EQ(tether->statistics().events[static_cast<int>(EventKind::tethering)], 1u);
+  EXPECT_DOUBLE_EQ(tether.v(0).z(), 0.01);
+  EXPECT_DOUBLE_EQ(tether.v(1).z(), 0.0);
+}
+
 TEST(EngineOracle, HeadOnWithRestitutionDelayMovesTogetherThenSeparates) {  // oracle 3, dt_r
   Simulation sim(line_model(0.25, 1.0) + particle(0, "A", 0.0, 1.0) + particle(1, "A", 2.0, 0.0));
   sim->run_until(1.2);
