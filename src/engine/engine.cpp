@@ -1,6 +1,7 @@
 // Engine construction, the event loop and event dispatch.
 #include "tethersim/engine/engine.hpp"
 #include "owner_computes_state.hpp"
+#include "pair_offers.hpp"
 #include "speculation_state.hpp"
 #include "stale_entries.hpp"
 #include "tethersim/engine/event_sources.hpp"
@@ -214,13 +215,16 @@ void Engine::predict_all() {
       this);
   if (owner_) {  // held particles go through repredict
     for (Index i = 0; i < particles_.size(); ++i) {
-      if (joint_mark(i) != 0) repredict(i);
+      if (has_prediction(i)) repredict(i);
     }
     return;
   }
   // Together, each pair tested once (touched_mark_ is all zero between events).
   for (Index i = 0; i < particles_.size(); ++i) touched_mark_[i] = joint_mark(i);
-  predict_marked(0, static_cast<Index>(particles_.size()));
+  PairOffers offers(*this, offer_ring_);
+  for (Index i = 0; i < particles_.size(); ++i) {
+    if (touched_mark_[i] != 0) predict_joint(i, offers);
+  }
   for (Index i = 0; i < particles_.size(); ++i) touched_mark_[i] = 0;
 }
 
@@ -376,7 +380,7 @@ void Engine::repredict_touched() {
   }
   for (Index i : touched_) {
     touched_mark_[i] = 0;
-    if (particles_.state[i].alive && particles_.state[i].mobile && is_active(i)) repredict(i);
+    if (has_prediction(i)) repredict(i);
   }
   touched_.clear();
 }

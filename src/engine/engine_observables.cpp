@@ -196,8 +196,7 @@ void Engine::check_invariants() const {
 void Engine::check_predictions_fresh() const {
   const EngineStatistics kept = stats_;  // predicting counts pair tests
   for (Index i = 0; i < particles_.size(); ++i) {
-    const ParticleState& s = particles_.state[i];
-    if (!s.alive || !s.mobile || !is_active(i) || s.t0 != clock_) continue;
+    if (!has_prediction(i) || particles_.state[i].t0 != clock_) continue;
     const ParticleEvent stored = calendar_.event(i);
     const ParticleEvent fresh = predict(i);
     const bool same = stored.time == fresh.time && stored.kind == fresh.kind && stored.detail == fresh.detail &&

@@ -102,19 +102,14 @@ ParticleEvent Engine::best_of(Candidates& candidates) const {
 }
 
 std::uint8_t Engine::joint_mark(Index i) const {
-  const ParticleState& s = particles_.state[i];
-  if (!s.alive || !s.mobile || !is_active(i)) return 0;
+  if (!has_prediction(i)) return 0;
   return in_grid(i) ? PairOffers::kTogether : PairOffers::kAlone;
 }
 
-void Engine::predict_marked(Index first, Index last) {
-  PairOffers offers(*this, offer_ring_);
-  for (Index i = first; i < last; ++i) {
-    if (touched_mark_[i] == 0) continue;
-    ++stats_.predictions;
-    Candidates candidates(*this, i, offers);
-    calendar_.set(i, best_of(candidates));
-  }
+void Engine::predict_joint(Index i, PairOffers& offers) {
+  ++stats_.predictions;
+  Candidates candidates(*this, i, offers);
+  calendar_.set(i, best_of(candidates));
 }
 
 void Engine::predict_together() {
@@ -125,11 +120,16 @@ void Engine::predict_together() {
   }
   // Ascending index order: a pass over every particle when the touched ones
   // are a good part of all (a tick), else over them sorted.
+  PairOffers offers(*this, offer_ring_);
   if (predicted * 8 >= particles_.size()) {
-    predict_marked(0, static_cast<Index>(particles_.size()));
+    for (Index i = 0; i < particles_.size(); ++i) {
+      if (touched_mark_[i] != 0) predict_joint(i, offers);
+    }
   } else {
     std::sort(touched_.begin(), touched_.end());
-    for (Index i : touched_) predict_marked(i, i + 1);
+    for (Index i : touched_) {
+      if (touched_mark_[i] != 0) predict_joint(i, offers);
+    }
   }
   for (Index i : touched_) touched_mark_[i] = 0;
   touched_.clear();

@@ -293,8 +293,7 @@ void Engine::predict_restored(const std::vector<Index>& restored) {
   // names.
   for (Index i : restored) {
     if (owner_) update_owned(i);  // an undone crossing is an undone hand-over
-    const ParticleState& st = particles_.state[i];
-    if (st.alive && st.mobile && is_active(i)) {
+    if (has_prediction(i)) {
       repredict(i);
     } else {
       calendar_.remove(i);

@@ -303,11 +303,18 @@ class Engine {
   // each pair of them tested once (pair_offers.hpp). The same calendar
   // entries as repredict on each in turn.
   void predict_together();
+  // Whether the calendar holds a prediction for particle i: alive, mobile
+  // and active.
+  bool has_prediction(Index i) const {
+    const ParticleState& s = particles_.state[i];
+    return s.alive && s.mobile && is_active(i);
+  }
   // What predict_together marks a particle with in touched_mark_: 0 (not
   // predicted), PairOffers::kAlone or kTogether.
   std::uint8_t joint_mark(Index i) const;
-  // Predicts the marked particles of [first, last) in ascending order.
-  void predict_marked(Index first, Index last);
+  // Predicts marked particle i, one of those predicted together in
+  // ascending index order.
+  void predict_joint(Index i, PairOffers& offers);
   // Time of a pair event; `shift` is the periodic image of j seen from i.
   double pair_time(Index i, Index j, const Vec3& shift, double distance, EventKind kind) const;
   // The periodic shift to add to u_b - u_a (= dx) for the image the pair can
