@@ -10,6 +10,7 @@
 #include "distribution_test_switches.hpp"
 #include "exit_codes.hpp"
 #include "run_session.hpp"
+#include "stop_signals.hpp"
 #include "tethersim/decomposition/block_layout.hpp"
 #include "tethersim/mpi/session.hpp"
 #include "tethersim/io/input_error.hpp"
@@ -242,6 +243,11 @@ int run_main(const Arguments& args) {
 
   // Failures on several ranks end the job inside run_simulation
   // (failure_policy.hpp); a single process reports them from main.
+  // Before anything slow, MPI_Init first (a single process starts Open
+  // MPI's daemon there, which took over a second on a busy machine): a
+  // signal during set-up stops the run at its first safe point, with a
+  // checkpoint at the start time, instead of killing it.
+  runtime::install_stop_signals();
   const mpi::Session mpi;
   return run_simulation(request, mpi);
 }

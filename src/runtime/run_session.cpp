@@ -431,7 +431,6 @@ class RunLoop {
     totals_.initial = sim_.observables(sim_.time());
     totals_.events_before = sim_.statistics().total_events();
     totals_.collisions_before = sim_.statistics().collisions();
-    install_stop_signals();
     // Checked every few thousand events, even inside a window: a signal or
     // the wall-time limit is honoured within milliseconds of wall time.
     sim_.set_stop_poll([this] { return stop_signal() != 0 || out_of_time(clock_.seconds()); });

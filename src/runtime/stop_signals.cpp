@@ -7,7 +7,18 @@ namespace tethersim::runtime {
 
 namespace {
 volatile std::sig_atomic_t received = 0;
-extern "C" void on_stop_signal(int signal) { received = signal; }
+// A second Ctrl-C while the first is still being honoured (a large system
+// still being built, a long checkpoint write) ends the process at once, as
+// users of interactive tools expect; the outputs survive that as they
+// survive kill -9. signal() and raise() are async-signal-safe.
+extern "C" void on_stop_signal(int signal) {
+  if (signal == SIGINT && received == SIGINT) {
+    std::signal(SIGINT, SIG_DFL);
+    std::raise(SIGINT);
+    return;
+  }
+  received = signal;
+}
 }  // namespace
 
 void install_stop_signals() {

@@ -131,7 +131,15 @@ sheet=(--set initial.parameters.size=16 --set output.frame_interval=2.0)
 "$exe" run "$src/examples/membrane-sheet.toml" "${sheet[@]}" -o "$work/straight" --end-time 40 -q
 "$exe" run "$src/examples/membrane-sheet.toml" "${sheet[@]}" -o "$work/term" --end-time 40 -q 2>"$work/term.err" &
 pid=$!
-sleep 1.5
+# Once the run is under way (run.log is opened after set-up), whatever
+# the machine's load.
+deadline=$((SECONDS + 60))
+until [ -e "$work/term/run.log" ]; do
+  kill -0 "$pid" 2>/dev/null || fail "the run ended before SIGTERM was sent"
+  [ "$SECONDS" -lt "$deadline" ] || fail "the run did not start within 60 s"
+  sleep 0.01
+done
+sleep 0.5
 kill -0 "$pid" 2>/dev/null || fail "the run finished before SIGTERM was sent (make it longer)"
 kill -TERM "$pid"
 code=0; wait "$pid" || code=$?
@@ -145,6 +153,29 @@ t=$(outputs_intact "$work/term")
   fail "SIGTERM: newest checkpoint at t = $t, summary says $stopped_at"
 "$exe" run --restart "$work/term" -q
 identical_runs "$work/straight" "$work/term"
+
+# --- A signal during set-up (MPI_Init, building a large system) is kept
+# and honoured at the first safe point: exit 0, a checkpoint, a summary
+# marked interrupted. A second Ctrl-C then ends the process at once.
+big=(--set initial.parameters.cells=40 --end-time 5)
+"$exe" run "$src/examples/gas.toml" "${big[@]}" -o "$work/early" -q 2>"$work/early.err" &
+pid=$!
+sleep 0.05
+kill -TERM "$pid"
+code=0; wait "$pid" || code=$?
+[ "$code" -eq 0 ] || fail "SIGTERM during set-up: exit code $code"
+grep -q "stopped by SIGTERM at t = " "$work/early.err" || fail "SIGTERM during set-up: $(cat "$work/early.err")"
+[ "$(json_field "$work/early/summary.json" interrupted)" = "True" ] || fail "SIGTERM during set-up: not marked interrupted"
+echo "SIGTERM during set-up: stopped at t = $(json_field "$work/early/summary.json" end_time)"
+outputs_intact "$work/early" >/dev/null
+"$exe" run "$src/examples/gas.toml" "${big[@]}" -o "$work/twice" -q 2>"$work/twice.err" &
+pid=$!
+sleep 0.05
+kill -INT "$pid"
+sleep 0.01
+kill -INT "$pid"
+code=0; wait "$pid" || code=$?
+[ "$code" -eq 130 ] || fail "a second Ctrl-C: exit code $code, not 130 (ended by SIGINT)"
 
 # --- kill -9 in the middle of checkpoint writes, at random moments and
 # during start-up; then --max-walltime and SIGUSR1 (what `#SBATCH --signal`
