@@ -124,6 +124,7 @@ Model read_document(TomlValue document, const std::string& path, const std::stri
     if (streamed != nullptr) {
       scenario::InitialSystem system(model);
       streamed->counts = system.check(model);
+      model.fit_sectors_to(streamed->counts.count_by_species);
       streamed->system.emplace(std::move(system));
       auto sources = std::make_shared<const SourceMap>(ctx.sources);
       streamed->locate = [sources](const ModelProblem& p) { return InputError(sources->find(p.key), p.key, p.message); };
@@ -143,6 +144,7 @@ Model read_document(TomlValue document, const std::string& path, const std::stri
     } else if (!options.skip_initial_files) {
       scenario::InitialParticles built = scenario::build_initial_particles(model);
       count_by_species = built.count_by_species;
+      model.fit_sectors_to(count_by_species);
       if (initial != nullptr) *initial = std::move(built);
     }
     check_run_budget(model, count_by_species, ctx.sources, options.skip_initial_files, warnings);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 namespace tethersim {
@@ -22,13 +23,21 @@ struct RangeWitness {
 };
 
 // The largest interaction distance between two finite-mass species, and
-// which pair sets it (for error messages).
-RangeWitness mobile_interaction_range(const ModelData& d) {
+// which pair sets it (for error messages). Given the number of particles of
+// each species, only pairs that can occur count: a species with one
+// particle never meets itself (the membrane's lone projectile, whose
+// distance to another projectile would otherwise set every sector's edge).
+RangeWitness mobile_interaction_range(const ModelData& d, const std::vector<std::size_t>* count_by_species = nullptr) {
   RangeWitness w;
   const auto n = static_cast<SpeciesIndex>(d.species.size());
   for (SpeciesIndex a = 0; a < n; ++a) {
     for (SpeciesIndex b = a; b < n; ++b) {
       if (d.species[a].infinite_mass() || d.species[b].infinite_mass()) continue;
+      if (count_by_species != nullptr) {
+        const std::size_t na = a < count_by_species->size() ? (*count_by_species)[a] : 0;
+        const std::size_t nb = b < count_by_species->size() ? (*count_by_species)[b] : 0;
+        if (na == 0 || nb == 0 || (a == b && na < 2)) continue;
+      }
       const double r = pair_interaction_range(d.pairs(a, b));
       if (r > w.range) w = {r, d.species[a].name + "-" + d.species[b].name};
     }
@@ -174,7 +183,7 @@ std::string rough_number(double x, int digits = 3) {
   return buffer;
 }
 
-void check_sector_count(const Vec3& length, double sector_size) {
+std::optional<ModelProblem> sector_count_problem(const Vec3& length, double sector_size) {
   double count = 1.0;
   std::string shape;
   for (int k = 0; k < 3; ++k) {
@@ -183,13 +192,33 @@ void check_sector_count(const Vec3& length, double sector_size) {
     shape += (k == 0 ? "" : " x ") + (n < 1e15 ? number_text(n) : rough_number(n));
   }
   if (count > static_cast<double>(kMaxSectors)) {
-    throw ModelError({"domain.sector_size",
-                      "the box holds " + shape + " = " + rough_number(count) +
-                          " sectors of edge " + rough_number(sector_size, 6) + ", needing " +
-                          rough_number(count * 4.0) + " bytes; at most " +
-                          std::to_string(kMaxSectors) +
-                          " fit (set a larger domain.sector_size or a smaller box)"});
+    return ModelProblem{"domain.sector_size",
+                        "the box holds " + shape + " = " + rough_number(count) +
+                            " sectors of edge " + rough_number(sector_size, 6) + ", needing " +
+                            rough_number(count * 4.0) + " bytes; at most " +
+                            std::to_string(kMaxSectors) +
+                            " fit (set a larger domain.sector_size or a smaller box)"};
   }
+  return std::nullopt;
+}
+
+void check_sector_count(const Vec3& length, double sector_size) {
+  if (auto problem = sector_count_problem(length, sector_size)) throw ModelError(std::move(*problem));
+}
+
+// Infinite-mass species whose interaction distance to a mobile species
+// exceeds the sector edge.
+std::vector<bool> hub_species_for(const ModelData& d, double sector_size) {
+  const auto n = static_cast<SpeciesIndex>(d.species.size());
+  std::vector<bool> hubs(n, false);
+  for (SpeciesIndex s = 0; s < n; ++s) {
+    if (!d.species[s].infinite_mass()) continue;
+    for (SpeciesIndex f = 0; f < n; ++f) {
+      if (d.species[f].infinite_mass()) continue;
+      if (pair_interaction_range(d.pairs(s, f)) > sector_size) hubs[s] = true;
+    }
+  }
+  return hubs;
 }
 
 }  // namespace
@@ -230,20 +259,25 @@ Model::Model(ModelData data) : data_(std::move(data)) {
 
   check_sector_count(length, sector_size_);
 
-  const auto n = static_cast<SpeciesIndex>(data_.species.size());
-  hub_species_.assign(n, false);
-  for (SpeciesIndex s = 0; s < n; ++s) {
-    if (!data_.species[s].infinite_mass()) continue;
-    for (SpeciesIndex f = 0; f < n; ++f) {
-      if (data_.species[f].infinite_mass()) continue;
-      if (pair_interaction_range(data_.pairs(s, f)) > sector_size_) hub_species_[s] = true;
-    }
-  }
+  hub_species_ = hub_species_for(data_, sector_size_);
 
   canonical_text_ = canonical_physics_text(data_);
   physics_hash_ = fnv1a64(canonical_text_);
   canonical_text_ += canonical_initial_text(data_);
   hash_ = fnv1a64(canonical_text_);
+}
+
+void Model::fit_sectors_to(const std::vector<std::size_t>& count_by_species) {
+  // A requested edge stays as it was asked for (and was checked against
+  // every pair); so does one that the population cannot shrink.
+  if (data_.domain.requested_sector_size > 0.0) return;
+  const double fitted = mobile_interaction_range(data_, &count_by_species).range;
+  if (!(fitted > 0.0) || fitted >= sector_size_) return;
+  // Smaller sectors: more of them, which must still fit.
+  if (sector_count_problem(data_.domain.length(), fitted)) return;
+  min_sector_size_ = fitted;
+  sector_size_ = fitted;
+  hub_species_ = hub_species_for(data_, sector_size_);
 }
 
 std::optional<SpeciesIndex> Model::find_species(std::string_view name) const {

@@ -349,6 +349,12 @@ LoadedRun load_restart(const RunRequest& request, const mpi::Session& mpi) {
     }
   }
   run.model = std::make_unique<Model>(restart_model(header, path, request, mpi, &run.warnings));
+  // The checkpoint's population sizes the sectors as the fresh run's did
+  // (it can only have lost particles, and sectors change no bits).
+  std::vector<std::uint64_t> count_by_species(run.model->species().size(), 0);
+  for (const auto& p : snapshot.particles) ++count_by_species[p.species];
+  if (mpi.size() > 1) mpi::sum_in_place(count_by_species, MPI_COMM_WORLD);
+  run.model->fit_sectors_to({count_by_species.begin(), count_by_species.end()});
   // The trajectory's rows are every particle's. Slices come in rank order,
   // each sorted by id, and each is the rows slot_range gives the rank: the
   // whole is sorted, and a rank's slice holds the species of the rows it

@@ -283,7 +283,7 @@ TEST(OwnerComputes, LazyUndosEndAsTheSerialRun) {
   std::vector<Case> cases{{&gas_without_groups, &none, 0.5, kSanitized ? 1.5 : 3.0, 40, 41},
                           {&gas, &none, 0.5, kSanitized ? 1.5 : 3.0, 40, 42},
                           {&dense, &none, 0.0, kSanitized ? 0.8 : 1.5, 200, 43},
-                          {&sheet, &small_sheet, 5.0, kSanitized ? 7.0 : 8.0, 100, 44}};
+                          {&sheet, &small_sheet, 5.0, kSanitized ? 7.0 : 8.0, 100, 45}};
   if (kSanitized) cases.resize(2);
   for (const Case& c : cases) {
     SCOPED_TRACE("seed " + std::to_string(c.seed));

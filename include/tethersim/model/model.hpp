@@ -104,10 +104,20 @@ class Model {
   std::optional<SpeciesIndex> find_species(std::string_view name) const;
 
   // The largest finite interaction distance (blocking or tethering) between
-  // two finite-mass species: the smallest legal sector edge.
+  // two finite-mass species: the smallest legal sector edge. After
+  // fit_sectors_to, only between species pairs the population can form.
   double min_sector_size() const { return min_sector_size_; }
   // The sector edge used: the requested one or the minimum.
   double sector_size() const { return sector_size_; }
+  // Once the initial state is known (a fresh run's, or a checkpoint's, whose
+  // population can only have shrunk): pairs that cannot occur no longer
+  // size the sectors. A species with a single particle (a projectile) never
+  // meets itself, so its self distance stops setting the edge of every
+  // sector. Species never change, so the fitted edge holds for the whole
+  // run; sector edges change no event's bits (only the engine's work), so
+  // a run ends in the same state either way. Call before anything is built
+  // on the sectors (engines, decompositions). A requested edge is kept.
+  void fit_sectors_to(const std::vector<std::size_t>& count_by_species);
   // Infinite-mass species whose interaction distances exceed the sector edge
   // (membrane shells, zones): kept out of the sector grid (docs/engine.md,
   // "Particles outside the grid").
