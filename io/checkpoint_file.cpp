@@ -227,18 +227,25 @@ void gather_particles(CheckpointContents& c, const engine::ParticleSource& sourc
 
 // Tethers and loaded edges to the ranks of their rows, in pair order;
 // escapes and releases to rank 0, in time order; the counters summed.
-void gather_records(CheckpointContents& c, const EngineSnapshot& local, const SlotMap& slots, MPI_Comm comm) {
+// The snapshot's tethers and edges are released once they are records (a
+// membrane's tethers are the largest part of a checkpoint's memory).
+void gather_records(CheckpointContents& c, EngineSnapshot& local, const SlotMap& slots, MPI_Comm comm) {
   const hsize_t n = slots.size();
-  for (const auto& t : local.tethers) c.tethers.push_back({slots.slot(t.a), {t.a, t.b}});
-  c.tethers = exchange_by_slot(std::move(c.tethers), n, comm);
+  c.tethers.reserve(local.tethers.size());
+  for (const auto& t : local.tethers) c.tethers.push_back({{t.a, t.b}});
+  engine::free_storage(local.tethers);
+  c.tethers = exchange_by_slot(std::move(c.tethers), n, comm,
+                               [&](const TetherRecord& r) { return slots.slot(r.pair[0]); });
   auto by_pair = [](const auto& x, const auto& y) {
     return x.pair[0] != y.pair[0] ? x.pair[0] < y.pair[0] : x.pair[1] < y.pair[1];
   };
   std::sort(c.tethers.begin(), c.tethers.end(), by_pair);
+  c.edges.reserve(local.loaded_edges.size());
   for (const auto& e : local.loaded_edges) {
     c.edges.push_back(
         {slots.slot(e.a), {e.a, e.b}, {e.impulse.x(), e.impulse.y(), e.impulse.z()}, e.time, e.sequence});
   }
+  engine::free_storage(local.loaded_edges);
   c.edges = exchange_by_slot(std::move(c.edges), n, comm);
   std::sort(c.edges.begin(), c.edges.end(), by_pair);
   auto by_time = [](const auto& x, const auto& y) { return x.time != y.time ? x.time < y.time : x.id < y.id; };

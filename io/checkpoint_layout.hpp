@@ -33,8 +33,8 @@ struct PhiRecord {
   double value;
 };
 
+// Written by the rank of pair[0]'s slot, which is computed, not stored.
 struct TetherRecord {
-  std::uint64_t slot;  // of pair[0]
   std::uint64_t pair[2];
 };
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "tethersim/engine/free_storage.hpp"
@@ -17,16 +18,17 @@
 
 namespace tethersim::io_detail {
 
-// Record: trivially copyable with a `std::uint64_t slot` member (the row it
-// belongs to). Returns this rank's records, sorted by slot (stable for
-// equal slots, in rank order).
-template <typename Record>
-std::vector<Record> exchange_by_slot(std::vector<Record> local, std::uint64_t total_slots,
-                                     MPI_Comm comm) {
+// Record: trivially copyable; `slot_of(record)` is the row it belongs to
+// (records that can compute it need not store it: a membrane's tethers are
+// millions). Returns this rank's records, sorted by slot (stable for equal
+// slots, in rank order).
+template <typename Record, typename SlotOf>
+std::vector<Record> exchange_by_slot(std::vector<Record> local, std::uint64_t total_slots, MPI_Comm comm,
+                                     SlotOf slot_of) {
   static_assert(std::is_trivially_copyable_v<Record>);
   int ranks = 1;
   MPI_Comm_size(comm, &ranks);
-  auto by_slot = [](const Record& a, const Record& b) { return a.slot < b.slot; };
+  auto by_slot = [&](const Record& a, const Record& b) { return slot_of(a) < slot_of(b); };
   // Sorted runs go out, so what comes in from each rank is a sorted run and
   // merging them replaces a full sort (records usually come in id order).
   if (!std::is_sorted(local.begin(), local.end(), by_slot)) {
@@ -39,7 +41,7 @@ std::vector<Record> exchange_by_slot(std::vector<Record> local, std::uint64_t to
   // copy, so that a checkpoint of a large block holds its rows twice at
   // most (what goes out and what comes in), not three times.
   std::vector<std::size_t> send_counts(static_cast<std::size_t>(ranks), 0);
-  for (const Record& r : local) ++send_counts[static_cast<std::size_t>(slot_owner(total_slots, ranks, r.slot))];
+  for (const Record& r : local) ++send_counts[static_cast<std::size_t>(slot_owner(total_slots, ranks, slot_of(r)))];
   std::vector<std::size_t> bounds;
   std::vector<Record> received = mpi::all_to_all(local, send_counts, comm, &bounds);
   engine::free_storage(local);
@@ -53,6 +55,12 @@ std::vector<Record> exchange_by_slot(std::vector<Record> local, std::uint64_t to
     }
   }
   return received;
+}
+
+// Records with a `std::uint64_t slot` member.
+template <typename Record>
+std::vector<Record> exchange_by_slot(std::vector<Record> local, std::uint64_t total_slots, MPI_Comm comm) {
+  return exchange_by_slot(std::move(local), total_slots, comm, [](const Record& r) { return r.slot; });
 }
 
 // The exclusive prefix sum of `count` over ranks, and the total.

@@ -151,10 +151,6 @@ struct FrameRow {
   double velocity[3];
 };
 
-struct TetherRow {
-  std::uint64_t slot;  // of the lower-id particle: the row order
-  std::uint64_t other;
-};
 
 // Positions and velocities as the file stores them: the values of a frame
 // are made in doubles and narrowed here when the file holds floats.
@@ -248,25 +244,28 @@ FrameValues gather_rows(const TrajectoryFile::State& s, const FrameSource& sourc
 }
 
 // The tethers of one frame this rank writes, in the order of their lower
-// particle, as pairs of rows, and where they go among every rank's.
+// particle, as pairs of rows (`a` the lower-id particle's row, `b` the
+// other's), and where they go among every rank's.
 struct FrameTethers {
-  std::vector<TetherRow> own;
+  std::vector<FrameTether> own;
   GlobalOffset where{};
 };
 
-FrameTethers gather_tethers(const TrajectoryFile::State& s, const std::vector<FrameTether>& tethers) {
+// The ids of `tethers` become rows in place, so that a membrane's tethers,
+// the largest part of a frame's memory, are held once.
+FrameTethers gather_tethers(const TrajectoryFile::State& s, std::vector<FrameTether> tethers) {
   // A tether is written when both its particles have rows.
-  std::vector<TetherRow> local;
-  local.reserve(tethers.size());
+  std::size_t kept = 0;
   for (const FrameTether& t : tethers) {
     const std::optional<std::uint64_t> a = s.slots.find(t.a);
     const std::optional<std::uint64_t> b = s.slots.find(t.b);
-    if (a && b) local.push_back({*a, *b});
+    if (a && b) tethers[kept++] = {*a, *b};
   }
+  tethers.resize(kept);
   FrameTethers pairs;
-  pairs.own = exchange_by_slot(std::move(local), s.slots.size(), s.comm);
-  std::sort(pairs.own.begin(), pairs.own.end(), [](const TetherRow& a, const TetherRow& b) {
-    return a.slot != b.slot ? a.slot < b.slot : a.other < b.other;
+  pairs.own = exchange_by_slot(std::move(tethers), s.slots.size(), s.comm, [](const FrameTether& t) { return t.a; });
+  std::sort(pairs.own.begin(), pairs.own.end(), [](const FrameTether& x, const FrameTether& y) {
+    return x.a != y.a ? x.a < y.a : x.b < y.b;
   });
   pairs.where = global_offset(pairs.own.size(), s.comm);
   return pairs;
@@ -274,23 +273,32 @@ FrameTethers gather_tethers(const TrajectoryFile::State& s, const std::vector<Fr
 
 // Writes a frame's tethers as pairs of ids, or of rows.
 void write_pairs(const TrajectoryFile::State& s, hid_t set, hsize_t frame, const FrameTethers& pairs, bool as_ids) {
+  // Rows, and ids where they are the rows (ids 0..N-1), are the pairs' own
+  // two 64-bit words: written from them, without a copy (ids and rows are
+  // below 2^63, so the words read as int64 are the same values).
+  static_assert(sizeof(FrameTether) == 2 * sizeof(std::int64_t));
+  if (!as_ids || s.slots.dense()) {
+    write_rows(set, H5T_NATIVE_INT64, {frame}, pairs.where.offset, pairs.own.size(),
+               reinterpret_cast<const std::int64_t*>(pairs.own.data()), s.transfer);
+    return;
+  }
   std::vector<std::int64_t> values(2 * pairs.own.size());
   for (std::size_t k = 0; k < pairs.own.size(); ++k) {
-    const TetherRow& t = pairs.own[k];
-    values[2 * k] = static_cast<std::int64_t>(as_ids ? s.slots.id(t.slot) : t.slot);
-    values[2 * k + 1] = static_cast<std::int64_t>(as_ids ? s.slots.id(t.other) : t.other);
+    const FrameTether& t = pairs.own[k];
+    values[2 * k] = static_cast<std::int64_t>(as_ids ? s.slots.id(t.a) : t.a);
+    values[2 * k + 1] = static_cast<std::int64_t>(as_ids ? s.slots.id(t.b) : t.b);
   }
   write_rows(set, H5T_NATIVE_INT64, {frame}, pairs.where.offset, pairs.own.size(), values.data(), s.transfer);
 }
 
 }  // namespace
 
-void TrajectoryFile::write_frame(double time, const FrameSource& particles, const std::vector<FrameTether>& tethers) {
+void TrajectoryFile::write_frame(double time, const FrameSource& particles, std::vector<FrameTether> tethers) {
   State& s = *state_;
   const hsize_t frame = s.frame_times.size();
   const std::string what = "the frame at t = " + format_number(time);
   const SlotRounds rounds = slot_rounds(s.slots.size(), s.ranks, kFrameRowsPerRound);
-  const FrameTethers pairs = s.write_tethers ? gather_tethers(s, tethers) : FrameTethers{};
+  const FrameTethers pairs = s.write_tethers ? gather_tethers(s, std::move(tethers)) : FrameTethers{};
   const hsize_t tether_rows = std::max<hsize_t>(s.tether_rows, pairs.where.total);
   try {
     // Everything this frame allocates must fit before any of it is written.

@@ -2,27 +2,33 @@
 
 namespace tethersim::engine {
 
-void Adjacency::add(Index particle, Index partner, std::uint32_t payload) {
+template <bool kPayload>
+void PartnerLists<kPayload>::add(Index particle, Index partner, std::uint32_t payload) {
   std::uint32_t n;
   if (free_ != kNoIndex) {
     n = free_;
     free_ = nodes_[n].next;
   } else {
+    // Gentle growth (an eighth), not doubling: a membrane's lists are
+    // large, and tethers that form during a run add few entries at a time.
     n = static_cast<std::uint32_t>(nodes_.size());
-    nodes_.emplace_back();
+    append_gently(nodes_, Node{});
   }
-  nodes_[n] = {partner, payload, head_[particle]};
+  nodes_[n] = make_node(partner, head_[particle], payload);
   head_[particle] = n;
+  ++entries_;
 }
 
-bool Adjacency::remove(Index particle, Index partner) {
+template <bool kPayload>
+bool PartnerLists<kPayload>::remove(Index particle, Index partner) {
   std::uint32_t* link = &head_[particle];
   while (*link != kNoIndex) {
     const std::uint32_t n = *link;
     if (nodes_[n].partner == partner) {
       *link = nodes_[n].next;
-      nodes_[n] = {kNoIndex, 0, free_};
+      nodes_[n] = make_node(kNoIndex, free_, 0);
       free_ = n;
+      --entries_;
       return true;
     }
     link = &nodes_[n].next;
@@ -30,36 +36,42 @@ bool Adjacency::remove(Index particle, Index partner) {
   return false;
 }
 
-bool Adjacency::contains(Index particle, Index partner) const {
+template <bool kPayload>
+bool PartnerLists<kPayload>::contains(Index particle, Index partner) const {
   return payload(particle, partner) != kNoIndex;
 }
 
-std::uint32_t Adjacency::payload(Index particle, Index partner) const {
+template <bool kPayload>
+std::uint32_t PartnerLists<kPayload>::payload(Index particle, Index partner) const {
   if (head_.empty()) return kNoIndex;
   for (std::uint32_t n = head_[particle]; n != kNoIndex; n = nodes_[n].next) {
-    if (nodes_[n].partner == partner) return nodes_[n].payload;
+    if (nodes_[n].partner == partner) return payload_of(nodes_[n]);
   }
   return kNoIndex;
 }
 
-void Adjacency::clear(Index particle) {
+template <bool kPayload>
+void PartnerLists<kPayload>::clear(Index particle) {
   if (head_.empty()) return;
   while (head_[particle] != kNoIndex) {
     const std::uint32_t n = head_[particle];
     head_[particle] = nodes_[n].next;
-    nodes_[n] = {kNoIndex, 0, free_};
+    nodes_[n] = make_node(kNoIndex, free_, 0);
     free_ = n;
+    --entries_;
   }
 }
 
-std::size_t Adjacency::degree(Index particle) const {
+template <bool kPayload>
+std::size_t PartnerLists<kPayload>::degree(Index particle) const {
   if (head_.empty()) return 0;
   std::size_t d = 0;
   for (std::uint32_t n = head_[particle]; n != kNoIndex; n = nodes_[n].next) ++d;
   return d;
 }
 
-void Adjacency::renumber(const std::vector<Index>& new_index) {
+template <bool kPayload>
+void PartnerLists<kPayload>::renumber(const std::vector<Index>& new_index) {
   if (head_.empty()) return;
   BigVector<std::uint32_t> head(head_.size(), kNoIndex);
   for (std::size_t old = 0; old < head_.size(); ++old) head[new_index[old]] = head_[old];
@@ -69,8 +81,12 @@ void Adjacency::renumber(const std::vector<Index>& new_index) {
   }
 }
 
-std::size_t Adjacency::memory_bytes() const {
+template <bool kPayload>
+std::size_t PartnerLists<kPayload>::memory_bytes() const {
   return head_.capacity() * sizeof(std::uint32_t) + nodes_.capacity() * sizeof(Node);
 }
+
+template class PartnerLists<true>;
+template class PartnerLists<false>;
 
 }  // namespace tethersim::engine

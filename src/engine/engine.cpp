@@ -63,6 +63,9 @@ void Engine::add_particles(scenario::InitialParticles& initial) {
   // of a run is reached here otherwise.
   free_storage(initial.particles);
   finish_placement();
+  // Both ends list each tether: sized once (a membrane's lists are most of
+  // its engine's memory, and doubling would leave a third of them spare).
+  if (!initial.tethers.empty()) tethers_.reserve_entries(2 * initial.tethers.size());
   for (const TetherSpec& t : initial.tethers) {
     const Index a = particles_.index_of(t.a), b = particles_.index_of(t.b);
     if (a == kNoIndex || b == kNoIndex) continue;  // a partial view holds one end only

@@ -24,6 +24,7 @@ void Engine::restore(const EngineSnapshot& snapshot) {
   auto index = [&](ParticleId id) { return particles_.index_of(id); };
   // A partial view (a rank's particles and halo) holds some pairs by one
   // end only: those are not represented.
+  if (!snapshot.tethers.empty()) tethers_.reserve_entries(2 * snapshot.tethers.size());
   for (const TetherSnapshot& t : snapshot.tethers) {
     if (index(t.a) == kNoIndex || index(t.b) == kNoIndex) continue;
     tethers_.add(index(t.a), index(t.b));
@@ -99,6 +100,9 @@ EngineSnapshot Engine::snapshot(double at) const {
 EngineSnapshot Engine::snapshot_without_particles(double at) const {
   EngineSnapshot s;
   s.time = at;
+  // At most one entry of two per pair: a membrane's tethers are most of a
+  // checkpoint's transient memory, and growth by doubling would add a third.
+  s.tethers.reserve(tethers_.entries() / 2);
   for (Index i = 0; i < particles_.size(); ++i) {
     if (is_removed(i)) continue;
     const ParticleId id = particles_.id[i];

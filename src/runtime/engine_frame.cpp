@@ -25,6 +25,7 @@ void EngineFrameParticles::read(std::size_t begin, std::size_t end, std::vector<
 
 std::vector<FrameTether> accounted_tethers(const engine::Engine& e) {
   std::vector<FrameTether> tethers;
+  tethers.reserve(e.tethers().entries() / 2);  // each is listed at both ends
   const engine::ParticleStore& store = e.particles();
   for (engine::Index i = 0; i < store.size(); ++i) {
     if (e.is_removed(i)) continue;

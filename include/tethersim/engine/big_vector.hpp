@@ -26,6 +26,9 @@ struct HugePageAllocator {
   T* allocate(std::size_t n) {
     const std::size_t bytes = n * sizeof(T);
     if (bytes < kHugePage) return std::allocator<T>().allocate(n);
+    // No machine holds this much; the bound also keeps the rounding below
+    // from overflowing (which the compiler otherwise warns of).
+    if (bytes > (std::size_t{1} << 56) || n > (std::size_t{1} << 56) / sizeof(T)) throw std::bad_alloc();
     const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
     void* p = std::aligned_alloc(kHugePage, rounded);
     if (p == nullptr) throw std::bad_alloc();

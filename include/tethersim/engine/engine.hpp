@@ -96,7 +96,7 @@ class Engine {
   const Model& model() const { return model_; }
   const ParticleStore& particles() const { return particles_; }
   const SectorGrid& grid() const { return grid_; }
-  const Adjacency& tethers() const { return tethers_; }
+  const TetherLists& tethers() const { return tethers_; }
   const LoadedEdges& loaded_edges() const { return loaded_; }
   const EngineStatistics& statistics() const { return stats_; }
   const std::vector<EscapeSnapshot>& escapes() const { return escapes_; }
@@ -491,7 +491,7 @@ class Engine {
   ParticleStore particles_;
   SectorGrid grid_;
   BigVector<SectorCoords> coords_;
-  Adjacency tethers_;
+  TetherLists tethers_;
   LoadedEdges loaded_;
   ParticleCalendar calendar_;
   GlobalCalendar global_;

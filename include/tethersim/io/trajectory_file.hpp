@@ -58,7 +58,8 @@ class TrajectoryFile {
   // Collective: every rank passes the particles it owns and the tethers
   // whose lower-id particle it owns. The particles are read a round at a
   // time (at most 32 768 rows per rank each).
-  void write_frame(double time, const FrameSource& particles, const std::vector<FrameTether>& tethers);
+  // `tethers` is taken (and released as soon as its rows are made).
+  void write_frame(double time, const FrameSource& particles, std::vector<FrameTether> tethers);
   // Collective; the values must be equal on every rank. Returns the
   // sample's step (the clock frames and samples share), for the other
   // files that record it (observables.jsonl).
