@@ -48,7 +48,7 @@ std::uint64_t bits(double x) {
 // split of the data over ranks adds up to the same value (a particle's:
 // particle_hash).
 std::uint64_t hash_of(const PhiRecord& r) { return physics::mix_hash(3, r.slot, r.reaction, bits(r.value)); }
-std::uint64_t hash_of(const TetherRecord& r) { return physics::mix_hash(4, r.pair[0], r.pair[1]); }
+std::uint64_t hash_of(const TetherRecord& r) { return physics::mix_hash(4, r.a, r.b); }
 std::uint64_t hash_of(const EdgeRecord& r) {
   return physics::mix_hash(physics::mix_hash(5, r.pair[0], r.pair[1], r.sequence, bits(r.time)),
                            bits(r.impulse[0]), bits(r.impulse[1]), bits(r.impulse[2]));
@@ -227,19 +227,18 @@ void gather_particles(CheckpointContents& c, const engine::ParticleSource& sourc
 
 // Tethers and loaded edges to the ranks of their rows, in pair order;
 // escapes and releases to rank 0, in time order; the counters summed.
-// The snapshot's tethers and edges are released once they are records (a
-// membrane's tethers are the largest part of a checkpoint's memory).
+// The snapshot's tethers become the records (the same pairs: a membrane's
+// tethers are the largest part of a checkpoint's memory); its edges are
+// released once they are records.
 void gather_records(CheckpointContents& c, EngineSnapshot& local, const SlotMap& slots, MPI_Comm comm) {
   const hsize_t n = slots.size();
-  c.tethers.reserve(local.tethers.size());
-  for (const auto& t : local.tethers) c.tethers.push_back({{t.a, t.b}});
-  engine::free_storage(local.tethers);
-  c.tethers = exchange_by_slot(std::move(c.tethers), n, comm,
-                               [&](const TetherRecord& r) { return slots.slot(r.pair[0]); });
+  c.tethers = exchange_by_slot(std::move(local.tethers), n, comm,
+                               [&](const TetherRecord& r) { return slots.slot(r.a); });
+  std::sort(c.tethers.begin(), c.tethers.end(),
+            [](const TetherRecord& x, const TetherRecord& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
   auto by_pair = [](const auto& x, const auto& y) {
     return x.pair[0] != y.pair[0] ? x.pair[0] < y.pair[0] : x.pair[1] < y.pair[1];
   };
-  std::sort(c.tethers.begin(), c.tethers.end(), by_pair);
   c.edges.reserve(local.loaded_edges.size());
   for (const auto& e : local.loaded_edges) {
     c.edges.push_back(
@@ -595,9 +594,8 @@ std::uint64_t read_particles(hid_t top, const SlotRange& mine, EngineSnapshot& s
 template <typename Slice>
 std::uint64_t read_links(hid_t top, const Slice& slice, EngineSnapshot& s) {
   const SlotRange tether_rows = slice(record_rows(top, kTetherColumns));
-  std::vector<TetherRecord> tethers(tether_rows.size());
-  read_record_columns(top, kTetherColumns, tethers, tether_rows.begin);
-  for (const TetherRecord& r : tethers) s.tethers.push_back({r.pair[0], r.pair[1]});
+  s.tethers.resize(tether_rows.size());
+  read_record_columns(top, kTetherColumns, s.tethers, tether_rows.begin);
   H5Id edge_group = open_group(top, kLoadedEdges);
   const SlotRange edge_rows = slice(record_rows(edge_group, kEdgeColumns));
   std::vector<EdgeRecord> edges(edge_rows.size());
@@ -606,7 +604,7 @@ std::uint64_t read_links(hid_t top, const Slice& slice, EngineSnapshot& s) {
     s.loaded_edges.push_back(
         {r.pair[0], r.pair[1], Vec3(r.impulse[0], r.impulse[1], r.impulse[2]), r.time, r.sequence});
   }
-  return sum_hashes(tethers) + sum_hashes(edges);
+  return sum_hashes(s.tethers) + sum_hashes(edges);
 }
 
 // What rank 0 alone holds: escapes, releases and the engine's counters,

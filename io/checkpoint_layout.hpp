@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "record_columns.hpp"
+#include "tethersim/engine/snapshot.hpp"
 
 namespace tethersim::io_detail::checkpoint_layout {
 
@@ -33,10 +34,10 @@ struct PhiRecord {
   double value;
 };
 
-// Written by the rank of pair[0]'s slot, which is computed, not stored.
-struct TetherRecord {
-  std::uint64_t pair[2];
-};
+// The engine's own pair (a < b), written as it is: a membrane's millions
+// of tethers are not copied into another layout. Written by the rank of
+// a's slot, which is computed, not stored.
+using TetherRecord = engine::TetherSnapshot;
 
 struct EdgeRecord {
   std::uint64_t slot;  // of pair[0]
@@ -60,7 +61,7 @@ struct ReleaseRecord {
 };
 
 // tethers [M, 2] in the root group: the ids of each tether, lower first.
-inline constexpr auto kTetherColumns = std::tuple{RecordColumn<&TetherRecord::pair>{"tethers"}};
+inline constexpr auto kTetherColumns = std::tuple{RecordPairColumn<&TetherRecord::a, &TetherRecord::b>{"tethers"}};
 
 // loaded_edges/<column>
 inline constexpr auto kEdgeColumns =

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "hdf5_support.hpp"
@@ -76,6 +77,13 @@ struct RecordColumn {
   std::string_view name;
 };
 
+// Two members of one scalar type (a pair's ends) as one column of width 2:
+// a record type of the engine's can then be written and read as it is.
+template <auto First, auto Second>
+struct RecordPairColumn {
+  std::string_view name;
+};
+
 template <typename MemberPointer>
 struct ColumnMember;
 template <typename Record, typename T>
@@ -106,7 +114,25 @@ void write_record_columns(hid_t group, const std::tuple<Columns...>& columns, co
         [](const Record& r, T* out) { std::copy(M::begin(r.*Member), M::begin(r.*Member) + M::width, out); },
         most_rows, transfer);
   };
-  std::apply([&](const auto&... column) { (write_one(column), ...); }, columns);
+  auto write_pair = [&]<auto First, auto Second>(const RecordPairColumn<First, Second>& column) {
+    using T = typename ColumnMember<decltype(First)>::Scalar;
+    static_assert(std::is_same_v<T, typename ColumnMember<decltype(Second)>::Scalar>);
+    write_column<T>(
+        group, std::string(column.name), rows, first, total, 2,
+        [](const Record& r, T* out) {
+          out[0] = r.*First;
+          out[1] = r.*Second;
+        },
+        most_rows, transfer);
+  };
+  auto write_any = [&](const auto& column) {
+    if constexpr (requires { write_one(column); }) {
+      write_one(column);
+    } else {
+      write_pair(column);
+    }
+  };
+  std::apply([&](const auto&... column) { (write_any(column), ...); }, columns);
 }
 
 // Reads rows [first, first + rows.size()) of every column of `columns`.
@@ -119,7 +145,21 @@ void read_record_columns(hid_t group, const std::tuple<Columns...>& columns, std
     read_column<T>(group, std::string(column.name), rows, first, M::width,
                    [](Record& r, const T* in) { std::copy(in, in + M::width, M::begin(r.*Member)); });
   };
-  std::apply([&](const auto&... column) { (read_one(column), ...); }, columns);
+  auto read_pair = [&]<auto First, auto Second>(const RecordPairColumn<First, Second>& column) {
+    using T = typename ColumnMember<decltype(First)>::Scalar;
+    read_column<T>(group, std::string(column.name), rows, first, 2, [](Record& r, const T* in) {
+      r.*First = in[0];
+      r.*Second = in[1];
+    });
+  };
+  auto read_any = [&](const auto& column) {
+    if constexpr (requires { read_one(column); }) {
+      read_one(column);
+    } else {
+      read_pair(column);
+    }
+  };
+  std::apply([&](const auto&... column) { (read_any(column), ...); }, columns);
 }
 
 // The rows the columns of `columns` hold in `group` (its first column's).
