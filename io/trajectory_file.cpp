@@ -243,6 +243,18 @@ FrameValues gather_rows(const TrajectoryFile::State& s, const FrameSource& sourc
   return values;
 }
 
+// Turns a slab's ids into rows in place, dropping tethers without rows at
+// both ends.
+void rows_in_place(const TrajectoryFile::State& s, std::vector<FrameTether>& slab) {
+  std::size_t kept = 0;
+  for (const FrameTether& t : slab) {
+    const std::optional<std::uint64_t> a = s.slots.find(t.a);
+    const std::optional<std::uint64_t> b = s.slots.find(t.b);
+    if (a && b) slab[kept++] = {*a, *b};
+  }
+  slab.resize(kept);
+}
+
 // The tethers of one frame this rank writes, in the order of their lower
 // particle, as pairs of rows (`a` the lower-id particle's row, `b` the
 // other's), and where they go among every rank's.
@@ -251,17 +263,11 @@ struct FrameTethers {
   GlobalOffset where{};
 };
 
-// The ids of `tethers` become rows in place, so that a membrane's tethers,
-// the largest part of a frame's memory, are held once.
+// Several ranks: the ids of `tethers` become rows in place (a membrane's
+// tethers are the largest part of a frame's memory) and go to the ranks
+// that write them.
 FrameTethers gather_tethers(const TrajectoryFile::State& s, std::vector<FrameTether> tethers) {
-  // A tether is written when both its particles have rows.
-  std::size_t kept = 0;
-  for (const FrameTether& t : tethers) {
-    const std::optional<std::uint64_t> a = s.slots.find(t.a);
-    const std::optional<std::uint64_t> b = s.slots.find(t.b);
-    if (a && b) tethers[kept++] = {*a, *b};
-  }
-  tethers.resize(kept);
+  rows_in_place(s, tethers);
   FrameTethers pairs;
   pairs.own = exchange_by_slot(std::move(tethers), s.slots.size(), s.comm, [](const FrameTether& t) { return t.a; });
   std::sort(pairs.own.begin(), pairs.own.end(), [](const FrameTether& x, const FrameTether& y) {
@@ -291,14 +297,49 @@ void write_pairs(const TrajectoryFile::State& s, hid_t set, hsize_t frame, const
   write_rows(set, H5T_NATIVE_INT64, {frame}, pairs.where.offset, pairs.own.size(), values.data(), s.transfer);
 }
 
+// Groups of a tether source read at once by one process.
+constexpr std::size_t kTetherGroupsPerSlab = std::size_t{1} << 15;
+
+// The tethers one process writes (both ends with rows).
+std::uint64_t count_tethers(const TrajectoryFile::State& s, const FrameTetherSource& tethers) {
+  std::uint64_t count = 0;
+  std::vector<FrameTether> slab;
+  for (std::size_t begin = 0; begin < tethers.groups(); begin += kTetherGroupsPerSlab) {
+    tethers.read(begin, std::min(tethers.groups(), begin + kTetherGroupsPerSlab), slab);
+    rows_in_place(s, slab);
+    count += slab.size();
+  }
+  return count;
+}
+
+// One process writes its tethers a slab at a time, as ids (`ids`) and,
+// when asked (`rows` >= 0), as rows: the source's (a, b) order is the row
+// order, as the rows of several ranks' are once sorted.
+void write_tether_slabs(const TrajectoryFile::State& s, hid_t ids, hid_t rows, hsize_t frame,
+                        const FrameTetherSource& tethers) {
+  FrameTethers slab;
+  for (std::size_t begin = 0; begin < tethers.groups(); begin += kTetherGroupsPerSlab) {
+    tethers.read(begin, std::min(tethers.groups(), begin + kTetherGroupsPerSlab), slab.own);
+    rows_in_place(s, slab.own);
+    write_pairs(s, ids, frame, slab, true);
+    if (rows >= 0) write_pairs(s, rows, frame, slab, false);
+    slab.where.offset += slab.own.size();
+  }
+}
+
 }  // namespace
 
-void TrajectoryFile::write_frame(double time, const FrameSource& particles, std::vector<FrameTether> tethers) {
+void TrajectoryFile::write_frame(double time, const FrameSource& particles, FrameTetherSource& tethers) {
   State& s = *state_;
   const hsize_t frame = s.frame_times.size();
   const std::string what = "the frame at t = " + format_number(time);
   const SlotRounds rounds = slot_rounds(s.slots.size(), s.ranks, kFrameRowsPerRound);
-  const FrameTethers pairs = s.write_tethers ? gather_tethers(s, std::move(tethers)) : FrameTethers{};
+  // Alone, the tethers are counted now and written a slab at a time below;
+  // on several ranks they are gathered whole to the ranks that write them.
+  const bool streamed = s.ranks == 1;
+  const FrameTethers pairs = !s.write_tethers ? FrameTethers{}
+                             : streamed       ? FrameTethers{{}, {0, count_tethers(s, tethers), 0}}
+                                              : gather_tethers(s, tethers.take_all());
   const hsize_t tether_rows = std::max<hsize_t>(s.tether_rows, pairs.where.total);
   try {
     // Everything this frame allocates must fit before any of it is written.
@@ -335,8 +376,13 @@ void TrajectoryFile::write_frame(double time, const FrameSource& particles, std:
       s.writeback->start();
     }
     s.write_scalar_row(set(FrameSet::edges), H5T_NATIVE_DOUBLE, frame, s.edge_matrix.data());
-    if (s.write_tethers) write_pairs(s, set(FrameSet::tethers), frame, pairs, true);
-    if (s.write_tether_rows) write_pairs(s, set(FrameSet::tether_rows), frame, pairs, false);
+    if (streamed && s.write_tethers) {
+      write_tether_slabs(s, set(FrameSet::tethers), s.write_tether_rows ? set(FrameSet::tether_rows) : -1, frame,
+                         tethers);
+    } else {
+      if (s.write_tethers) write_pairs(s, set(FrameSet::tethers), frame, pairs, true);
+      if (s.write_tether_rows) write_pairs(s, set(FrameSet::tether_rows), frame, pairs, false);
+    }
     const auto count = static_cast<std::int64_t>(pairs.where.total);
     s.write_scalar_row(set(FrameSet::tether_counts), H5T_NATIVE_INT64, frame, &count);
     // The time last: until it is written the frame's time is NaN (the

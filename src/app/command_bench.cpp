@@ -69,7 +69,8 @@ void time_frames(engine::Engine& engine, const Model& model, const SlotMap& slot
     const double t = engine.time();
     const auto size_before = std::filesystem::file_size(path);
     const Stopwatch write_clock;
-    trajectory.write_frame(t, runtime::EngineFrameParticles(engine, t), {});
+    FrameTetherList no_tethers;
+    trajectory.write_frame(t, runtime::EngineFrameParticles(engine, t), no_tethers);
     const double write_seconds = write_clock.seconds();
     // What the frame added to the file (its chunks are allocated as it is
     // extended, so the file's growth is the frame, whatever fields it keeps).

@@ -25,7 +25,9 @@ class DistributedSimulation final : public Simulation {
   std::unique_ptr<FrameSource> frame_particles(double t) const override {
     return std::make_unique<EngineFrameParticles>(engine_.engine(), t);
   }
-  std::vector<FrameTether> frame_tethers() const override { return accounted_tethers(engine_.engine()); }
+  std::unique_ptr<FrameTetherSource> frame_tethers() const override {
+    return std::make_unique<FrameTetherList>(accounted_tethers(engine_.engine()));
+  }
   FrameObservables observables(double t) const override;
   engine::EngineStatistics statistics() const override;
   engine::EngineSnapshot local_snapshot(double t) const override { return engine_.engine().snapshot_without_particles(t); }

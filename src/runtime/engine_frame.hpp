@@ -29,4 +29,18 @@ class EngineFrameParticles final : public FrameSource {
 // The tethers whose lower-id particle this process counts.
 std::vector<FrameTether> accounted_tethers(const engine::Engine& engine);
 
+// The same tethers, a group per particle in id order (an index per
+// particle, 4 bytes, not the pairs), for one process's frames.
+class EngineFrameTethers final : public FrameTetherSource {
+ public:
+  // The engine must not change while the source is read.
+  explicit EngineFrameTethers(const engine::Engine& engine);
+  std::size_t groups() const override { return order_.size(); }
+  void read(std::size_t begin, std::size_t end, std::vector<FrameTether>& out) const override;
+
+ private:
+  const engine::Engine& engine_;
+  std::vector<engine::Index> order_;
+};
+
 }  // namespace tethersim::runtime

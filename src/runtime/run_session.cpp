@@ -592,14 +592,17 @@ class RunLoop {
   }
 
   void write_frame(double t) {
-    if (sim_.ranks() > 1) return_free_heap_pages();
+    // Pages freed since the last output (a checkpoint's snapshot, a start's
+    // copies) go back before this one takes its own: one process keeps
+    // freed memory for speed, but its peak is set here (docs/engine.md).
+    return_free_heap_pages();
     // A frame's size is what it adds to the file (its chunks are allocated
     // as the datasets grow), its time the write and the flush.
     const std::string& path = trajectory_->path();
     std::error_code ec;
     const std::uintmax_t before = fs::file_size(path, ec);
     const double started = clock_.seconds();
-    trajectory_->write_frame(t, *sim_.frame_particles(t), sim_.frame_tethers());
+    trajectory_->write_frame(t, *sim_.frame_particles(t), *sim_.frame_tethers());
     totals_.frame_seconds += clock_.seconds() - started;
     ++totals_.frames_written;
     const std::uintmax_t after = fs::file_size(path, ec);
@@ -610,7 +613,7 @@ class RunLoop {
     // Everything the trajectory holds before t is on disk before the
     // checkpoint is (a killed run restarts from it and keeps those rows).
     trajectory_->flush();
-    if (sim_.ranks() > 1) return_free_heap_pages();
+    return_free_heap_pages();
     const double started = clock_.seconds();
     const std::string path = write_checkpoint(run_.directory.string(), sim_.io_comm(), model_, run_.slots,
                                               sim_.local_snapshot(t), *sim_.local_particles());

@@ -25,7 +25,9 @@ class SerialSimulation final : public Simulation {
   std::unique_ptr<FrameSource> frame_particles(double t) const override {
     return std::make_unique<EngineFrameParticles>(engine_, t);
   }
-  std::vector<FrameTether> frame_tethers() const override { return accounted_tethers(engine_); }
+  std::unique_ptr<FrameTetherSource> frame_tethers() const override {
+    return std::make_unique<EngineFrameTethers>(engine_);
+  }
   FrameObservables observables(double t) const override;
   engine::EngineStatistics statistics() const override { return engine_.statistics(); }
   engine::EngineSnapshot local_snapshot(double t) const override { return engine_.snapshot_without_particles(t); }

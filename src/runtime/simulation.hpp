@@ -36,7 +36,7 @@ class Simulation {
   // This rank's particles at `t`, read while the simulation stands still,
   // and the tethers whose lower id it owns.
   virtual std::unique_ptr<FrameSource> frame_particles(double t) const = 0;
-  virtual std::vector<FrameTether> frame_tethers() const = 0;
+  virtual std::unique_ptr<FrameTetherSource> frame_tethers() const = 0;
   // Global values, equal on every rank.
   virtual FrameObservables observables(double t) const = 0;
   virtual engine::EngineStatistics statistics() const = 0;

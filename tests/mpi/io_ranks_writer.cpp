@@ -69,7 +69,8 @@ int main(int argc, char** argv) {
     for (const auto& e : s.tethers) {
       if (owner(e.a) == rank) tethers.push_back({e.a, e.b});
     }
-    trajectory.write_frame(t, FrameParticleList(std::move(particles)), tethers);
+    FrameTetherList tether_list(std::move(tethers));
+    trajectory.write_frame(t, FrameParticleList(std::move(particles)), tether_list);
     FrameObservables o;
     o.kinetic_energy = engine.kinetic_energy();
     o.momentum = engine.momentum();

@@ -52,4 +52,45 @@ class FrameParticleList final : public FrameSource {
   std::vector<FrameParticle> particles_;
 };
 
+// A frame's tethers as a sequence of groups (an engine's particles in id
+// order, each with the tethers whose lower-id end it is), in ascending
+// (a, b) order over the whole sequence. One process writes them a slab of
+// groups at a time, so that a membrane's millions of tethers are never all
+// held beside the engine.
+class FrameTetherSource {
+ public:
+  virtual ~FrameTetherSource() = default;
+  virtual std::size_t groups() const = 0;
+  // The tethers of groups [begin, end), in (a, b) order, into `out`
+  // (replaced).
+  virtual void read(std::size_t begin, std::size_t end, std::vector<FrameTether>& out) const = 0;
+  // Every tether at once (several ranks exchange them whole); a source that
+  // holds them hands them over (it is empty afterwards).
+  virtual std::vector<FrameTether> take_all() {
+    std::vector<FrameTether> all;
+    read(0, groups(), all);
+    return all;
+  }
+};
+
+// Tethers already made (several ranks, tests and tools), one a group,
+// sorted here.
+class FrameTetherList final : public FrameTetherSource {
+ public:
+  FrameTetherList() = default;
+  explicit FrameTetherList(std::vector<FrameTether> tethers) : tethers_(std::move(tethers)) {
+    std::sort(tethers_.begin(), tethers_.end(),
+              [](const FrameTether& x, const FrameTether& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+  }
+  std::size_t groups() const override { return tethers_.size(); }
+  void read(std::size_t begin, std::size_t end, std::vector<FrameTether>& out) const override {
+    out.assign(tethers_.begin() + static_cast<std::ptrdiff_t>(begin),
+               tethers_.begin() + static_cast<std::ptrdiff_t>(end));
+  }
+  std::vector<FrameTether> take_all() override { return std::move(tethers_); }
+
+ private:
+  std::vector<FrameTether> tethers_;
+};
+
 }  // namespace tethersim

@@ -58,8 +58,9 @@ class TrajectoryFile {
   // Collective: every rank passes the particles it owns and the tethers
   // whose lower-id particle it owns. The particles are read a round at a
   // time (at most 32 768 rows per rank each).
-  // `tethers` is taken (and released as soon as its rows are made).
-  void write_frame(double time, const FrameSource& particles, std::vector<FrameTether> tethers);
+  // One process reads `tethers` a slab at a time; several take them whole
+  // (and release them as soon as their rows are made).
+  void write_frame(double time, const FrameSource& particles, FrameTetherSource& tethers);
   // Collective; the values must be equal on every rank. Returns the
   // sample's step (the clock frames and samples share), for the other
   // files that record it (observables.jsonl).
