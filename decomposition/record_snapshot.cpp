@@ -3,6 +3,7 @@
 #include "tethersim/engine/engine.hpp"
 #include "tethersim/engine/free_storage.hpp"
 #include "tethersim/engine/same_state.hpp"
+#include "tethersim/model/pair_order.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -23,9 +24,8 @@ bool same_payload(const engine::LoadedEdgeSnapshot& x, const engine::LoadedEdgeS
 // state depend on which copy came first).
 template <class Link>
 void sort_unique(std::vector<Link>& links) {
-  auto less = [](const Link& x, const Link& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; };
   auto same = [](const Link& x, const Link& y) { return x.a == y.a && x.b == y.b; };
-  std::sort(links.begin(), links.end(), less);
+  std::sort(links.begin(), links.end(), by_ends);
   for (std::size_t k = 1; k < links.size(); ++k) {
     if (same(links[k - 1], links[k]) && !same_payload(links[k - 1], links[k])) {
       throw std::logic_error("synchronization error: two copies of the link " + std::to_string(links[k].a) +

@@ -21,6 +21,7 @@
 #include "tethersim/io/input_error.hpp"
 #include "tethersim/model/hash_text.hpp"
 #include "tethersim/model/number_format.hpp"
+#include "tethersim/model/pair_order.hpp"
 #include "tethersim/mpi/collectives.hpp"
 #include "tethersim/physics/counter_rng.hpp"
 #include "tethersim/version.hpp"
@@ -234,8 +235,7 @@ void gather_records(CheckpointContents& c, EngineSnapshot& local, const SlotMap&
   const hsize_t n = slots.size();
   c.tethers = exchange_by_slot(std::move(local.tethers), n, comm,
                                [&](const TetherRecord& r) { return slots.slot(r.a); });
-  std::sort(c.tethers.begin(), c.tethers.end(),
-            [](const TetherRecord& x, const TetherRecord& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+  std::sort(c.tethers.begin(), c.tethers.end(), by_ends);
   auto by_pair = [](const auto& x, const auto& y) {
     return x.pair[0] != y.pair[0] ? x.pair[0] < y.pair[0] : x.pair[1] < y.pair[1];
   };

@@ -15,6 +15,7 @@
 
 #include "slot_exchange.hpp"
 #include "tethersim/model/number_format.hpp"
+#include "tethersim/model/pair_order.hpp"
 #include "trajectory_state.hpp"
 
 namespace tethersim {
@@ -270,9 +271,7 @@ FrameTethers gather_tethers(const TrajectoryFile::State& s, std::vector<FrameTet
   rows_in_place(s, tethers);
   FrameTethers pairs;
   pairs.own = exchange_by_slot(std::move(tethers), s.slots.size(), s.comm, [](const FrameTether& t) { return t.a; });
-  std::sort(pairs.own.begin(), pairs.own.end(), [](const FrameTether& x, const FrameTether& y) {
-    return x.a != y.a ? x.a < y.a : x.b < y.b;
-  });
+  std::sort(pairs.own.begin(), pairs.own.end(), by_ends);
   pairs.where = global_offset(pairs.own.size(), s.comm);
   return pairs;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/model/pair_order.hpp"
 
 namespace tethersim::engine {
 
@@ -57,10 +58,7 @@ ParticleRecord Engine::record(Index i) const {
     r.loaded_edges.push_back(
         {particles_.id[edge.a], particles_.id[edge.b], edge.impulse, edge.time, edge.sequence});
   });
-  std::sort(r.loaded_edges.begin(), r.loaded_edges.end(),
-            [](const LoadedEdgeSnapshot& x, const LoadedEdgeSnapshot& y) {
-              return x.a != y.a ? x.a < y.a : x.b < y.b;
-            });
+  std::sort(r.loaded_edges.begin(), r.loaded_edges.end(), by_ends);
   return r;
 }
 

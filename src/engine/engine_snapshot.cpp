@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/model/pair_order.hpp"
 #include "owner_computes_state.hpp"
 #include "speculation_state.hpp"
 
@@ -115,13 +116,8 @@ EngineSnapshot Engine::snapshot_without_particles(double at) const {
       s.loaded_edges.push_back({id, particles_.id[j], edge.impulse, edge.time, edge.sequence});
     });
   }
-  std::sort(s.tethers.begin(), s.tethers.end(), [](const TetherSnapshot& x, const TetherSnapshot& y) {
-    return x.a != y.a ? x.a < y.a : x.b < y.b;
-  });
-  std::sort(s.loaded_edges.begin(), s.loaded_edges.end(),
-            [](const LoadedEdgeSnapshot& x, const LoadedEdgeSnapshot& y) {
-              return x.a != y.a ? x.a < y.a : x.b < y.b;
-            });
+  std::sort(s.tethers.begin(), s.tethers.end(), by_ends);
+  std::sort(s.loaded_edges.begin(), s.loaded_edges.end(), by_ends);
   s.periodic_ticks = periodic_tick_;
   s.active_window = active_window_;
   s.escapes = escapes_;

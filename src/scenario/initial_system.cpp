@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "tethersim/scenario/memory_budget.hpp"
+#include "tethersim/model/pair_order.hpp"
 
 namespace tethersim::scenario {
 
@@ -54,7 +55,6 @@ void check_particle(const Model& model, const ParticleSpec& p, bool generated) {
   }
 }
 
-bool tether_less(const TetherSpec& x, const TetherSpec& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
 bool same_tether(const TetherSpec& x, const TetherSpec& y) { return x.a == y.a && x.b == y.b; }
 
 TetherSpec ordered(TetherSpec t) {
@@ -176,10 +176,10 @@ InitialCounts InitialSystem::check(const Model& model) const {
   // explicit; the smallest such pair is reported.
   std::vector<TetherSpec> listed_tethers;
   for (const TetherSpec& t : model.initial().tethers) listed_tethers.push_back(ordered(t));
-  std::sort(listed_tethers.begin(), listed_tethers.end(), tether_less);
+  std::sort(listed_tethers.begin(), listed_tethers.end(), by_ends);
   std::optional<TetherSpec> twice;
   auto note = [&](const TetherSpec& t) {
-    if (!twice || tether_less(t, *twice)) twice = t;
+    if (!twice || by_ends(t, *twice)) twice = t;
   };
   for (std::size_t k = 1; k < listed_tethers.size(); ++k) {
     if (same_tether(listed_tethers[k], listed_tethers[k - 1])) note(listed_tethers[k]);
@@ -187,7 +187,7 @@ InitialCounts InitialSystem::check(const Model& model) const {
   if (generated_system_ && !listed_tethers.empty()) {
     generated_system_->for_each_tether([&](const TetherSpec& g) {
       const TetherSpec t = ordered(g);
-      if (std::binary_search(listed_tethers.begin(), listed_tethers.end(), t, tether_less)) note(t);
+      if (std::binary_search(listed_tethers.begin(), listed_tethers.end(), t, by_ends)) note(t);
     });
   }
   if (twice) {
@@ -216,7 +216,7 @@ InitialParticles InitialSystem::keep(const Model& model, const std::function<boo
   for_each_tether(model, [&](const TetherSpec& t) {
     if (held(t.a) && held(t.b)) kept.tethers.push_back(t);
   });
-  std::sort(kept.tethers.begin(), kept.tethers.end(), tether_less);
+  std::sort(kept.tethers.begin(), kept.tethers.end(), by_ends);
   return kept;
 }
 

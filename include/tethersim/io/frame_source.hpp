@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tethersim/model/initial_state.hpp"
+#include "tethersim/model/pair_order.hpp"
 
 namespace tethersim {
 
@@ -79,8 +80,7 @@ class FrameTetherList final : public FrameTetherSource {
  public:
   FrameTetherList() = default;
   explicit FrameTetherList(std::vector<FrameTether> tethers) : tethers_(std::move(tethers)) {
-    std::sort(tethers_.begin(), tethers_.end(),
-              [](const FrameTether& x, const FrameTether& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+    std::sort(tethers_.begin(), tethers_.end(), by_ends);
   }
   std::size_t groups() const override { return tethers_.size(); }
   void read(std::size_t begin, std::size_t end, std::vector<FrameTether>& out) const override {
