@@ -69,21 +69,6 @@ void read_column(hid_t group, const std::string& name, std::vector<Record>& rows
   for (std::size_t k = 0; k < rows.size(); ++k) put(rows[k], &data[k * columns]);
 }
 
-// One column of a record type, declared once for the writer and the
-// reader: the member it holds (a scalar, or an array of scalars as that
-// many values per row) and its dataset's name.
-template <auto Member>
-struct RecordColumn {
-  std::string_view name;
-};
-
-// Two members of one scalar type (a pair's ends) as one column of width 2:
-// a record type of the engine's can then be written and read as it is.
-template <auto First, auto Second>
-struct RecordPairColumn {
-  std::string_view name;
-};
-
 template <typename MemberPointer>
 struct ColumnMember;
 template <typename Record, typename T>
@@ -101,65 +86,72 @@ struct ColumnMember<T (Record::*)[N]> {
   static T* begin(T (&v)[N]) { return v; }
 };
 
-// Writes every column of `columns` (a tuple of RecordColumn) in `group`,
-// in the tuple's order, as write_column does one.
+// One column of a record type, declared once for the writer and the
+// reader: the member it holds (a scalar, or an array of scalars as that
+// many values per row) and its dataset's name. A column type says what a
+// row holds (Scalar, width) and how a record's values go out (get) and
+// come back (put).
+template <auto Member>
+struct RecordColumn {
+  using M = ColumnMember<decltype(Member)>;
+  using Scalar = typename M::Scalar;
+  static constexpr std::size_t width = M::width;
+  template <typename Record>
+  static void get(const Record& r, Scalar* out) {
+    std::copy(M::begin(r.*Member), M::begin(r.*Member) + width, out);
+  }
+  template <typename Record>
+  static void put(Record& r, const Scalar* in) {
+    std::copy(in, in + width, M::begin(r.*Member));
+  }
+  std::string_view name;
+};
+
+// Two members of one scalar type (a pair's ends) as one column of width 2:
+// a record type of the engine's can then be written and read as it is.
+template <auto First, auto Second>
+struct RecordPairColumn {
+  using Scalar = typename ColumnMember<decltype(First)>::Scalar;
+  static_assert(std::is_same_v<Scalar, typename ColumnMember<decltype(Second)>::Scalar>);
+  static constexpr std::size_t width = 2;
+  template <typename Record>
+  static void get(const Record& r, Scalar* out) {
+    out[0] = r.*First;
+    out[1] = r.*Second;
+  }
+  template <typename Record>
+  static void put(Record& r, const Scalar* in) {
+    r.*First = in[0];
+    r.*Second = in[1];
+  }
+  std::string_view name;
+};
+
+// Writes every column of `columns` (a tuple of RecordColumn and
+// RecordPairColumn) in `group`, in the tuple's order, as write_column does
+// one.
 template <typename Record, typename... Columns>
 void write_record_columns(hid_t group, const std::tuple<Columns...>& columns, const std::vector<Record>& rows,
                           hsize_t first, hsize_t total, hsize_t most_rows, hid_t transfer) {
-  auto write_one = [&]<auto Member>(const RecordColumn<Member>& column) {
-    using M = ColumnMember<decltype(Member)>;
-    using T = typename M::Scalar;
+  auto write_one = [&]<typename Column>(const Column& column) {
+    using T = typename Column::Scalar;
     write_column<T>(
-        group, std::string(column.name), rows, first, total, M::width,
-        [](const Record& r, T* out) { std::copy(M::begin(r.*Member), M::begin(r.*Member) + M::width, out); },
-        most_rows, transfer);
+        group, std::string(column.name), rows, first, total, Column::width,
+        [](const Record& r, T* out) { Column::get(r, out); }, most_rows, transfer);
   };
-  auto write_pair = [&]<auto First, auto Second>(const RecordPairColumn<First, Second>& column) {
-    using T = typename ColumnMember<decltype(First)>::Scalar;
-    static_assert(std::is_same_v<T, typename ColumnMember<decltype(Second)>::Scalar>);
-    write_column<T>(
-        group, std::string(column.name), rows, first, total, 2,
-        [](const Record& r, T* out) {
-          out[0] = r.*First;
-          out[1] = r.*Second;
-        },
-        most_rows, transfer);
-  };
-  auto write_any = [&](const auto& column) {
-    if constexpr (requires { write_one(column); }) {
-      write_one(column);
-    } else {
-      write_pair(column);
-    }
-  };
-  std::apply([&](const auto&... column) { (write_any(column), ...); }, columns);
+  std::apply([&](const auto&... column) { (write_one(column), ...); }, columns);
 }
 
 // Reads rows [first, first + rows.size()) of every column of `columns`.
 template <typename Record, typename... Columns>
 void read_record_columns(hid_t group, const std::tuple<Columns...>& columns, std::vector<Record>& rows,
                          hsize_t first) {
-  auto read_one = [&]<auto Member>(const RecordColumn<Member>& column) {
-    using M = ColumnMember<decltype(Member)>;
-    using T = typename M::Scalar;
-    read_column<T>(group, std::string(column.name), rows, first, M::width,
-                   [](Record& r, const T* in) { std::copy(in, in + M::width, M::begin(r.*Member)); });
+  auto read_one = [&]<typename Column>(const Column& column) {
+    using T = typename Column::Scalar;
+    read_column<T>(group, std::string(column.name), rows, first, Column::width,
+                   [](Record& r, const T* in) { Column::put(r, in); });
   };
-  auto read_pair = [&]<auto First, auto Second>(const RecordPairColumn<First, Second>& column) {
-    using T = typename ColumnMember<decltype(First)>::Scalar;
-    read_column<T>(group, std::string(column.name), rows, first, 2, [](Record& r, const T* in) {
-      r.*First = in[0];
-      r.*Second = in[1];
-    });
-  };
-  auto read_any = [&](const auto& column) {
-    if constexpr (requires { read_one(column); }) {
-      read_one(column);
-    } else {
-      read_pair(column);
-    }
-  };
-  std::apply([&](const auto&... column) { (read_any(column), ...); }, columns);
+  std::apply([&](const auto&... column) { (read_one(column), ...); }, columns);
 }
 
 // The rows the columns of `columns` hold in `group` (its first column's).
