@@ -1,5 +1,7 @@
 // Engine construction, the event loop and event dispatch.
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/permute.hpp"
+#include "tethersim/engine/read_once_pages.hpp"
 #include "owner_computes_state.hpp"
 #include "pair_offers.hpp"
 #include "speculation_state.hpp"
@@ -49,8 +51,9 @@ Engine::Engine(const Model& model, scenario::InitialParticles initial, std::size
 }
 
 void Engine::add_particles(scenario::InitialParticles& initial) {
-  place_particles(initial.particles.size(), [&](std::size_t k) {
-    const ParticleSpec& p = initial.particles[k];
+  std::vector<ParticleSpec>& specs = initial.particles;
+  const auto snapshot_of = [&](std::size_t k) {
+    const ParticleSpec& p = specs[k];
     ParticleSnapshot s;
     s.id = p.id;
     s.species = p.species;
@@ -58,10 +61,21 @@ void Engine::add_particles(scenario::InitialParticles& initial) {
     s.v = p.velocity;
     s.sector = grid_.coords_of(p.position);
     return s;
-  });
-  // Released before the rest of the engine is allocated: the peak memory
-  // of a run is reached here otherwise.
-  free_storage(initial.particles);
+  };
+  // The specs are put in storage order first (in place), then read once,
+  // front to back, their pages returned as the engine's arrays fill: the
+  // whole list beside those arrays set the peak memory of a run's start.
+  {
+    const std::vector<std::uint64_t> order = storage_order(specs.size(), snapshot_of);
+    std::vector<Index> new_index(specs.size());
+    for (std::size_t k = 0; k < order.size(); ++k) new_index[order[k] & 0xffffffffULL] = static_cast<Index>(k);
+    std::vector<bool> done;
+    permute(specs, new_index, done);
+  }
+  ReadOncePages pages(specs.data(), specs.size() * sizeof(ParticleSpec));
+  place_particles(specs.size(), snapshot_of, {},
+                  [&](std::size_t placed) { pages.read_through(placed * sizeof(ParticleSpec)); });
+  free_storage(specs);
   finish_placement();
   // Both ends list each tether: sized once (a membrane's lists are most of
   // its engine's memory, and doubling would leave a third of them spare).
@@ -86,15 +100,15 @@ void Engine::store_particle(Index i, const ParticleSnapshot& p) {
   s.mobile = !model_.species(p.species).infinite_mass();
   particles_.counter[i] = p.counter;
   ++particles_.stamp[i];  // overwritten: no entry naming it survives
-  coords_[i] = p.sector;
+  coords_[i] = grid_.pack(p.sector);
   if (has_random_impulses_) {
     ri_index_[i] = p.ri_index;
     ri_time_[i] = p.ri_time;
   }
 }
 
-void Engine::place_particles(std::size_t count,
-                             const std::function<ParticleSnapshot(std::size_t)>& particle_at) {
+std::vector<std::uint64_t> Engine::storage_order(
+    std::size_t count, const std::function<ParticleSnapshot(std::size_t)>& particle_at) const {
   // Storage order: grid particles by sector, then hubs, so that neighbours
   // in space are neighbours in memory (fewer cache misses when predicting).
   // One 8-byte key per particle: (sector, input position), sorted in place.
@@ -106,30 +120,48 @@ void Engine::place_particles(std::size_t count,
     keys[k] = (sector << 32) | k;
   }
   std::sort(keys.begin(), keys.end());
+  return keys;
+}
 
+void Engine::place_particles(std::size_t count,
+                             const std::function<ParticleSnapshot(std::size_t)>& particle_at,
+                             const std::vector<std::uint64_t>& order,
+                             const std::function<void(std::size_t)>& placed) {
   particles_.state.reserve(count + spare_slots_);
   particles_.counter.reserve(count + spare_slots_);
   particles_.stamp.reserve(count + spare_slots_);
   particles_.id.reserve(count + spare_slots_);
   coords_.reserve(count + spare_slots_);
-  particles_.state.resize(count);
-  particles_.id.resize(count);
-  particles_.counter.resize(count);
-  particles_.stamp.assign(count, 0);
-  coords_.resize(count);
   has_random_impulses_ = any_random_impulses(model_);
   has_tethers_ = any_tetherable_pair(model_);
   has_loaded_edges_ = model_.dynamics().restitution_delay > 0.0;
   if (has_random_impulses_) {
     ri_index_.reserve(count + spare_slots_);
     ri_time_.reserve(count + spare_slots_);
-    ri_index_.assign(count, 0);
-    ri_time_.assign(count, kInfinity);
   }
   moving_.assign(index_words(count), 0);
   speed2_ceiling_ = 0.0;
+  // The arrays grow a step at a time as they are filled, so that what a
+  // caller reads once can go as it is read: sized whole at once, they were
+  // all resident beside the source (the peak memory of a run's start).
+  constexpr std::size_t kPlacedStep = std::size_t{1} << 12;
+  const auto grow_to = [&](std::size_t slots) {
+    particles_.state.resize(slots);
+    particles_.id.resize(slots);
+    particles_.counter.resize(slots);
+    particles_.stamp.resize(slots, 0);
+    coords_.resize(slots);
+    if (has_random_impulses_) {
+      ri_index_.resize(slots, 0);
+      ri_time_.resize(slots, kInfinity);
+    }
+  };
   for (std::size_t k = 0; k < count; ++k) {
-    const ParticleSnapshot p = particle_at(keys[k] & 0xffffffffULL);
+    if (k % kPlacedStep == 0) {
+      if (placed && k > 0) placed(k);
+      grow_to(std::min(count, k + kPlacedStep));
+    }
+    const ParticleSnapshot p = particle_at(order.empty() ? k : order[k] & 0xffffffffULL);
     const auto i = static_cast<Index>(k);
     particles_.id[i] = p.id;
     store_particle(i, p);
@@ -137,9 +169,10 @@ void Engine::place_particles(std::size_t count,
     if (hub_species_[p.species]) {
       hubs_.push_back(i);
     } else {
-      grid_.insert(particles_.state, i, grid_.linear(coords_[i]));
+      grid_.insert(particles_.state, i, sector_of(i));
     }
   }
+  if (placed) placed(count);
 }
 
 void Engine::rebuild_moving() {
@@ -214,6 +247,10 @@ void Engine::predict_all() {
         const Engine& engine = *static_cast<const Engine*>(context);
         return engine.event_precedes(a, engine.calendar_.event_at(a, time), b,
                                      engine.calendar_.event_at(b, time));
+      },
+      [](const void* context, Index a, double time) {
+        const Engine& engine = *static_cast<const Engine*>(context);
+        return engine.order_prefix(a, engine.calendar_.event_at(a, time));
       },
       this);
   // Held particles (owner-computes) go through repredict. So do all where

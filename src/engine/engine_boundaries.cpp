@@ -12,13 +12,14 @@ namespace tethersim::engine {
 void Engine::BoundarySource::predict(const Engine& engine, Index i, Candidates& candidates) {
   const ParticleState& s = engine.particles_.state[i];
   const double dt_max = engine.model_.dynamics().dt_max;
+  const SectorCoords sector = engine.grid_.unpack(engine.coords_[i]);
   // The faces of the particle's sector ahead of it on each axis; a face of
   // the box that does not wrap is a wall or an open face.
   for (int k = 0; k < 3; ++k) {
     const double vk = s.v[k];
     if (vk == 0.0) continue;
     const bool upward = vk > 0.0;
-    const std::int32_t c = engine.coords_[i][k];
+    const std::int32_t c = sector[k];
     const double dt = (engine.grid_.face(k, upward ? c + 1 : c) - s.u0[k]) / vk;
     if (dt >= dt_max) continue;
     // Round-off can leave a particle a hair past its sector's face: cross
@@ -57,7 +58,7 @@ void Engine::BoundarySource::execute(Engine& engine, Index i, const ParticleEven
 void Engine::cross_sector(Index i, int axis, bool upward, double) {
   ParticleState& s = particles_.state[i];
   note_change(i);
-  SectorCoords& c = coords_[i];
+  SectorCoords c = grid_.unpack(coords_[i]);
   std::int32_t next = c[axis] + (upward ? 1 : -1);
   const std::int32_t shape = grid_.shape()[axis];
   if (next < 0 || next >= shape) {
@@ -72,6 +73,7 @@ void Engine::cross_sector(Index i, int axis, bool upward, double) {
   }
   grid_.remove(particles_.state, i, grid_.linear(c));
   c[axis] = next;
+  coords_[i] = grid_.pack(c);
   grid_.insert(particles_.state, i, grid_.linear(c));
 }
 

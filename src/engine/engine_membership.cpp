@@ -39,7 +39,7 @@ ParticleSnapshot Engine::particle_snapshot(Index i) const {
   p.u0 = st.u0;
   p.v = st.v;
   p.counter = particles_.counter[i];
-  p.sector = coords_[i];
+  p.sector = grid_.unpack(coords_[i]);
   if (has_random_impulses_) {
     p.ri_index = ri_index_[i];
     p.ri_time = ri_time_[i];
@@ -78,7 +78,7 @@ Index Engine::append_slot() {
   append_gently(particles_.id, 0);
   append_gently(particles_.counter, 0);
   append_gently(particles_.stamp, 0);
-  append_gently(coords_, SectorCoords{0, 0, 0});
+  append_gently(coords_, PackedSector{});
   if (has_random_impulses_) {
     append_gently(ri_index_, 0);
     append_gently(ri_time_, kInfinity);

@@ -134,7 +134,7 @@ std::size_t Engine::memory_bytes() const {
                       particles_.stamp.capacity() * sizeof(std::uint32_t) +
                       particles_.dense_index.capacity() * sizeof(Index) +
                       particles_.sparse_index.size() * (sizeof(ParticleId) + sizeof(Index) + 16) +
-                      coords_.capacity() * sizeof(SectorCoords) +
+                      coords_.capacity() * sizeof(PackedSector) +
                       grid_.memory_bytes() +
                       tethers_.memory_bytes() + loaded_.memory_bytes() +
                       calendar_.memory_bytes() + global_.size() * sizeof(GlobalEvent) +
@@ -154,7 +154,7 @@ void Engine::check_invariants() const {
     if (grid_.sparse() && grid_.first(sector) == kNoIndex) fail("a sparse grid keeps an empty sector");
     for (Index j = grid_.first(sector); j != kNoIndex; j = particles_.state[j].next_in_sector) {
       if (!in_grid(j) || sector_of(j) != sector) fail("particle listed in a foreign sector");
-      if (grid_.linear(coords_[j]) != sector) fail("sector coordinates disagree");
+      if (sector_of(j) != sector) fail("sector coordinates disagree");
       ++listed[j];
     }
   });

@@ -25,7 +25,7 @@ Vec3 Engine::image(Index a, Index b, const Vec3& dx) const {
   if (!in_grid(a) || !in_grid(b)) {
     return grid_.nearest_image_shift(dx);
   }
-  return grid_.image_shift(coords_[a], coords_[b], dx);
+  return grid_.image_shift(grid_.unpack(coords_[a]), grid_.unpack(coords_[b]), dx);
 }
 
 Vec3 Engine::separation(Index a, Index b, double t) const {
@@ -67,6 +67,28 @@ std::uint64_t Engine::tie_key(Index owner, const ParticleEvent& e) const {
     std::swap(count_a, count_b);
   }
   return physics::mix_hash(seed_, stream, kind, id_a, id_b, (count_a << 32) | count_b);
+}
+
+namespace {
+
+constexpr int kPriorityBits = 5;
+constexpr bool priorities_fit() {
+  for (std::size_t k = 0; k <= kEventKindCount; ++k) {
+    if (priority(static_cast<EventKind>(k)) >= (1 << kPriorityBits)) return false;
+  }
+  return true;
+}
+static_assert(priorities_fit());
+
+}  // namespace
+
+std::uint32_t Engine::order_prefix(Index owner, const ParticleEvent& e) const {
+  // Top bit set (a computed prefix is never 0), then the priority, then the
+  // tie key's top bits: the order of event_precedes at one instant, cut
+  // short. Equal prefixes are decided by event_precedes itself.
+  constexpr int kTieBits = 31 - kPriorityBits;
+  return (std::uint32_t{1} << 31) | static_cast<std::uint32_t>(priority(e.kind)) << kTieBits |
+         static_cast<std::uint32_t>(tie_key(owner, e) >> (64 - kTieBits));
 }
 
 bool Engine::event_precedes(Index owner_a, const ParticleEvent& a, Index owner_b,

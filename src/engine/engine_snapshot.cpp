@@ -19,8 +19,8 @@ Engine::Engine(const Model& model, const EngineSnapshot& snapshot, std::size_t s
 }
 
 void Engine::restore(const EngineSnapshot& snapshot) {
-  place_particles(snapshot.particles.size(),
-                  [&](std::size_t k) { return snapshot.particles[k]; });
+  const auto snapshot_at = [&](std::size_t k) { return snapshot.particles[k]; };
+  place_particles(snapshot.particles.size(), snapshot_at, storage_order(snapshot.particles.size(), snapshot_at));
   finish_placement();
   auto index = [&](ParticleId id) { return particles_.index_of(id); };
   // A partial view (a rank's particles and halo) holds some pairs by one

@@ -12,7 +12,8 @@ namespace {
 constexpr std::size_t kArity = 4;
 }
 
-void ParticleCalendar::reset(std::size_t particles, std::size_t spare, TieBreak tie_break, const void* context) {
+void ParticleCalendar::reset(std::size_t particles, std::size_t spare, TieBreak tie_break, OrderPrefix order_prefix,
+                             const void* context) {
   events_.reserve(particles + spare);
   position_.reserve(particles + spare);
   events_.assign(particles, Stored{});
@@ -20,6 +21,7 @@ void ParticleCalendar::reset(std::size_t particles, std::size_t spare, TieBreak 
   heap_.assign(kPad, Node{});
   heap_.reserve(particles + spare + kPad);
   tie_break_ = tie_break;
+  order_prefix_ = order_prefix;
   tie_context_ = context;
 }
 
@@ -38,7 +40,7 @@ void ParticleCalendar::set(Index particle, const ParticleEvent& event) {
     remove(particle);
     return;
   }
-  const Node fresh{event.time, particle};
+  const Node fresh{event.time, particle, 0};
   const std::uint32_t at = position_[particle];
   if (at == kNoIndex) {
     heap_.push_back(fresh);
@@ -72,8 +74,15 @@ void ParticleCalendar::remove(Index particle) {
   sift_up(position_[last.particle]);
 }
 
+bool ParticleCalendar::tied_less(Node& a, Node& b) const {
+  if (a.prefix == 0) a.prefix = order_prefix_(tie_context_, a.particle, a.time);
+  if (b.prefix == 0) b.prefix = order_prefix_(tie_context_, b.particle, b.time);
+  if (a.prefix != b.prefix) return a.prefix < b.prefix;
+  return tie_break_(tie_context_, a.particle, b.particle, a.time);
+}
+
 void ParticleCalendar::sift_up(std::size_t k) {
-  const Node moving = node(k);
+  Node moving = node(k);
   while (k > 0) {
     const std::size_t parent = (k - 1) / kArity;
     if (!less(moving, node(parent))) break;
@@ -84,7 +93,7 @@ void ParticleCalendar::sift_up(std::size_t k) {
 }
 
 void ParticleCalendar::sift_down(std::size_t k) {
-  const Node moving = node(k);
+  Node moving = node(k);
   const std::size_t n = size();
   for (;;) {
     const std::size_t first = kArity * k + 1;

@@ -1,6 +1,7 @@
 #include "tethersim/engine/sector_grid.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "tethersim/engine/free_storage.hpp"
@@ -26,6 +27,13 @@ SectorGrid::SectorGrid(const Domain& domain, double sector_size)
     count *= static_cast<std::uint64_t>(shape_[k]);
   }
   count_ = count;
+  int bits[3];
+  for (int k = 0; k < 3; ++k) {
+    bits[k] = std::bit_width(static_cast<std::uint32_t>(shape_[k] - 1));
+    mask_[k] = (std::uint64_t{1} << bits[k]) - 1;
+  }
+  shift_[1] = bits[2];
+  shift_[0] = bits[2] + bits[1];
 }
 
 SectorCoords SectorGrid::coords_of(const Vec3& x) const {

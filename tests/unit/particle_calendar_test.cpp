@@ -33,13 +33,21 @@ bool tie_break(const void* context, Index a, Index b, double time) {
   return l.label[a] < l.label[b];
 }
 
+// The prefix of that order the heap caches: the detail alone, so that
+// equal details fall back on tie_break (the label) and a prefix kept past
+// a change of its event would put the event out of order.
+std::uint32_t order_prefix(const void* context, Index a, double time) {
+  const Labels& l = *static_cast<const Labels*>(context);
+  return std::uint32_t{1} << 31 | std::uint32_t{l.calendar->event_at(a, time).detail} << 8;
+}
+
 class CalendarModel {
  public:
   explicit CalendarModel(std::size_t n) : time_(n, kInfinity), detail_(n, 0) {
     labels_.calendar = &calendar_;
     labels_.label.resize(n);
     std::iota(labels_.label.begin(), labels_.label.end(), 0U);
-    calendar_.reset(n, 0, tie_break, &labels_);
+    calendar_.reset(n, 0, tie_break, order_prefix, &labels_);
   }
 
   void set(Index i, double t, std::uint8_t detail) {
@@ -147,13 +155,14 @@ TEST(ParticleCalendar, DrainsInTotalOrder) {
 }
 
 bool by_index(const void*, Index a, Index b, double) { return a < b; }
+std::uint32_t no_prefix(const void*, Index, double) { return std::uint32_t{1} << 31; }
 
 // An unscheduled event names no partner: the engine drops removed slots when
 // it renumbers, and a partner index kept past that points outside the
 // tables at the next renumbering (a distributed run once crashed there).
 TEST(ParticleCalendar, UnscheduledEventsNameNoPartner) {
   ParticleCalendar calendar;
-  calendar.reset(4, 0, &by_index, nullptr);
+  calendar.reset(4, 0, &by_index, &no_prefix, nullptr);
   ParticleEvent pair;
   pair.time = 1.0;
   pair.partner = 3;

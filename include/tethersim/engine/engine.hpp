@@ -27,6 +27,7 @@
 #include "tethersim/engine/global_calendar.hpp"
 #include "tethersim/engine/index_bits.hpp"
 #include "tethersim/engine/loaded_edges.hpp"
+#include "tethersim/engine/packed_sector.hpp"
 #include "tethersim/engine/particle_calendar.hpp"
 #include "tethersim/engine/particle_roles.hpp"
 #include "tethersim/engine/particle_source.hpp"
@@ -102,7 +103,7 @@ class Engine {
   const std::vector<EscapeSnapshot>& escapes() const { return escapes_; }
   const std::vector<ReleaseSnapshot>& releases() const { return releases_; }
   int active_window() const { return active_window_; }
-  const SectorCoords& sector(Index i) const { return coords_[i]; }
+  SectorCoords sector(Index i) const { return grid_.unpack(coords_[i]); }
   // Asks for particle i's sector and roles ahead of a loop that will read
   // them: a loop over a list of scattered particles otherwise waits on a
   // cache miss for each (a hint; it changes nothing).
@@ -271,11 +272,19 @@ class Engine {
   // --- construction (engine.cpp, engine_snapshot.cpp)
   void add_particles(scenario::InitialParticles& initial);
   void restore(const EngineSnapshot& snapshot);
-  // Storage and sector lists for `count` particles given in any order,
-  // read one at a time through `particle_at` (the source stays the caller's,
-  // so it can be released before the rest of the engine is allocated).
-  void place_particles(std::size_t count,
-                       const std::function<ParticleSnapshot(std::size_t)>& particle_at);
+  // The order particles are stored in, as keys (sector, input position)
+  // sorted: the input position of storage slot k is order[k] & 0xffffffff.
+  std::vector<std::uint64_t> storage_order(std::size_t count,
+                                           const std::function<ParticleSnapshot(std::size_t)>& particle_at) const;
+  // Storage and sector lists for `count` particles, read one at a time
+  // through `particle_at` in the order of `order` (storage_order's keys;
+  // empty: the input is in storage order already). The source stays the
+  // caller's, so it can be released before the rest of the engine is
+  // allocated; `placed(k)`, now and then, says that the first k read are
+  // placed.
+  void place_particles(std::size_t count, const std::function<ParticleSnapshot(std::size_t)>& particle_at,
+                       const std::vector<std::uint64_t>& order,
+                       const std::function<void(std::size_t)>& placed = {});
   // Id index, hub lists and the per-particle marks: what placement needs
   // once the source is gone.
   void finish_placement();
@@ -324,6 +333,9 @@ class Engine {
   bool event_precedes(Index owner_a, const ParticleEvent& a, Index owner_b,
                       const ParticleEvent& b) const;
   std::uint64_t tie_key(Index owner, const ParticleEvent& e) const;
+  // A 32-bit prefix of event_precedes' order at one instant, for the
+  // calendar's heap (ParticleCalendar::OrderPrefix).
+  std::uint32_t order_prefix(Index owner, const ParticleEvent& e) const;
   // The event's place in the serial order as a value (event_key.hpp), the
   // order event_precedes compares.
   EventKey particle_event_key(Index i, const ParticleEvent& e) const;
@@ -351,9 +363,9 @@ class Engine {
     if (owner_) owner_noted_change(i);
     const bool mobile = particles_.state[i].mobile;
     if (!speculation_) {
-      changes_.note(i, coords_[i], mobile);
+      changes_.note(i, grid_.unpack(coords_[i]), mobile);
     } else if (note_speculative_change(i)) {
-      changes_.note_first(i, coords_[i], mobile);
+      changes_.note_first(i, grid_.unpack(coords_[i]), mobile);
     }
   }
   // A new slot at the end of every per-particle array.
@@ -381,7 +393,7 @@ class Engine {
   void sync_loaded_edges(Index i, const std::vector<LoadedEdgeSnapshot>& edges);
   // Restitution of an edge is scheduled while both ends can have events.
   bool can_restitute(const LoadedEdge& edge) const;
-  std::uint32_t sector_of(Index i) const { return grid_.linear(coords_[i]); }
+  std::uint32_t sector_of(Index i) const { return grid_.linear(grid_.unpack(coords_[i])); }
   // Queues a particle for re-prediction after the current event.
   void mark_for_prediction(Index i) {
     if (!touched_mark_[i]) {
@@ -490,7 +502,7 @@ class Engine {
   const std::size_t spare_slots_ = 0;  // room reserved in the particle arrays
   ParticleStore particles_;
   SectorGrid grid_;
-  BigVector<SectorCoords> coords_;
+  BigVector<PackedSector> coords_;
   TetherLists tethers_;
   LoadedEdges loaded_;
   ParticleCalendar calendar_;

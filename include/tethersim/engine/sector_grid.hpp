@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tethersim/engine/packed_sector.hpp"
 #include "tethersim/engine/paged_sector_heads.hpp"
 #include "tethersim/engine/particle_store.hpp"
 #include "tethersim/engine/sparse_sector_heads.hpp"
@@ -43,6 +44,17 @@ class SectorGrid {
   std::uint32_t linear(const SectorCoords& c) const {
     return static_cast<std::uint32_t>((static_cast<std::int64_t>(c[0]) * shape_[1] + c[1]) *
                                           shape_[2] + c[2]);
+  }
+  // Coordinates inside the grid, packed for storage (packed_sector.hpp)
+  // and back.
+  PackedSector pack(const SectorCoords& c) const {
+    return {static_cast<std::uint64_t>(c[0]) << shift_[0] | static_cast<std::uint64_t>(c[1]) << shift_[1] |
+            static_cast<std::uint64_t>(c[2])};
+  }
+  SectorCoords unpack(PackedSector p) const {
+    return {static_cast<std::int32_t>(p.bits >> shift_[0]),
+            static_cast<std::int32_t>(p.bits >> shift_[1] & mask_[1]),
+            static_cast<std::int32_t>(p.bits & mask_[2])};
   }
   // The sector holding a position (clamped to the grid).
   SectorCoords coords_of(const Vec3& x) const;
@@ -154,6 +166,9 @@ class SectorGrid {
   void sparse_erase(std::uint32_t sector);
 
   std::array<std::int32_t, 3> shape_{1, 1, 1};
+  // pack(): z in the low bits, then y, then x.
+  std::array<int, 2> shift_{0, 0};
+  std::array<std::uint64_t, 3> mask_{0, 0, 0};
   Vec3 edge_ = Vec3::Ones();
   Vec3 lo_ = Vec3::Zero();
   Vec3 length_ = Vec3::Ones();
