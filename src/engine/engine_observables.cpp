@@ -133,7 +133,7 @@ std::size_t Engine::memory_bytes() const {
                       particles_.counter.capacity() * sizeof(std::uint32_t) +
                       particles_.stamp.capacity() * sizeof(std::uint32_t) +
                       particles_.dense_index.capacity() * sizeof(Index) +
-                      particles_.sparse_index.size() * (sizeof(ParticleId) + sizeof(Index) + 16) +
+                      particles_.sparse_index.memory_bytes() +
                       coords_.capacity() * sizeof(PackedSector) +
                       grid_.memory_bytes() +
                       tethers_.memory_bytes() + loaded_.memory_bytes() +

@@ -1,15 +1,18 @@
 // How the engine stores particles compactly: sector coordinates packed into
-// 8 bytes (SectorGrid::pack, unpack), and the pages of a start's particle
-// list given back as the engine reads it (ReadOncePages).
+// 8 bytes (SectorGrid::pack, unpack), the slots of scattered ids in 4-byte
+// buckets (SlotsById), and the pages of a start's particle list given back
+// as the engine reads it (ReadOncePages).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <random>
 #include <vector>
 
 #include "tethersim/engine/read_once_pages.hpp"
 #include "tethersim/engine/sector_grid.hpp"
+#include "tethersim/engine/slots_by_id.hpp"
 
 namespace tethersim::testing {
 namespace {
@@ -50,6 +53,48 @@ TEST(PackedSector, DistinctSectorsPackDistinctly) {
   }
   std::sort(seen.begin(), seen.end());
   EXPECT_EQ(std::adjacent_find(seen.begin(), seen.end()), seen.end());
+}
+
+TEST(SlotsById, AgreesWithAMapThroughInsertsErasuresAndReturns) {
+  // A window's churn: ids arrive in new slots, leave (their slot keeps the
+  // id, as a removed slot does), and come back in another slot. Scattered
+  // ids, many sharing probe runs, so that erasure by backward shift must
+  // keep every later id reachable.
+  engine::SlotsById table;
+  engine::SlotsById::Ids ids;
+  std::map<ParticleId, std::uint32_t> reference;
+  std::mt19937_64 random(11);
+  const auto some_id = [&] { return (random() % 3000) * 7919 + 1000000007ULL; };
+  for (int step = 0; step < 100000; ++step) {
+    const ParticleId id = some_id();
+    const auto held = reference.find(id);
+    if (held != reference.end() && random() % 2 == 0) {
+      table.erase(id, ids);
+      reference.erase(held);
+    } else if (held == reference.end()) {
+      ids.push_back(id);
+      const auto slot = static_cast<std::uint32_t>(ids.size() - 1);
+      table.insert(slot, ids);
+      reference[id] = slot;
+    }
+    if (step % 499 == 0) {
+      ASSERT_EQ(table.size(), reference.size());
+      for (int probe = 0; probe < 3000; ++probe) {
+        const ParticleId asked = static_cast<ParticleId>(probe) * 7919 + 1000000007ULL;
+        const auto found = reference.find(asked);
+        ASSERT_EQ(table.find(asked, ids), found == reference.end() ? engine::SlotsById::kNone : found->second)
+            << "id " << asked << " at step " << step;
+      }
+    }
+  }
+  std::size_t listed = 0;
+  table.for_each([&](std::uint32_t slot) {
+    ++listed;
+    ASSERT_EQ(reference.at(ids[slot]), slot);
+  });
+  EXPECT_EQ(listed, reference.size());
+  // 4 bytes a bucket, at most 70% full after growing by doubling.
+  EXPECT_LE(table.memory_bytes(), 2 * 4 * reference.size() * 10 / 7 + 64);
 }
 
 TEST(ReadOncePages, PagesReadAreGivenBackAndNothingElseIsTouched) {

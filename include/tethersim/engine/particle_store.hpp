@@ -8,10 +8,10 @@
 // docs/engine.md, "Exactness and reproducibility").
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "tethersim/engine/big_vector.hpp"
+#include "tethersim/engine/slots_by_id.hpp"
 #include "tethersim/model/initial_state.hpp"
 #include "tethersim/model/species.hpp"
 #include "tethersim/physics/vector.hpp"
@@ -20,6 +20,7 @@ namespace tethersim::engine {
 
 using Index = std::uint32_t;
 inline constexpr Index kNoIndex = 0xffffffffU;
+static_assert(SlotsById::kNone == kNoIndex);
 
 struct alignas(64) ParticleState {
   Vec3 u0 = Vec3::Zero();
@@ -65,9 +66,9 @@ struct ParticleStore {
   std::vector<Index> indices_in_id_order() const;
 
   // Dense ids (the usual case) use a vector indexed by id; sparse ones a
-  // hash map.
+  // hash table of slots (keyed through `id`).
   BigVector<Index> dense_index;
-  std::unordered_map<ParticleId, Index> sparse_index;
+  SlotsById sparse_index;
 };
 
 }  // namespace tethersim::engine
