@@ -169,6 +169,9 @@ class SectorGrid {
   // pack(): z in the low bits, then y, then x.
   std::array<int, 2> shift_{0, 0};
   std::array<std::uint64_t, 3> mask_{0, 0, 0};
+  // neighbourhood() of a sector away from every face: the 27 linear
+  // indices are the sector's own plus these, in the same order.
+  std::array<std::int64_t, 27> interior_offsets_{};
   Vec3 edge_ = Vec3::Ones();
   Vec3 lo_ = Vec3::Zero();
   Vec3 length_ = Vec3::Ones();
