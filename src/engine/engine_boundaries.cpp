@@ -12,7 +12,7 @@ namespace tethersim::engine {
 void Engine::BoundarySource::predict(const Engine& engine, Index i, Candidates& candidates) {
   const ParticleState& s = engine.particles_.state[i];
   const double dt_max = engine.model_.dynamics().dt_max;
-  const SectorCoords sector = engine.grid_.unpack(engine.coords_[i]);
+  const SectorCoords sector = engine.sector(i);
   // The faces of the particle's sector ahead of it on each axis; a face of
   // the box that does not wrap is a wall or an open face.
   for (int k = 0; k < 3; ++k) {
@@ -58,7 +58,7 @@ void Engine::BoundarySource::execute(Engine& engine, Index i, const ParticleEven
 void Engine::cross_sector(Index i, int axis, bool upward, double) {
   ParticleState& s = particles_.state[i];
   note_change(i);
-  SectorCoords c = grid_.unpack(coords_[i]);
+  SectorCoords c = sector(i);
   std::int32_t next = c[axis] + (upward ? 1 : -1);
   const std::int32_t shape = grid_.shape()[axis];
   if (next < 0 || next >= shape) {

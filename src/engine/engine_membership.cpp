@@ -39,7 +39,7 @@ ParticleSnapshot Engine::particle_snapshot(Index i) const {
   p.u0 = st.u0;
   p.v = st.v;
   p.counter = particles_.counter[i];
-  p.sector = grid_.unpack(coords_[i]);
+  p.sector = sector(i);
   if (has_random_impulses_) {
     p.ri_index = ri_index_[i];
     p.ri_time = ri_time_[i];

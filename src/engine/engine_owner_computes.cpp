@@ -31,7 +31,7 @@ void Engine::begin_owner_computes(const SectorBox& block, std::size_t instants_p
   owner_->holds.resize(particles_.size());
   // Particles that left before now go by the sector they left from.
   for (Index i = 0; i < particles_.size(); ++i) {
-    if (!is_hub(i)) roles_.set_owned(i, block.contains(grid_.unpack(coords_[i])));
+    if (!is_hub(i)) roles_.set_owned(i, block.contains(sector(i)));
   }
 }
 
@@ -50,7 +50,7 @@ void Engine::update_owned(Index i) {
   // A particle that left the system stays with the process that owned it
   // when it left (its escape ran there): it is accounted for once.
   if (!particles_.state[i].alive) return;
-  roles_.set_owned(i, owner_->block.contains(grid_.unpack(coords_[i])));
+  roles_.set_owned(i, owner_->block.contains(sector(i)));
 }
 
 EventKey Engine::global_event_key(const GlobalEvent& g) {

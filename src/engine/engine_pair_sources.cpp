@@ -22,7 +22,7 @@ void Engine::BlockingSource::predict(const Engine& engine, Index i, Candidates& 
   // other behind unpredictable branches, while waves let them overlap.
   std::array<std::uint32_t, 27> sectors;
   std::array<Vec3, 27> shifts;
-  const int sector_count = grid.neighbourhood(engine.grid_.unpack(engine.coords_[i]), sectors, shifts);
+  const int sector_count = grid.neighbourhood(engine.sector(i), sectors, shifts);
   for (int k = 0; k < sector_count; ++k) grid.prefetch(sectors[k]);
   struct Found {
     Index particle;

@@ -25,7 +25,7 @@ Vec3 Engine::image(Index a, Index b, const Vec3& dx) const {
   if (!in_grid(a) || !in_grid(b)) {
     return grid_.nearest_image_shift(dx);
   }
-  return grid_.image_shift(grid_.unpack(coords_[a]), grid_.unpack(coords_[b]), dx);
+  return grid_.image_shift(sector(a), sector(b), dx);
 }
 
 Vec3 Engine::separation(Index a, Index b, double t) const {

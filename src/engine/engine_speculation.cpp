@@ -117,7 +117,7 @@ bool Engine::note_speculative_change(Index i) {
   save_record(s.undo, i);
   p.undo_slot = static_cast<std::uint32_t>(s.undo.size());
   s.undo_index.push_back(i);
-  if (s.histories && (!is_owned(i) || s.logged_sectors->contains(grid_.unpack(coords_[i])))) p.logged = 1;
+  if (s.histories && (!is_owned(i) || s.logged_sectors->contains(sector(i)))) p.logged = 1;
   return true;
 }
 
@@ -357,7 +357,7 @@ void Engine::end_event(double t, EventKind kind) {
     if (is_hub(x)) continue;
     if (contact && !is_owned(x)) s.log.contacts.push_back({x, t, s.participants.size() > 2});
     if (p.logged == 0) {
-      if (is_owned(x) && !s.logged_sectors->contains(grid_.unpack(coords_[x]))) continue;
+      if (is_owned(x) && !s.logged_sectors->contains(sector(x))) continue;
       p.logged = 1;
     }
     if (!identified) {
@@ -366,7 +366,7 @@ void Engine::end_event(double t, EventKind kind) {
       event = physics::mix_hash(bits(t), static_cast<std::uint64_t>(kind), ids, s.participants.size());
       identified = true;
     }
-    s.log.entries.push_back({t, physics::mix_hash(event, record_hash(x)), x, grid_.unpack(coords_[x])});
+    s.log.entries.push_back({t, physics::mix_hash(event, record_hash(x)), x, sector(x)});
   }
   s.participants.clear();
 }
@@ -395,7 +395,7 @@ SectorCoords Engine::sector_at_start(Index i) const {
   if (speculation_ && changes_.changed(i)) {
     return speculation_->undo.particle(speculation_->per_particle[i].undo_slot - 1).sector;
   }
-  return grid_.unpack(coords_[i]);
+  return sector(i);
 }
 
 void Engine::undo_speculation() {

@@ -6,14 +6,6 @@
 
 namespace tethersim::engine {
 
-namespace {
-
-// At most 70% full (a lookup that misses reads about 6 buckets, 4 bytes
-// each, and the ids of the occupied ones).
-bool too_full(std::size_t entries, std::size_t buckets) { return 10 * entries > 7 * buckets; }
-
-}  // namespace
-
 void SlotsById::rebuild(std::size_t buckets, const Ids& ids) {
   BigVector<Slot> old;
   old.swap(buckets_);
@@ -28,7 +20,7 @@ void SlotsById::rebuild(std::size_t buckets, const Ids& ids) {
 
 void SlotsById::reserve(std::size_t entries, const Ids& ids) {
   std::size_t buckets = 16;
-  while (too_full(entries, buckets)) buckets *= 2;
+  while (probing::over_full(entries, buckets)) buckets *= 2;
   if (buckets > buckets_.size()) rebuild(buckets, ids);
 }
 
@@ -40,7 +32,7 @@ void SlotsById::clear() {
 }
 
 void SlotsById::insert(Slot slot, const Ids& ids) {
-  if (buckets_.empty() || too_full(size_ + 1, buckets_.size())) {
+  if (buckets_.empty() || probing::over_full(size_ + 1, buckets_.size())) {
     rebuild(buckets_.empty() ? 16 : 2 * buckets_.size(), ids);
   }
   std::size_t b = home(ids[slot]);
@@ -56,12 +48,9 @@ void SlotsById::erase(ParticleId id, const Ids& ids) {
     if (buckets_[hole] == kNone) return;
     if (ids[buckets_[hole]] == id) break;
   }
-  // Backward shift: each later entry of the run whose home is not between
-  // the hole and itself moves into the hole.
+  // Backward shift: later entries of the run move into the hole.
   for (std::size_t next = (hole + 1) & mask_; buckets_[next] != kNone; next = (next + 1) & mask_) {
-    const std::size_t want = home(ids[buckets_[next]]);
-    const bool stays = hole <= next ? (hole < want && want <= next) : (hole < want || want <= next);
-    if (stays) continue;
+    if (probing::stays(hole, home(ids[buckets_[next]]), next)) continue;
     buckets_[hole] = buckets_[next];
     hole = next;
   }

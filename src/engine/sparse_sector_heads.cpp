@@ -23,11 +23,10 @@ void SparseSectorHeads::grow() {
 }
 
 Index& SparseSectorHeads::head(std::uint32_t sector) {
-  // At most 70% full. Keys are 4 bytes, 16 to a cache line, so a probe run
-  // (about 2 slots for a sector that is there, 6 for one that is not, at
-  // the fullest) stays within a line or two; at most half full, the heads
-  // of a membrane of 2x10^6 took 17 bytes per particle, 8 more than this.
-  if (10 * (size_ + 1) > 7 * keys_.size()) grow();
+  // Keys are 4 bytes, 16 to a cache line, so a probe run stays within a
+  // line or two; at most half full, the heads of a membrane of 2x10^6 took
+  // 17 bytes per particle, 8 more than at 70%.
+  if (probing::over_full(size_ + 1, keys_.size())) grow();
   std::size_t slot = home(sector);
   for (; keys_[slot] != kFree; slot = (slot + 1) & mask_) {
     if (keys_[slot] == sector) return heads_[slot];
@@ -44,13 +43,9 @@ void SparseSectorHeads::erase(std::uint32_t sector) {
     if (keys_[hole] == kFree) return;
     hole = (hole + 1) & mask_;
   }
-  // Backward shift: each later entry of the run whose home is not between
-  // the hole and itself moves into the hole, so no lookup meets a gap
-  // before its key.
+  // Backward shift: later entries of the run move into the hole.
   for (std::size_t next = (hole + 1) & mask_; keys_[next] != kFree; next = (next + 1) & mask_) {
-    const std::size_t want = home(keys_[next]);
-    const bool stays = hole <= next ? (hole < want && want <= next) : (hole < want || want <= next);
-    if (stays) continue;
+    if (probing::stays(hole, home(keys_[next]), next)) continue;
     keys_[hole] = keys_[next];
     heads_[hole] = heads_[next];
     hole = next;

@@ -363,9 +363,9 @@ class Engine {
     if (owner_) owner_noted_change(i);
     const bool mobile = particles_.state[i].mobile;
     if (!speculation_) {
-      changes_.note(i, grid_.unpack(coords_[i]), mobile);
+      changes_.note(i, sector(i), mobile);
     } else if (note_speculative_change(i)) {
-      changes_.note_first(i, grid_.unpack(coords_[i]), mobile);
+      changes_.note_first(i, sector(i), mobile);
     }
   }
   // A new slot at the end of every per-particle array.
@@ -393,7 +393,7 @@ class Engine {
   void sync_loaded_edges(Index i, const std::vector<LoadedEdgeSnapshot>& edges);
   // Restitution of an edge is scheduled while both ends can have events.
   bool can_restitute(const LoadedEdge& edge) const;
-  std::uint32_t sector_of(Index i) const { return grid_.linear(grid_.unpack(coords_[i])); }
+  std::uint32_t sector_of(Index i) const { return grid_.linear(sector(i)); }
   // Queues a particle for re-prediction after the current event.
   void mark_for_prediction(Index i) {
     if (!touched_mark_[i]) {

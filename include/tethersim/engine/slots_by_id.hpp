@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tethersim/engine/big_vector.hpp"
+#include "tethersim/engine/linear_probing.hpp"
 #include "tethersim/model/initial_state.hpp"
 
 namespace tethersim::engine {
@@ -51,10 +52,7 @@ class SlotsById {
   std::size_t memory_bytes() const { return buckets_.capacity() * sizeof(Slot); }
 
  private:
-  std::size_t home(ParticleId id) const {
-    // Fibonacci hashing: consecutive ids land far apart.
-    return static_cast<std::size_t>((id * 0x9E3779B97F4A7C15ULL) >> shift_);
-  }
+  std::size_t home(ParticleId id) const { return probing::home(id, shift_); }
   void rebuild(std::size_t buckets, const Ids& ids);
 
   BigVector<Slot> buckets_;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tethersim/engine/linear_probing.hpp"
 #include "tethersim/engine/particle_store.hpp"
 
 namespace tethersim::engine {
@@ -44,10 +45,7 @@ class SparseSectorHeads {
   }
 
  private:
-  std::size_t home(std::uint32_t sector) const {
-    // Fibonacci hashing: neighbouring sectors land far apart.
-    return static_cast<std::size_t>((std::uint64_t{sector} * 0x9E3779B97F4A7C15ULL) >> shift_);
-  }
+  std::size_t home(std::uint32_t sector) const { return probing::home(sector, shift_); }
   void reset(std::size_t capacity);
   void grow();
 

@@ -1,0 +1,28 @@
+#pragma once
+// Open addressing with linear probing, as the engine's two hash tables use
+// it (SparseSectorHeads: occupied sectors; SlotsById: scattered ids):
+// Fibonacci hashing, at most 70% full, removal by backward shifting.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tethersim::engine::probing {
+
+// The home bucket of `key` in a table of 2^(64 - shift) buckets: keys next
+// to each other land far apart.
+inline std::size_t home(std::uint64_t key, int shift) {
+  return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> shift);
+}
+
+// At most 70% full: a probe for a key that is there reads about 2
+// buckets, for one that is not about 6, at the fullest.
+inline bool over_full(std::size_t entries, std::size_t buckets) { return 10 * entries > 7 * buckets; }
+
+// Backward shift after a removal left `hole`: the entry at `next` (home
+// `want`, later in the same run) stays unless its home is not between the
+// hole and itself, so that no lookup meets a gap before its key.
+inline bool stays(std::size_t hole, std::size_t want, std::size_t next) {
+  return hole <= next ? (hole < want && want <= next) : (hole < want || want <= next);
+}
+
+}  // namespace tethersim::engine::probing
