@@ -33,12 +33,12 @@ namespace {
 // Events a rank runs between two looks at its channels and the floor, at
 // most: the agreement (two all-reductions) is then a small share. A turn
 // that brought a late outcome halves the next one, down to one event, and
-// a turn without doubles it. Without impact times an outcome is late as
-// soon as its time is before the receiver's latest event, whichever
-// particles it touches, and every rank holds every particle: two ranks
-// that both run far ahead undo each other back to the other's first event
-// at every turn (measured: 252 events undone per late outcome at 256 per
-// turn). Short turns keep that waste small; they do not make it fast.
+// a turn without doubles it (a late outcome that undid nothing counts as
+// none). Without impact times an outcome undid its receiver as soon as
+// its time was before the receiver's latest event, whichever particles it
+// touched: two ranks that both ran far ahead undid each other back to the
+// other's first event at every turn (measured: 252 events undone per late
+// outcome at 256 per turn). Short turns kept that waste small.
 constexpr std::uint64_t kMostTurnEvents = 256;
 // A round ends at the floor once its ranks ran this many events per
 // particle (at least kMinRoundEvents), so that progress is reported and
@@ -238,15 +238,17 @@ void OwnerComputesWindows::receive(Turn& t) {
     read_outcome_batch(
         static_cast<const char*>(data), size,
         [&](engine::EventOutcome&& o) {
-          if (view.is_straggler(o.key)) {
-            ++d_.counters_.late_outcomes;
-            t.late = true;
-            counted_undo(t, [&]() -> std::optional<double> {
-              view.undo_owner_from(o.key.time);
-              return o.key.time;
-            });
+          if (!view.is_straggler(o.key)) {
+            view.add_foreign_outcome(std::move(o), sender);
+            return;
           }
-          view.add_foreign_outcome(std::move(o), sender);
+          // Undone only from where it can have changed what ran here.
+          ++d_.counters_.late_outcomes;
+          counted_undo(t, [&]() -> std::optional<double> {
+            const std::optional<double> from = view.take_late_outcome(std::move(o), sender);
+            if (from) t.late = true;
+            return from;
+          });
         },
         [&](const engine::EventKey& key) {
           // Undone back to the withdrawn outcome if it was placed here.

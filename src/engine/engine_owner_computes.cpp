@@ -138,8 +138,11 @@ std::ptrdiff_t Engine::ready_foreign(bool have_particle, bool have_global) const
 }
 
 void Engine::place_foreign(std::ptrdiff_t pending) {
-  const ForeignOutcomes::Item& item = owner_->foreign.place(pending);
-  const EventOutcome& outcome = item.outcome;
+  const ForeignOutcomes::Item& item = owner_->foreign.place(pending, owner_->foreign.pending(pending).outcome.key.time);
+  place_outcome_records(item.outcome);
+}
+
+void Engine::place_outcome_records(const EventOutcome& outcome) {
   counting_ = false;
   std::vector<Index> at;
   at.reserve(outcome.records.size());
@@ -205,6 +208,9 @@ void Engine::undo_owner_from(double t) {
   auto& outbox = owner_->outbox;
   outbox.erase(std::remove_if(outbox.begin(), outbox.end(), [&](const EventOutcome& o) { return o.key.time >= t; }),
                outbox.end());
+  // Outcomes placed at once after their time, before t: nothing undone
+  // here depended on them, so they take their place again at once.
+  place_again_at_once();
 }
 
 EventKey Engine::cancel_foreign_from(int sender, const EventKey& from) {

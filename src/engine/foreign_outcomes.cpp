@@ -17,16 +17,29 @@ void ForeignOutcomes::insert_pending(Item item) {
 
 void ForeignOutcomes::add(EventOutcome outcome, int sender) { insert_pending({std::move(outcome), sender, arrivals_++}); }
 
-const ForeignOutcomes::Item& ForeignOutcomes::place(std::ptrdiff_t k) {
+const ForeignOutcomes::Item& ForeignOutcomes::place(std::ptrdiff_t k, double placed_at) {
   placed_.push_back(std::move(pending_[static_cast<std::size_t>(k)]));
   pending_.erase(pending_.begin() + k);
+  placed_.back().placed_at = placed_at;
   return placed_.back();
+}
+
+const ForeignOutcomes::Item& ForeignOutcomes::place_at_once(EventOutcome outcome, int sender, double placed_at) {
+  placed_.push_back({std::move(outcome), sender, arrivals_++, placed_at, true});
+  return placed_.back();
+}
+
+std::ptrdiff_t ForeignOutcomes::earliest_at_once(double t) const {
+  for (std::size_t k = 0; k < pending_.size() && pending_[k].outcome.key.time <= t; ++k) {
+    if (pending_[k].at_once) return static_cast<std::ptrdiff_t>(k);
+  }
+  return -1;
 }
 
 void ForeignOutcomes::requeue_from(double t) {
   // Placed in the engine's order, which within an instant is not the key
   // order: every placed outcome at or after t goes back.
-  while (placed_.size() > placed_begin_ && placed_.back().outcome.key.time >= t) {
+  while (placed_.size() > placed_begin_ && placed_.back().placed_at >= t) {
     insert_pending(std::move(placed_.back()));
     placed_.pop_back();
   }
@@ -62,7 +75,7 @@ void ForeignOutcomes::drop_pending(int sender, const EventKey& key) {
 }
 
 void ForeignOutcomes::drop_placed_before(double t) {
-  while (placed_begin_ < placed_.size() && placed_[placed_begin_].outcome.key.time < t) {
+  while (placed_begin_ < placed_.size() && placed_[placed_begin_].placed_at < t) {
     placed_[placed_begin_] = Item{};  // frees its records now
     ++placed_begin_;
   }

@@ -6,6 +6,7 @@
 // keep their links beside. Saving is on every event's path, so what it
 // writes matters (private to src/engine).
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -32,6 +33,12 @@ class SavedRecords {
   }
 
   const ParticleSnapshot& particle(std::size_t k) const { return entries_[k].particle; }
+  // Whether the k-th record lists a tether to `id`.
+  bool tethered_to(std::size_t k, ParticleId id) const {
+    if (entries_[k].links == kNoLinks) return false;
+    const std::vector<ParticleId>& tethers = links_[entries_[k].links].tethers;
+    return std::find(tethers.begin(), tethers.end(), id) != tethers.end();
+  }
   // The k-th record, whole.
   ParticleRecord record(std::size_t k) const {
     ParticleRecord r;

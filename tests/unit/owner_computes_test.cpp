@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <initializer_list>
+#include <optional>
 #include <vector>
 
 #include "engine_test_support.hpp"
@@ -298,6 +299,108 @@ TEST(OwnerComputes, LazyUndosEndAsTheSerialRun) {
     // Re-runs gave the bits already sent, and were not sent again.
     EXPECT_GT(counts.identical_resends, 0u);
   }
+}
+
+// Late outcomes undo their receiver only from their impact time and are
+// placed at once when nothing before it met their records
+// (PartialView::take_late_outcome): the serial bits, with eager and lazy
+// cancels, forced rollbacks and loaded groups (which take the outcome's own
+// time), and on the dense gas most late outcomes undo nothing.
+TEST(OwnerComputes, ImpactTimeUndosEndAsTheSerialRun) {
+  const std::string sheet = example("membrane-sheet.toml");
+  const std::vector<std::string> small_sheet{"initial.parameters.size=8"};
+  const std::string dense =
+      "[run]\nend_time = 10.0\nseed = 9\n"
+      "[domain]\nlo = [0.0, 0.0, 0.0]\nhi = [8.0, 8.0, 8.0]\nboundary = [\"periodic\", \"periodic\", \"periodic\"]\n"
+      "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.4\n"
+      "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 1.0\nc = 1.0\n"
+      "[initial]\ngenerator = \"random-gas\"\n[initial.parameters]\ncount = 300\nspecies = \"A\"\n";
+  const std::string gas = kBusyGas;
+  const std::string gas_without_groups = busy_gas_without_groups();
+  const std::vector<std::string> none;
+  struct Case {
+    const std::string* model;
+    const std::vector<std::string>* overrides;
+    double start, end;
+    int longest_run;
+    bool lazy;
+    double forced_rollback_rate;
+    std::uint64_t seed;
+  };
+  std::vector<Case> cases{{&dense, &none, 0.0, kSanitized ? 0.8 : 1.5, 200, true, 0.0, 51},
+                          {&gas_without_groups, &none, 0.5, kSanitized ? 1.5 : 3.0, 40, false, 0.0, 52},
+                          {&dense, &none, 0.0, kSanitized ? 0.8 : 1.5, 200, false, 0.05, 53},
+                          {&gas, &none, 0.5, kSanitized ? 1.5 : 3.0, 40, true, 0.0, 54},
+                          {&sheet, &small_sheet, 5.0, kSanitized ? 7.0 : 8.0, 100, true, 0.0, 55}};
+  if (kSanitized) cases.resize(2);
+  for (const Case& c : cases) {
+    SCOPED_TRACE("seed " + std::to_string(c.seed));
+    HarnessOptions o;
+    o.start = c.start;
+    o.end = c.end;
+    o.seed = c.seed;
+    o.longest_run = c.longest_run;
+    o.lazy_undos = c.lazy;
+    o.forced_rollback_rate = c.forced_rollback_rate;
+    o.lazy_forced_rollbacks = c.lazy;
+    o.impact_undos = true;
+    const HarnessCounts counts = expect_serial_run(*c.model, *c.overrides, o);
+    EXPECT_GT(counts.stragglers, 10u);
+    if (c.model == &dense) {
+      EXPECT_LT(2 * counts.straggler_undos, counts.stragglers);
+    }
+  }
+}
+
+// A late outcome's impact from a particle as it was: X, set moving at
+// t = 0.5 by W on the first engine, passes Y (at rest on the second) between
+// t = 3.228 and 4.972 and meets it, but the second engine, not yet told,
+// ran Z into Y at t = 5.1 and sent Y away along -z. Nothing Y is now, and no
+// event of X's from its new record, says so; only Y's record before t = 5.1
+// does. The outcome must undo the second engine to the meeting, after which
+// it runs the meeting itself (Y has the lower id) and Y and Z end as in the
+// serial run. Sectors of 4 keep X in one sector throughout; W's old path
+// (W stops at X) would meet Y only at t = 5.228, after Z does, so the
+// second engine holds nothing of Y's before then.
+TEST(OwnerComputes, ALateOutcomeUndoesToAMeetingWithAParticleAsItWas) {
+  const std::string model =
+      "[run]\nend_time = 10.0\nseed = 1\n"
+      "[domain]\nlo = [0.0, 0.0, 0.0]\nhi = [12.0, 12.0, 12.0]\nsector_size = 4.0\n"
+      "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.5\n"
+      "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 1.0\nc = 1.0\n"
+      "[[initial.particle]]\nid = 0\nspecies = \"A\"\nposition = [4.3, 6.0, 6.0]\n"  // Y
+      "[[initial.particle]]\nid = 1\nspecies = \"A\"\nposition = [3.4, 2.95, 6.0]\nvelocity = [0.0, 0.5, 0.0]\n"  // W
+      "[[initial.particle]]\nid = 2\nspecies = \"A\"\nposition = [3.4, 4.2, 6.0]\n"  // X
+      "[[initial.particle]]\nid = 3\nspecies = \"A\"\nposition = [4.3, 6.0, 8.53]\nvelocity = [0.0, 0.0, -0.3]\n";  // Z
+  Simulation first(model), second(model);
+  const auto shape = first->grid().shape();
+  engine::SectorBox left, right;
+  left.hi = shape;
+  left.hi[0] = 1;  // x below 4: W and X
+  right.hi = shape;
+  right.lo[0] = 1;  // Y and Z
+  first.view().set_counts_global_events(true);
+  first.view().begin_owner_computes(left, 64);
+  second.view().set_counts_global_events(false);
+  second.view().begin_owner_computes(right, 64);
+  first->run_until(1.0);
+  std::vector<engine::EventOutcome> sent = first.view().take_outcomes();
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(sent[0].key.time, 0.5);  // W meets X
+  second->run_until(5.2);            // Z meets Y at t = 5.1
+  ASSERT_TRUE(second.view().is_straggler(sent[0].key));
+  const std::optional<double> from = second.view().take_late_outcome(std::move(sent[0]), 0);
+  ASSERT_TRUE(from.has_value()) << "nothing was undone";
+  EXPECT_GE(*from, 0.5);
+  EXPECT_LE(*from, 3.22823);  // X meets Y at 0.5 + (1.8 - sqrt(0.19)) / 0.5 = 3.22822
+  second->run_until(5.2);
+  Simulation serial(model);
+  serial->run_until(5.2);
+  const std::vector<engine::ParticleRecord> want = serial->records(), got = second->records();
+  for (std::size_t p : {0u, 3u}) {  // Y and Z, by id
+    EXPECT_TRUE(same_particle(want[p].particle, got[p].particle)) << "particle " << p;
+  }
+  EXPECT_NE(want[0].particle.v[1], 0.0);  // X did meet Y
 }
 
 TEST(OwnerComputes, RefusesActionPotentialsForNow) {

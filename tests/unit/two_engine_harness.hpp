@@ -16,6 +16,7 @@
 #include <cstring>
 #include <deque>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -43,6 +44,11 @@ struct HarnessOptions {
   // engine sent unconfirmed for its re-runs (as the MPI protocol does),
   // instead of cancelling from the late key on.
   bool lazy_undos = false;
+  // A late outcome undoes its receiver only from its impact time (where it
+  // can first have changed what ran there) and is placed at once when it
+  // can be (PartialView::take_late_outcome), instead of undoing from its
+  // own time.
+  bool impact_undos = false;
   // A defect on purpose, to show that the comparison can fail: cancel
   // notices are lost.
   bool lose_cancels = false;
@@ -51,6 +57,7 @@ struct HarnessOptions {
 struct HarnessCounts {
   std::uint64_t outcomes = 0;
   std::uint64_t stragglers = 0;  // outcomes that came at or before the receiver's clock
+  std::uint64_t straggler_undos = 0;  // of those, the ones that undid their receiver
   std::uint64_t cancels = 0;
   std::uint64_t cancel_undos = 0;  // cancel notices that undid a placed outcome
   std::uint64_t identical_resends = 0;  // re-runs not sent again (SentOutcomes)
@@ -150,12 +157,26 @@ class TwoEngineHarness {
       }
       return;
     }
-    if (view(to).is_straggler(m.outcome.key)) {
-      ++counts_.stragglers;
+    if (!view(to).is_straggler(m.outcome.key)) {
+      view(to).add_foreign_outcome(std::move(m.outcome), 1 - to);
+      return;
+    }
+    ++counts_.stragglers;
+    if (!options_.impact_undos) {
+      ++counts_.straggler_undos;
       view(to).undo_owner_from(m.key.time);
       undid(to, m.key.time, m.key);
+      view(to).add_foreign_outcome(std::move(m.outcome), 1 - to);
+      return;
     }
-    view(to).add_foreign_outcome(std::move(m.outcome), 1 - to);
+    if (const std::optional<double> from = view(to).take_late_outcome(std::move(m.outcome), 1 - to)) {
+      ++counts_.straggler_undos;
+      // Everything run from that instant on is undone.
+      engine::EventKey key;
+      key.time = *from;
+      key.priority = std::numeric_limits<int>::min();
+      undid(to, *from, key);
+    }
   }
 
   // Engine k was undone from `instant` because of what came at `key`.

@@ -261,6 +261,7 @@ class Engine {
   bool is_straggler(const EventKey& key) const;
   std::optional<EventKey> take_undo_due();
   void add_foreign_outcome(EventOutcome outcome, int sender);
+  std::optional<double> take_late_outcome(EventOutcome outcome, int sender);
   void undo_owner_from(double t);
   EventKey cancel_foreign_from(int sender, const EventKey& from);
   EventKey withdraw_foreign(int sender, const EventKey& key);
@@ -458,6 +459,12 @@ class Engine {
   // The pending outcome to place before the next local event (-1: none).
   std::ptrdiff_t ready_foreign(bool have_particle, bool have_global) const;
   void place_foreign(std::ptrdiff_t pending);
+  void place_outcome_records(const EventOutcome& outcome);
+  // Impact times (engine_impact.cpp): where a late outcome can first have
+  // changed what ran here.
+  double impact_in_logs(const EventOutcome& outcome) const;
+  double first_event_of(const EventOutcome& outcome) const;
+  void place_again_at_once();
   void owner_noted_change(Index i);
   void finish_outcome(const EventKey& key);
   void update_owned(Index i);

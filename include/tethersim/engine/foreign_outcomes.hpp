@@ -6,7 +6,11 @@
 // placed ones are kept, in the order they were placed, until the committed
 // floor passes them, because an undo to before one puts it back among the
 // pending (it was not wrong, only undone here) and a sender's cancel
-// notice must find it.
+// notice must find it. An outcome that came after this process had run
+// past its time, and could change nothing it ran (its impact time lies
+// ahead), is placed at once, at the instant this process has reached: it
+// is placed later than its key says, and is kept by the instant it was
+// placed at.
 
 #include <cstdint>
 #include <vector>
@@ -21,6 +25,13 @@ class ForeignOutcomes {
     EventOutcome outcome;
     int sender = 0;
     std::uint64_t arrival = 0;  // orders equal keys (never met in practice) by arrival
+    // The instant its records took their place here (its key's time, or
+    // later when placed at once).
+    double placed_at = 0.0;
+    // Placed at once: when an undo from after its time puts it back, it
+    // is placed at once again (what ran before the undo's time did not
+    // depend on it).
+    bool at_once = false;
   };
 
   void add(EventOutcome outcome, int sender);
@@ -36,9 +47,17 @@ class ForeignOutcomes {
     return -1;
   }
   const Item& pending(std::ptrdiff_t k) const { return pending_[static_cast<std::size_t>(k)]; }
-  // Moves pending outcome k to the placed ones and returns it.
-  const Item& place(std::ptrdiff_t k);
-  // Placed outcomes at or after time t go back among the pending.
+  // Moves pending outcome k to the placed ones, placed at `placed_at`, and
+  // returns it.
+  const Item& place(std::ptrdiff_t k, double placed_at);
+  // A new outcome placed at once at `placed_at` (after its key's time).
+  const Item& place_at_once(EventOutcome outcome, int sender, double placed_at);
+  // The pending outcome of the smallest key that was placed at once and
+  // whose time is at or before `t` (-1: none).
+  std::ptrdiff_t earliest_at_once(double t) const;
+  // Pending outcome k goes the usual way from now on.
+  void forget_at_once(std::ptrdiff_t k) { pending_[static_cast<std::size_t>(k)].at_once = false; }
+  // Outcomes placed at or after time t go back among the pending.
   void requeue_from(double t);
   // The earliest key of a placed outcome from `sender` at or after `from`
   // (a key at kInfinity when none).
@@ -50,7 +69,7 @@ class ForeignOutcomes {
   bool is_placed(int sender, const EventKey& key) const;
   // Drops the pending outcome of `key` from `sender`, if there is one.
   void drop_pending(int sender, const EventKey& key);
-  // Placed outcomes before t are final.
+  // Outcomes placed before t are final.
   void drop_placed_before(double t);
   // The earliest pending time (kInfinity when none).
   double next_time() const { return pending_.empty() ? kInfinity : pending_.front().outcome.key.time; }
@@ -59,7 +78,7 @@ class ForeignOutcomes {
   static bool earlier(const Item& a, const Item& b);
   void insert_pending(Item item);
   std::vector<Item> pending_;  // sorted by (key, arrival)
-  std::vector<Item> placed_;   // in placement order: times never decrease
+  std::vector<Item> placed_;   // in placement order: placed_at never decreases
   std::size_t placed_begin_ = 0;  // placed_[0, begin) are final and dropped lazily
   std::uint64_t arrivals_ = 0;
 };

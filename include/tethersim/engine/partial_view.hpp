@@ -164,6 +164,14 @@ class PartialView {
   void add_foreign_outcome(EventOutcome outcome, int sender) const {
     engine_->add_foreign_outcome(std::move(outcome), sender);
   }
+  // A late outcome (is_straggler): undoes this engine only from where the
+  // outcome can first have changed what ran here (its impact time:
+  // engine_impact.cpp), if that is at or before the latest event run, and
+  // places it at once when it can be; returns the time undone from (none:
+  // nothing was undone). The same bits as undoing from its time and adding it.
+  std::optional<double> take_late_outcome(EventOutcome outcome, int sender) const {
+    return engine_->take_late_outcome(std::move(outcome), sender);
+  }
   // Undoes every event at or after t (placed outcomes go back to wait for
   // their keys; outcomes of undone events not yet taken are dropped; holds
   // are made again as events surface).

@@ -1,0 +1,214 @@
+// Impact times (docs/owner-computes.md, "Impact time"): an outcome of
+// another process that arrives after this process has run past its time
+// undoes only what it can have changed. Events read exactly the particles
+// they change, so what ran here after the outcome's time t can depend on
+// its new records only through
+//   (a) an event here, after t, that changed one of its particles (it read
+//       the old record), or
+//   (b) an event the new records would have had here, after t, and did
+//       not: a meeting with a particle as it was then, or an event of the
+//       particle alone (a sector crossing, a wall, a random impulse).
+// The undo goes back to the earliest of these when it lies at or before
+// the latest event run here, and no further; the outcome is then placed
+// at once, at the instant reached, since nothing run before that instant
+// met its records. Undoing more is always exact: every bound below is a
+// lower bound, and where one cannot be told cheaply (loaded groups, whose
+// restitutions are global events) the outcome's own time is taken.
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "owner_computes_state.hpp"
+#include "speculation_state.hpp"
+
+namespace tethersim::engine {
+
+namespace {
+
+// The first time in [0, span] at which two straight-line trajectories, dx
+// apart with relative velocity dv at its start, come within `reach` (0 when
+// they are already), or kInfinity when they do not within the span. A lower
+// bound on any pair event the engine would find there: the reach is widened
+// by a part in 10^6, far beyond what rounding of the engine's own arithmetic
+// (from its own reference time) can move an event by. `half_period`: half
+// the shortest periodic box length; while the pair moves less than that
+// (less the reach), no other periodic image can come within reach.
+double first_within(const Vec3& dx, const Vec3& dv, double reach, double span, double half_period) {
+  const double r = reach * (1.0 + 1e-6) + 1e-12;
+  const double a = dv.dot(dv);
+  if (half_period < kInfinity && (half_period <= r || a * span * span >= (half_period - r) * (half_period - r))) {
+    return 0.0;
+  }
+  const double c = dx.dot(dx) - r * r;
+  if (c <= 0.0) return 0.0;
+  const double b = dx.dot(dv);
+  if (b >= 0.0) return kInfinity;  // receding: the distance only grows
+  const double d = b * b - a * c;
+  if (d < 0.0) return kInfinity;
+  const double dt = std::max(0.0, (-b - std::sqrt(d)) / a * (1.0 - 1e-9));
+  return dt <= span ? dt : kInfinity;
+}
+
+Vec3 position_at(const ParticleSnapshot& p, double t) { return p.u0 + p.v * (t - p.t0); }
+
+// Whether two sectors are neighbours (or one), across periodic faces too.
+bool neighbouring(const SectorGrid& grid, const SectorCoords& a, const SectorCoords& b) {
+  for (int k = 0; k < 3; ++k) {
+    const std::int32_t d = a[k] > b[k] ? a[k] - b[k] : b[k] - a[k];
+    if (d > 1 && !(grid.periodic(k) && d == grid.shape()[k] - 1)) return false;
+  }
+  return true;
+}
+
+// When a particle following `p` first reaches a face of its sector (at
+// once when a rounding error put it past one).
+double sector_exit(const SectorGrid& grid, const ParticleSnapshot& p) {
+  double exit = kInfinity;
+  for (int k = 0; k < 3; ++k) {
+    if (p.v[k] == 0.0) continue;
+    const bool upward = p.v[k] > 0.0;
+    const double dt = (grid.face(k, upward ? p.sector[k] + 1 : p.sector[k]) - p.u0[k]) / p.v[k];
+    exit = std::min(exit, p.t0 + std::max(dt, 0.0));
+  }
+  return exit;
+}
+
+}  // namespace
+
+double Engine::impact_in_logs(const EventOutcome& outcome) const {
+  const double t = outcome.key.time;
+  // The outcome's particles here, and their new records.
+  struct Changed {
+    Index here;
+    const ParticleRecord* record;
+  };
+  std::vector<Changed> changed;
+  for (const ParticleRecord& r : outcome.records) {
+    const Index i = particles_.index_of(r.particle.id);
+    // Not held here, or in a loaded group (whose restitutions are global
+    // events, outside the particles' records): its own time.
+    if (i == kNoIndex || !r.loaded_edges.empty() || !loaded_.adjacency().empty(i)) return t;
+    changed.push_back({i, &r});
+  }
+  double impact = kInfinity;
+  // Until a new record leaves its sector, only particles in the sectors
+  // around can come within reach of it (a sector is at least as wide as
+  // the reach): pieces elsewhere are passed over, and the search stops at
+  // the exit (as the record's own next events would: first_event_of).
+  for (const Changed& x : changed) {
+    if (x.record->particle.alive != 0) impact = std::min(impact, sector_exit(grid_, x.record->particle));
+  }
+  const double reach = model_.min_sector_size();
+  double half_period = kInfinity;
+  for (int k = 0; k < 3; ++k) {
+    if (grid_.periodic(k)) half_period = std::min(half_period, 0.5 * grid_.length()[k]);
+  }
+  // One record saved here before a change at `changed_at` (at or after t):
+  // the particle followed it from its t0 until then.
+  const auto piece = [&](Index i, const SavedRecords& saved, std::size_t k, double changed_at) {
+    if (impact <= t) return;  // nothing earlier can be found
+    for (const Changed& x : changed) {
+      if (x.here == i) {
+        impact = std::min(impact, changed_at);  // (a): an event here read its old record
+        return;
+      }
+    }
+    const ParticleSnapshot& y = saved.particle(k);
+    if (y.alive == 0) return;
+    const double start = std::max(t, y.t0);
+    for (const Changed& x : changed) {
+      const ParticleRecord& r = *x.record;
+      // A saved record's sector is the one it was in since its previous
+      // change (a crossing is a change), so the piece never came near.
+      if (r.particle.alive == 0 || !neighbouring(grid_, r.particle.sector, y.sector)) continue;
+      // Tethered partners interact at any distance inside the tether (and a
+      // taut one at once): from the start.
+      if (saved.tethered_to(k, r.particle.id) ||
+          std::find(r.tethers.begin(), r.tethers.end(), y.id) != r.tethers.end()) {
+        impact = std::min(impact, start);
+        continue;
+      }
+      Vec3 dx = position_at(y, start) - position_at(r.particle, start);
+      dx += grid_.nearest_image_shift(dx);
+      const double dt = first_within(dx, y.v - r.particle.v, reach, changed_at - start, half_period);
+      if (dt < kInfinity) impact = std::min(impact, start + dt);  // (b): a meeting with its old piece
+    }
+  };
+  const auto scan = [&](const SpeculationState& s) {
+    if (s.journal_dropped) throw std::logic_error("a segment dropped its journal");
+    if (!s.marks.empty() && (s.marks.front().undo != 0 || s.marks.front().journal != 0)) {
+      throw std::logic_error("a segment saved records before its first instant");
+    }
+    auto mark = std::lower_bound(s.marks.begin(), s.marks.end(), t,
+                                 [](const SpeculationState::Mark& m, double x) { return m.time < x; });
+    for (; mark != s.marks.end(); ++mark) {
+      const bool last = mark + 1 == s.marks.end();
+      const std::size_t undo_end = last ? s.undo.size() : (mark + 1)->undo;
+      const std::size_t journal_end = last ? s.journal.size() : (mark + 1)->journal;
+      for (std::size_t k = mark->undo; k < undo_end; ++k) piece(s.undo_index[k], s.undo, k, mark->time);
+      for (std::size_t k = mark->journal; k < journal_end; ++k) piece(s.journal_index[k], s.journal, k, mark->time);
+    }
+  };
+  for (const auto& frozen : segments_.frozen) scan(*frozen);
+  scan(*speculation_);
+  return std::max(impact, t);
+}
+
+double Engine::first_event_of(const EventOutcome& outcome) const {
+  // Placed: its particles' next events from their new records, against
+  // every particle as it is now (what was before is impact_in_logs' part).
+  double first = kInfinity;
+  for (const ParticleRecord& r : outcome.records) {
+    const Index i = particles_.index_of(r.particle.id);
+    if (i != kNoIndex && has_prediction(i)) first = std::min(first, predict(i).time);
+  }
+  return first;
+}
+
+std::optional<double> Engine::take_late_outcome(EventOutcome outcome, int sender) {
+  if (!is_straggler(outcome.key)) throw std::logic_error("take_late_outcome: the outcome is not late");
+  const double t = outcome.key.time;
+  std::optional<double> undone;
+  const auto undo = [&](double from) {
+    undo_owner_from(from);
+    undone = undone ? std::min(*undone, from) : from;
+  };
+  const double impact = impact_in_logs(outcome);
+  if (impact <= owner_->latest) undo(impact);
+  if (!is_straggler(outcome.key)) {
+    owner_->foreign.add(std::move(outcome), sender);  // it waits for its key
+    return undone;
+  }
+  if (!outcome_ready(outcome)) {
+    // It read records other than those held here: the usual way, from its
+    // own time (placed, or withdrawn by its sender, when they are).
+    undo(t);
+    owner_->foreign.add(std::move(outcome), sender);
+    return undone;
+  }
+  note_speculation_time(owner_->latest);
+  const ForeignOutcomes::Item& item = owner_->foreign.place_at_once(std::move(outcome), sender, owner_->latest);
+  place_outcome_records(item.outcome);
+  // Never from before its time (a particle a rounding error past its
+  // sector's face crosses "at once", at its trajectory's start): from its
+  // time it goes back among the pending and is placed at its key.
+  const double next = std::max(first_event_of(item.outcome), t);
+  // Undoing from there puts it back and places it at once again.
+  if (next <= owner_->latest) undo(next);
+  return undone;
+}
+
+void Engine::place_again_at_once() {
+  for (;;) {
+    const std::ptrdiff_t k = owner_->foreign.earliest_at_once(owner_->latest);
+    if (k < 0) return;
+    if (!outcome_ready(owner_->foreign.pending(k).outcome)) {
+      owner_->foreign.forget_at_once(k);
+      continue;
+    }
+    note_speculation_time(owner_->latest);
+    place_outcome_records(owner_->foreign.place(k, owner_->latest).outcome);
+  }
+}
+
+}  // namespace tethersim::engine
