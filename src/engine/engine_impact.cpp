@@ -157,10 +157,14 @@ double Engine::impact_in_logs(const EventOutcome& outcome) const {
 double Engine::first_event_of(const EventOutcome& outcome) const {
   // Placed: its particles' next events from their new records, against
   // every particle as it is now (what was before is impact_in_logs' part).
+  // Placing them has just predicted them: the calendar holds those events,
+  // unless a particle is held or has none.
   double first = kInfinity;
   for (const ParticleRecord& r : outcome.records) {
     const Index i = particles_.index_of(r.particle.id);
-    if (i != kNoIndex && has_prediction(i)) first = std::min(first, predict(i).time);
+    if (i == kNoIndex || !has_prediction(i)) continue;
+    const double next = calendar_.event(i).time;
+    first = std::min(first, next < kInfinity ? next : predict(i).time);
   }
   return first;
 }
