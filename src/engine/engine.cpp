@@ -320,6 +320,15 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
         continue;
       }
       if (owner_) {
+        if (e.time < segments_.committed) {
+          // Nothing before the committed floor can still happen: an event
+          // there comes from a copy placed from a history its sender has
+          // since given up (with ghosts one layer deep, a particle coming in
+          // cannot be checked against versions this process never held),
+          // and waits, held, for the withdrawal that undoes the copy.
+          hold_event(i, e);
+          continue;
+        }
         if (owner_undo_due(particle_event_key(i, e))) return false;
         note_speculation_time(e.time);
         owner_->latest = std::max(owner_->latest, e.time);

@@ -83,11 +83,23 @@ double Engine::impact_in_logs(const EventOutcome& outcome) const {
     const ParticleRecord* record;
   };
   std::vector<Changed> changed;
+  // Absent here now and staying out: only a change here since t (it was
+  // here then) can make what ran here depend on it; then its own time.
+  // Meetings of the new record with ghosts here come with their own
+  // outcomes, and it cannot reach an owned particle before it comes in,
+  // which its own outcome announces.
+  std::vector<Index> staying_out;
   for (const ParticleRecord& r : outcome.records) {
     const Index i = particles_.index_of(r.particle.id);
-    // Not held here, or in a loaded group (whose restitutions are global
-    // events, outside the particles' records): its own time.
-    if (i == kNoIndex || !r.loaded_edges.empty() || !loaded_.adjacency().empty(i)) return t;
+    if (i == kNoIndex || absent(i)) {
+      if (!owner_->window) return t;
+      if (r.particle.alive != 0 && owner_->window->contains(r.particle.sector)) return t;  // coming in
+      if (i != kNoIndex) staying_out.push_back(i);
+      continue;
+    }
+    // In a loaded group (whose restitutions are global events, outside the
+    // particles' records): its own time.
+    if (!r.loaded_edges.empty() || !loaded_.adjacency().empty(i)) return t;
     changed.push_back({i, &r});
   }
   double impact = kInfinity;
@@ -107,6 +119,10 @@ double Engine::impact_in_logs(const EventOutcome& outcome) const {
   // the particle followed it from its t0 until then.
   const auto piece = [&](Index i, const SavedRecords& saved, std::size_t k, double changed_at) {
     if (impact <= t) return;  // nothing earlier can be found
+    if (std::find(staying_out.begin(), staying_out.end(), i) != staying_out.end()) {
+      impact = t;
+      return;
+    }
     for (const Changed& x : changed) {
       if (x.here == i) {
         impact = std::min(impact, changed_at);  // (a): an event here read its old record

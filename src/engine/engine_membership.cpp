@@ -91,6 +91,7 @@ Index Engine::append_slot() {
   if (has_tethers_) tethers_.resize_particles(n);
   if (has_loaded_edges_) loaded_.resize_particles(n);
   calendar_.resize(n);
+  if (owner_) grow_owner_state(n);
   return i;
 }
 

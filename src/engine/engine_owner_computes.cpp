@@ -17,7 +17,8 @@
 
 namespace tethersim::engine {
 
-void Engine::begin_owner_computes(const SectorBox& block, std::size_t instants_per_segment) {
+void Engine::begin_owner_computes(const SectorBox& block, std::size_t instants_per_segment,
+                                  const SectorWindow* window) {
   if (owner_) throw std::logic_error("owner-computes mode is already on");
   // Action potentials (which change reaction times outside any particle
   // event) come in a later step.
@@ -33,6 +34,55 @@ void Engine::begin_owner_computes(const SectorBox& block, std::size_t instants_p
   for (Index i = 0; i < particles_.size(); ++i) {
     if (!is_hub(i)) roles_.set_owned(i, block.contains(sector(i)));
   }
+  if (window == nullptr || !window->partial()) return;
+  // A ghost's tethers and loaded edges reach partners outside the window,
+  // whose records are not kept here: a later step.
+  if (has_tethers_ || has_loaded_edges_) {
+    throw std::logic_error("owner-computes ghosts one layer deep do not take tethers or loaded groups yet");
+  }
+  owner_->window = *window;
+  for (std::size_t k = 0; k < 3; ++k) {
+    const auto out = std::find(window->in[k].begin(), window->in[k].end(), 0);
+    if (out != window->in[k].end()) {
+      owner_->outside = {0, 0, 0};
+      owner_->outside[k] = static_cast<std::int32_t>(out - window->in[k].begin());
+      break;
+    }
+  }
+  // The start's absent particles are part of what the segments undo to.
+  for (Index i = 0; i < particles_.size(); ++i) {
+    if (in_grid(i) && !window->contains(sector(i))) make_absent(i);
+  }
+}
+
+void Engine::grow_owner_state(std::size_t particles) { owner_->holds.resize(particles); }
+
+bool Engine::absent(Index i) const {
+  return owner_ && owner_->window && !particles_.state[i].alive && !owner_->window->contains(sector(i));
+}
+
+void Engine::make_absent(Index i) {
+  if (in_grid(i)) grid_.remove(particles_.state, i, sector_of(i));
+  calendar_.remove(i);
+  particles_.state[i].alive = 0;
+  roles_.set_owned(i, false);
+  ++particles_.counter[i];  // every event predicted with it is now stale
+  ++particles_.stamp[i];
+  if (has_random_impulses_) ri_time_[i] = kInfinity;
+}
+
+Index Engine::absent_slot(const ParticleSnapshot& p) {
+  // Never held here before: a placeholder outside the window, so that the
+  // undo of what brings it in leaves it absent again.
+  const Index i = append_slot();
+  particles_.id[i] = p.id;
+  particles_.add_id(p.id, i);
+  ParticleSnapshot placeholder = p;
+  placeholder.alive = 0;
+  placeholder.sector = owner_->outside;
+  store_particle(i, placeholder);
+  roles_.mark_held(i);
+  return i;
 }
 
 void Engine::end_owner_computes() {
@@ -48,8 +98,13 @@ void Engine::end_owner_computes() {
 void Engine::update_owned(Index i) {
   if (is_hub(i)) return;  // no process owns a hub
   // A particle that left the system stays with the process that owned it
-  // when it left (its escape ran there): it is accounted for once.
-  if (!particles_.state[i].alive) return;
+  // when it left (its escape ran there): it is accounted for once. An
+  // absent one (an undo can take one owned here back to before it came
+  // in) is nobody's here.
+  if (!particles_.state[i].alive) {
+    if (absent(i)) roles_.set_owned(i, false);
+    return;
+  }
   roles_.set_owned(i, owner_->block.contains(sector(i)));
 }
 
@@ -121,6 +176,8 @@ void Engine::finish_outcome(const EventKey& key) {
 bool Engine::outcome_ready(const EventOutcome& outcome) const {
   for (std::size_t k = 0; k < outcome.records.size(); ++k) {
     const Index i = particles_.index_of(outcome.records[k].particle.id);
+    // An absent particle's record is not known here: nothing to compare.
+    if (owner_->window && (i == kNoIndex || absent(i))) continue;
     if (i == kNoIndex || record_hash(i) != outcome.read_hashes[k]) return false;
   }
   return true;
@@ -149,14 +206,18 @@ void Engine::place_outcome_records(const EventOutcome& outcome) {
   // Every old record into the undo bookkeeping before any is replaced:
   // placing one record changes its tether partners' lists too.
   for (const ParticleRecord& r : outcome.records) {
-    const Index i = particles_.index_of(r.particle.id);
-    note_change(i);  // held: outcome_ready found it
+    Index i = particles_.index_of(r.particle.id);
+    if (i == kNoIndex) i = absent_slot(r.particle);  // a ghost coming in
+    note_change(i);
     at.push_back(i);
   }
   for (std::size_t k = 0; k < at.size(); ++k) {
+    const Index i = at[k];
     place_record(outcome.records[k]);
-    update_owned(at[k]);
-    mark_for_prediction(at[k]);
+    // A ghost going out.
+    if (owner_->window && in_grid(i) && !owner_->window->contains(sector(i))) make_absent(i);
+    update_owned(i);
+    mark_for_prediction(i);
   }
   last_event_ = {EventKind::none, kNoIndex, kNoIndex};
   repredict_touched();

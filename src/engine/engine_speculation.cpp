@@ -91,6 +91,8 @@ std::size_t Engine::speculation_bytes() const {
 
 bool Engine::note_speculative_change(Index i) {
   SpeculationState& s = *speculation_;
+  // A slot appended since the state was opened (a ghost coming in).
+  if (i >= s.particles_held) grow_marks(s, particles_.size());
   note_participant(i);
   SpeculationState::PerParticle& p = s.per_particle[i];
   const auto marks = static_cast<std::uint32_t>(s.marks.size());
@@ -171,6 +173,16 @@ EngineStatistics replay_statistics_changes(const EngineStatistics& start, const 
 }
 
 }  // namespace
+
+void Engine::grow_marks(SpeculationState& s, std::size_t particles) {
+  void* grown = std::realloc(s.per_particle.get(), particles * sizeof(SpeculationState::PerParticle));
+  if (grown == nullptr) throw std::bad_alloc();
+  (void)s.per_particle.release();
+  s.per_particle.reset(static_cast<SpeculationState::PerParticle*>(grown));
+  std::memset(static_cast<void*>(s.per_particle.get() + s.particles_held), 0,
+              (particles - s.particles_held) * sizeof(SpeculationState::PerParticle));
+  s.particles_held = particles;
+}
 
 bool Engine::speculation_journal_dropped() const { return speculation_ && speculation_->journal_dropped; }
 

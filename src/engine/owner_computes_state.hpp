@@ -8,11 +8,18 @@
 #include "event_holds.hpp"
 #include "tethersim/engine/engine.hpp"
 #include "tethersim/engine/foreign_outcomes.hpp"
+#include "tethersim/engine/sector_window.hpp"
 
 namespace tethersim::engine {
 
 struct Engine::OwnerComputes {
   SectorBox block;  // a particle is owned here while its sector is in it
+  // Ghosts one layer deep (none: every particle is held here). A particle
+  // whose sector is outside the window is absent: a placeholder slot
+  // (alive = 0) outside the sectors' lists, never predicted, until an
+  // outcome brings it in; so nothing held here meets a stale copy.
+  std::optional<SectorWindow> window;
+  SectorCoords outside{};  // a sector outside the window, for new placeholders
   EventHolds holds;
   ForeignOutcomes foreign;
   std::vector<EventOutcome> outbox;  // outcomes of events run here, not yet taken

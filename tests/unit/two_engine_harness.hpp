@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <deque>
 #include <limits>
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "engine_test_support.hpp"
+#include "tethersim/engine/sector_window.hpp"
 #include "tethersim/engine/sent_outcomes.hpp"
 
 namespace tethersim::testing {
@@ -49,6 +51,12 @@ struct HarnessOptions {
   // can be (PartialView::take_late_outcome), instead of undoing from its
   // own time.
   bool impact_undos = false;
+  // Ghosts one layer deep (plan step 8): each engine holds its block and
+  // one layer of sectors around it, and an outcome goes to the other engine
+  // only when one of its particles is within two layers of that engine's
+  // block (after the event; a crossing moves a particle by one sector, so
+  // that takes in every particle the other held before, too).
+  bool one_layer = false;
   // A defect on purpose, to show that the comparison can fail: cancel
   // notices are lost.
   bool lose_cancels = false;
@@ -83,8 +91,21 @@ class TwoEngineHarness {
       block.hi = shape;
       (k == 0 ? block.hi : block.lo)[axis] = cut;
       sim.view().set_counts_global_events(k == 0);
-      sim.view().begin_owner_computes(block, o.instants_per_segment);
+      const auto& grid = sim->grid();
+      const std::array<bool, 3> periodic{grid.periodic(0), grid.periodic(1), grid.periodic(2)};
+      windows_[k] = engine::SectorWindow::around(block, shape, periodic, 1);
+      reach_[k] = engine::SectorWindow::around(block, shape, periodic, 2);
+      sim.view().begin_owner_computes(block, o.instants_per_segment, o.one_layer ? &windows_[k] : nullptr);
     }
+  }
+
+  // Whether engine k holds (or is about to hold) any particle of the outcome.
+  bool concerns(int k, const engine::EventOutcome& outcome) const {
+    if (!options_.one_layer) return true;
+    for (const engine::ParticleRecord& r : outcome.records) {
+      if (reach_[k].contains(r.particle.sector)) return true;
+    }
+    return false;
   }
 
   Simulation& sim(int k) { return *sims_[static_cast<std::size_t>(k)]; }
@@ -98,6 +119,7 @@ class TwoEngineHarness {
       const int k = static_cast<int>(rng_() % 2);
       view(k).engine().run_until(options_.end, 1 + rng_() % static_cast<std::uint64_t>(options_.longest_run));
       for (engine::EventOutcome& outcome : view(k).take_outcomes()) {
+        if (!concerns(1 - k, outcome)) continue;
         const engine::SentOutcomes::Offer offer = sent_[k].offer(outcome);
         for (const engine::EventKey& key : offer.withdraw) send_withdrawal(k, key);
         if (!offer.send) continue;  // a re-run gave the bits already sent
@@ -257,6 +279,8 @@ class TwoEngineHarness {
   engine::SentOutcomes sent_[2];   // what engine k sent, above the floor
   HarnessCounts counts_;
   double committed_;  // the last floor committed below (the start at first)
+  engine::SectorWindow windows_[2];  // what engine k holds with ghosts one layer deep
+  engine::SectorWindow reach_[2];    // two layers: where an outcome concerns engine k
 };
 
 }  // namespace tethersim::testing

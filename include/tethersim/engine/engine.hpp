@@ -35,6 +35,7 @@
 #include "tethersim/engine/sector_box.hpp"
 #include "tethersim/engine/sector_grid.hpp"
 #include "tethersim/engine/sector_mask.hpp"
+#include "tethersim/engine/sector_window.hpp"
 #include "tethersim/engine/snapshot.hpp"
 #include "tethersim/engine/speculation_log.hpp"
 #include "tethersim/engine/statistics.hpp"
@@ -255,7 +256,8 @@ class Engine {
   std::size_t segment_count() const;
   // Owner-computes mode (engine_owner_computes.cpp; PartialView documents
   // each).
-  void begin_owner_computes(const SectorBox& block, std::size_t instants_per_segment);
+  void begin_owner_computes(const SectorBox& block, std::size_t instants_per_segment,
+                            const SectorWindow* window = nullptr);
   void end_owner_computes();
   std::vector<EventOutcome> take_outcomes();
   bool is_straggler(const EventKey& key) const;
@@ -460,6 +462,12 @@ class Engine {
   std::ptrdiff_t ready_foreign(bool have_particle, bool have_global) const;
   void place_foreign(std::ptrdiff_t pending);
   void place_outcome_records(const EventOutcome& outcome);
+  // Ghosts one layer deep (engine_owner_computes.cpp).
+  bool absent(Index i) const;
+  void make_absent(Index i);
+  Index absent_slot(const ParticleSnapshot& p);
+  void grow_owner_state(std::size_t particles);
+  static void grow_marks(SpeculationState& s, std::size_t particles);
   // Impact times (engine_impact.cpp): where a late outcome can first have
   // changed what ran here.
   double impact_in_logs(const EventOutcome& outcome) const;

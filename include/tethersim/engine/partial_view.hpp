@@ -140,8 +140,12 @@ class PartialView {
   // runs in segments of `instants_per_segment` instants, so it can be
   // undone from any time above the committed floor. Not yet for action
   // potentials (logic_error).
-  void begin_owner_computes(const SectorBox& block, std::size_t instants_per_segment) const {
-    engine_->begin_owner_computes(block, instants_per_segment);
+  // With a window (SectorWindow::around the block, one layer deep), only
+  // the particles in it are held: the others are absent until an outcome
+  // brings them in, and an outcome that takes one out makes it absent.
+  void begin_owner_computes(const SectorBox& block, std::size_t instants_per_segment,
+                            const SectorWindow* window = nullptr) const {
+    engine_->begin_owner_computes(block, instants_per_segment, window);
   }
   // Back to a plain engine with the state kept (no outcome may be pending).
   void end_owner_computes() const { engine_->end_owner_computes(); }

@@ -1,0 +1,53 @@
+#pragma once
+// The sectors a process holds in owner-computes mode with ghosts one layer
+// deep (docs/owner-computes.md, "What a rank holds and runs"): its block of
+// sectors and every sector next to it, across periodic faces too. A sector
+// is in the window when it is in on every axis.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "tethersim/engine/sector_box.hpp"
+
+namespace tethersim::engine {
+
+struct SectorWindow {
+  std::array<std::vector<std::uint8_t>, 3> in;  // per axis, one byte per sector layer
+
+  bool contains(const std::array<std::int32_t, 3>& sector) const {
+    return in[0][static_cast<std::size_t>(sector[0])] != 0 && in[1][static_cast<std::size_t>(sector[1])] != 0 &&
+           in[2][static_cast<std::size_t>(sector[2])] != 0;
+  }
+  // Whether the window leaves any sector out.
+  bool partial() const {
+    for (const auto& axis : in) {
+      for (std::uint8_t b : axis) {
+        if (b == 0) return true;
+      }
+    }
+    return false;
+  }
+
+  // `block` and `depth` layers of sectors around it on a grid of `shape`
+  // (wrapping on the periodic axes).
+  static SectorWindow around(const SectorBox& block, const std::array<std::int32_t, 3>& shape,
+                             const std::array<bool, 3>& periodic, std::int32_t depth) {
+    SectorWindow w;
+    for (std::size_t k = 0; k < 3; ++k) {
+      const std::int32_t n = shape[k];
+      w.in[k].assign(static_cast<std::size_t>(n), 0);
+      for (std::int32_t c = block.lo[k] - depth; c < block.hi[k] + depth; ++c) {
+        std::int32_t s = c;
+        if (s < 0 || s >= n) {
+          if (!periodic[k]) continue;
+          s = ((s % n) + n) % n;
+        }
+        w.in[k][static_cast<std::size_t>(s)] = 1;
+      }
+    }
+    return w;
+  }
+};
+
+}  // namespace tethersim::engine
