@@ -65,10 +65,27 @@ std::vector<int> every_other_rank(int rank, int ranks) {
 
 }  // namespace
 
+namespace {
+
+// Whether a rank whose blocks' two layers are `reach` holds (or is about to
+// hold) a particle the outcome changed.
+bool concerns(const engine::SectorWindow& reach, const engine::EventOutcome& outcome) {
+  for (const engine::ParticleRecord& r : outcome.records) {
+    if (reach.contains(r.particle.sector)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 struct OwnerComputesWindows::Turn {
   std::unique_ptr<engine::Engine> e;
   engine::SentOutcomes sent;
-  Bytes pending;  // the batch every other rank gets next
+  std::vector<Bytes> pending;  // per neighbour (channels_->neighbours()), the next batch
+  // With ghosts one layer deep, per neighbour: the sectors within two
+  // layers of its block, where an outcome's record concerns it (empty:
+  // every outcome goes to every rank).
+  std::vector<engine::SectorWindow> reach;
   double floor = 0.0;  // the last agreed committed floor
   std::uint64_t events = 0;        // run here this round (undone ones too)
   std::uint64_t turn_events = 1;   // the next turn's length (events)
@@ -91,8 +108,8 @@ engine::PartialView view_of(const OwnerComputesWindows::Turn& t) { return engine
 OwnerComputesWindows::OwnerComputesWindows(DistributedEngine& engine) : d_(engine) {}
 OwnerComputesWindows::~OwnerComputesWindows() = default;
 
-engine::SectorBox OwnerComputesWindows::own_block() const {
-  const std::array<int, 3> block = d_.layout_.block_of_rank(d_.rank_);
+engine::SectorBox OwnerComputesWindows::block_of(int rank) const {
+  const std::array<int, 3> block = d_.layout_.block_of_rank(rank);
   engine::SectorBox box;
   for (std::size_t a = 0; a < 3; ++a) {
     const std::vector<int>& cuts = d_.layout_.cuts()[a];
@@ -126,7 +143,22 @@ bool OwnerComputesWindows::round(double end) {
   t.e = whole_system();
   const engine::PartialView view(*t.e);
   view.set_counts_global_events(d_.rank_ == 0);
-  view.begin_owner_computes(own_block(), kInstantsPerSegment);
+  t.pending.resize(channels_->neighbours().size());
+  // Ghosts one sector layer deep where the engine takes them (models
+  // without tethers or loaded groups): a rank keeps its block and one layer
+  // around it, and an outcome goes only to the ranks within two layers of
+  // whose blocks one of its records lies (a crossing moves a particle one
+  // sector: that takes in every rank that held it before, too).
+  const auto& grid = t.e->grid();
+  const std::array<bool, 3> periodic{grid.periodic(0), grid.periodic(1), grid.periodic(2)};
+  const engine::SectorWindow window = engine::SectorWindow::around(block_of(d_.rank_), grid.shape(), periodic, 1);
+  const bool one_layer = view.takes_one_layer_window() && window.partial();
+  if (one_layer) {
+    for (int q : channels_->neighbours()) {
+      t.reach.push_back(engine::SectorWindow::around(block_of(q), grid.shape(), periodic, 2));
+    }
+  }
+  view.begin_owner_computes(block_of(d_.rank_), kInstantsPerSegment, one_layer ? &window : nullptr);
   for (;;) {
     if (d_.stop_poll_ && d_.stop_poll_()) t.halt = DistributedEngine::Halt::stop;
     if (t.halt == DistributedEngine::Halt::none && view_of(t).floor_time() < end) {
@@ -164,13 +196,20 @@ void OwnerComputesWindows::publish(Turn& t, double end) {
   const engine::PartialView view(*t.e);
   for (engine::EventOutcome& outcome : view.take_outcomes()) {
     const engine::SentOutcomes::Offer offer = t.sent.offer(outcome);
+    // A withdrawal goes to every rank: one that never had the outcome
+    // drops nothing.
     for (const engine::EventKey& key : offer.withdraw) {
-      append_withdrawal(t.pending, key);
+      for (Bytes& b : t.pending) append_withdrawal(b, key);
       ++d_.counters_.cancels_sent;
     }
     if (!offer.send) continue;  // a re-run gave the bits already sent
-    append_outcome(t.pending, outcome);
-    if (t.pending.size() >= kSendAtBytes) send_pending(t);
+    bool full = false;
+    for (std::size_t k = 0; k < t.pending.size(); ++k) {
+      if (!t.reach.empty() && !concerns(t.reach[k], outcome)) continue;
+      append_outcome(t.pending[k], outcome);
+      full = full || t.pending[k].size() >= kSendAtBytes;
+    }
+    if (full) send_pending(t);
   }
   // An instant before everything this rank can still run or place by
   // itself (or the end) is over: what its re-runs did not give again is
@@ -185,24 +224,25 @@ void OwnerComputesWindows::publish(Turn& t, double end) {
   // many is only work.
   const double clock = std::min(view_of(t).runnable_floor_time(), end);
   for (const engine::EventKey& key : t.sent.missing_before(clock)) {
-    append_withdrawal(t.pending, key);
+    for (Bytes& b : t.pending) append_withdrawal(b, key);
     ++d_.counters_.cancels_sent;
   }
 }
 
 void OwnerComputesWindows::send_pending(Turn& t) {
-  if (t.pending.empty()) return;
-  if (t.pending.size() > kMaxBatchBytes) {
-    throw std::runtime_error("owner-computes: a batch of " + std::to_string(t.pending.size()) +
-                             " bytes is more than a channel carries (" + std::to_string(kMaxBatchBytes) + ")");
-  }
   d_.enter(RoundPhase::commit);
-  for (std::size_t k = 0; k < channels_->neighbours().size(); ++k) {
-    channels_->send(k, t.pending.data(), t.pending.size());
-    d_.counters_.bytes_sent += t.pending.size();
+  for (std::size_t k = 0; k < t.pending.size(); ++k) {
+    Bytes& b = t.pending[k];
+    if (b.empty()) continue;
+    if (b.size() > kMaxBatchBytes) {
+      throw std::runtime_error("owner-computes: a batch of " + std::to_string(b.size()) +
+                               " bytes is more than a channel carries (" + std::to_string(kMaxBatchBytes) + ")");
+    }
+    channels_->send(k, b.data(), b.size());
+    d_.counters_.bytes_sent += b.size();
     ++d_.counters_.messages_sent;
+    b.clear();
   }
-  t.pending.clear();
   d_.enter(RoundPhase::other);
 }
 
@@ -334,15 +374,16 @@ void OwnerComputesWindows::hand_back(Turn& t, double until) {
   d_.counters_.events_executed += e.statistics().total_events();
   const DistributedEngine::Globals globals{e.periodic_ticks(), e.active_window()};
   d_.engine_.reset();  // built again below
-  // Rank 0 sends each particle of its copy to the windows that hold it, as
-  // a fallback does: every outcome before `until` went to every rank and
-  // was placed there, so rank 0's copy is the whole state at `until` (the
-  // shadow check and the one-rank bits of the mpi.sync.*owner* tests
-  // compare it).
+  // Each rank sends the particles it owns at `until` (and rank 0 the
+  // hubs, which no rank owns) to the windows that hold them, as a fallback
+  // does: every outcome before `until` that changed a particle went to every
+  // rank that holds it and was placed there, so its owner's record is
+  // exact (the shadow check and the one-rank bits of the
+  // mpi.sync.*owner* tests compare it).
   std::vector<Bytes> after(static_cast<std::size_t>(d_.ranks_));
-  if (d_.rank_ == 0) {
-    std::vector<int> ranks;
-    for (engine::Index i : e.particles().indices_in_id_order()) d_.pack_for_holders(after, e.record(i), ranks);
+  std::vector<int> ranks;
+  for (engine::Index i : e.particles().indices_in_id_order()) {
+    if (e.is_owned(i) || (d_.rank_ == 0 && e.is_hub(i))) d_.pack_for_holders(after, e.record(i), ranks);
   }
   t.e.reset();
   d_.halt_ = t.halt;

@@ -52,11 +52,11 @@ class OwnerComputesWindows final : public WindowProtocol {
   struct Turn;  // one round's state (owner_computes_windows.cpp)
 
  private:
-  engine::SectorBox own_block() const;
+  engine::SectorBox block_of(int rank) const;
   // Every rank's accounted particles, on every rank, as one engine.
   std::unique_ptr<engine::Engine> whole_system();
   // Outcomes of the events just run (and the cancels they imply) into the
-  // batch every other rank gets.
+  // batches of the ranks they concern.
   void publish(Turn& t, double end);
   void send_pending(Turn& t);
   // Places what the other ranks sent, undoing this rank where it is late.

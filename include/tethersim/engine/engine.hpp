@@ -258,6 +258,7 @@ class Engine {
   // each).
   void begin_owner_computes(const SectorBox& block, std::size_t instants_per_segment,
                             const SectorWindow* window = nullptr);
+  bool takes_one_layer_window() const { return !has_tethers_ && !has_loaded_edges_; }
   void end_owner_computes();
   std::vector<EventOutcome> take_outcomes();
   bool is_straggler(const EventKey& key) const;
