@@ -38,6 +38,50 @@ std::string busy_gas_without_groups() {
   return text;
 }
 
+// A dense elastic gas, randomly placed, in a periodic box `x` sectors long
+// and 8 wide and high.
+std::string dense_elastic_gas(int x, int count) {
+  return "[run]\nend_time = 10.0\nseed = 9\n"
+         "[domain]\nlo = [0.0, 0.0, 0.0]\nhi = [" + std::to_string(x) +
+         ".0, 8.0, 8.0]\nboundary = [\"periodic\", \"periodic\", \"periodic\"]\n"
+         "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.4\n"
+         "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 1.0\nc = 1.0\n"
+         "[initial]\ngenerator = \"random-gas\"\n[initial.parameters]\ncount = " + std::to_string(count) +
+         "\nspecies = \"A\"\n";
+}
+
+// The models the harness tests share, and one harness run's settings.
+struct HarnessModels {
+  std::string sheet = example("membrane-sheet.toml");
+  std::vector<std::string> small_sheet{"initial.parameters.size=8"};
+  std::string dense = dense_elastic_gas(8, 300);
+  std::string gas = kBusyGas;
+  std::string gas_without_groups = busy_gas_without_groups();
+  std::vector<std::string> none;
+};
+
+struct HarnessCase {
+  const std::string* model;
+  const std::vector<std::string>* overrides;
+  double start, end;
+  int longest_run;
+  bool lazy;  // undos and forced rollbacks keep what was sent unconfirmed
+  double forced_rollback_rate;
+  std::uint64_t seed;
+
+  HarnessOptions options() const {
+    HarnessOptions o;
+    o.start = start;
+    o.end = end;
+    o.seed = seed;
+    o.longest_run = longest_run;
+    o.lazy_undos = lazy;
+    o.forced_rollback_rate = forced_rollback_rate;
+    o.lazy_forced_rollbacks = lazy;
+    return o;
+  }
+};
+
 // A record as another engine holds it: every particle field, the tethers
 // and the loaded edges, bit for bit.
 void expect_same_record(const engine::ParticleRecord& want, const engine::ParticleRecord& got) {
@@ -155,12 +199,7 @@ TEST(OwnerComputes, TwoEnginesWithLateOutcomesEndAsTheSerialRunOnTheBusyGas) {
 }
 
 TEST(OwnerComputes, ADenseElasticGasEndsAsTheSerialRun) {
-  const std::string model =
-      "[run]\nend_time = 10.0\nseed = 9\n"
-      "[domain]\nlo = [0.0, 0.0, 0.0]\nhi = [8.0, 8.0, 8.0]\nboundary = [\"periodic\", \"periodic\", \"periodic\"]\n"
-      "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.4\n"
-      "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 1.0\nc = 1.0\n"
-      "[initial]\ngenerator = \"random-gas\"\n[initial.parameters]\ncount = 300\nspecies = \"A\"\n";
+  const std::string model = dense_elastic_gas(8, 300);
   for (std::uint64_t seed : seeds({5, 6})) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     HarnessOptions o;
@@ -284,38 +323,15 @@ TEST(OwnerComputes, ForcedRollbacksChangeNothing) {
 // one key at a time. The serial bits on the busy gas with and without
 // groups, the dense elastic gas and the sheet.
 TEST(OwnerComputes, LazyUndosEndAsTheSerialRun) {
-  const std::string sheet = example("membrane-sheet.toml");
-  const std::vector<std::string> small_sheet{"initial.parameters.size=8"};
-  const std::string dense =
-      "[run]\nend_time = 10.0\nseed = 9\n"
-      "[domain]\nlo = [0.0, 0.0, 0.0]\nhi = [8.0, 8.0, 8.0]\nboundary = [\"periodic\", \"periodic\", \"periodic\"]\n"
-      "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.4\n"
-      "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 1.0\nc = 1.0\n"
-      "[initial]\ngenerator = \"random-gas\"\n[initial.parameters]\ncount = 300\nspecies = \"A\"\n";
-  const std::string gas = kBusyGas;
-  const std::string gas_without_groups = busy_gas_without_groups();
-  const std::vector<std::string> none;
-  struct Case {
-    const std::string* model;
-    const std::vector<std::string>* overrides;
-    double start, end;
-    int longest_run;
-    std::uint64_t seed;
-  };
-  std::vector<Case> cases{{&gas_without_groups, &none, 0.5, kSanitized ? 1.5 : 3.0, 40, 41},
-                          {&gas, &none, 0.5, kSanitized ? 1.5 : 3.0, 40, 42},
-                          {&dense, &none, 0.0, kSanitized ? 0.8 : 1.5, 200, 43},
-                          {&sheet, &small_sheet, 5.0, kSanitized ? 7.0 : 8.0, 100, 45}};
+  const HarnessModels m;
+  std::vector<HarnessCase> cases{{&m.gas_without_groups, &m.none, 0.5, kSanitized ? 1.5 : 3.0, 40, true, 0.0, 41},
+                                 {&m.gas, &m.none, 0.5, kSanitized ? 1.5 : 3.0, 40, true, 0.0, 42},
+                                 {&m.dense, &m.none, 0.0, kSanitized ? 0.8 : 1.5, 200, true, 0.0, 43},
+                                 {&m.sheet, &m.small_sheet, 5.0, kSanitized ? 7.0 : 8.0, 100, true, 0.0, 45}};
   if (kSanitized) cases.resize(2);
-  for (const Case& c : cases) {
+  for (const HarnessCase& c : cases) {
     SCOPED_TRACE("seed " + std::to_string(c.seed));
-    HarnessOptions o;
-    o.start = c.start;
-    o.end = c.end;
-    o.seed = c.seed;
-    o.longest_run = c.longest_run;
-    o.lazy_undos = true;
-    const HarnessCounts counts = expect_serial_run(*c.model, *c.overrides, o);
+    const HarnessCounts counts = expect_serial_run(*c.model, *c.overrides, c.options());
     EXPECT_GT(counts.stragglers, 10u);
     // Re-runs gave the bits already sent, and were not sent again.
     EXPECT_GT(counts.identical_resends, 0u);
@@ -328,46 +344,20 @@ TEST(OwnerComputes, LazyUndosEndAsTheSerialRun) {
 // cancels, forced rollbacks and loaded groups (which take the outcome's own
 // time), and on the dense gas most late outcomes undo nothing.
 TEST(OwnerComputes, ImpactTimeUndosEndAsTheSerialRun) {
-  const std::string sheet = example("membrane-sheet.toml");
-  const std::vector<std::string> small_sheet{"initial.parameters.size=8"};
-  const std::string dense =
-      "[run]\nend_time = 10.0\nseed = 9\n"
-      "[domain]\nlo = [0.0, 0.0, 0.0]\nhi = [8.0, 8.0, 8.0]\nboundary = [\"periodic\", \"periodic\", \"periodic\"]\n"
-      "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.4\n"
-      "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 1.0\nc = 1.0\n"
-      "[initial]\ngenerator = \"random-gas\"\n[initial.parameters]\ncount = 300\nspecies = \"A\"\n";
-  const std::string gas = kBusyGas;
-  const std::string gas_without_groups = busy_gas_without_groups();
-  const std::vector<std::string> none;
-  struct Case {
-    const std::string* model;
-    const std::vector<std::string>* overrides;
-    double start, end;
-    int longest_run;
-    bool lazy;
-    double forced_rollback_rate;
-    std::uint64_t seed;
-  };
-  std::vector<Case> cases{{&dense, &none, 0.0, kSanitized ? 0.8 : 1.5, 200, true, 0.0, 51},
-                          {&gas_without_groups, &none, 0.5, kSanitized ? 1.5 : 3.0, 40, false, 0.0, 52},
-                          {&dense, &none, 0.0, kSanitized ? 0.8 : 1.5, 200, false, 0.05, 53},
-                          {&gas, &none, 0.5, kSanitized ? 1.5 : 3.0, 40, true, 0.0, 54},
-                          {&sheet, &small_sheet, 5.0, kSanitized ? 7.0 : 8.0, 100, true, 0.0, 55}};
+  const HarnessModels m;
+  std::vector<HarnessCase> cases{{&m.dense, &m.none, 0.0, kSanitized ? 0.8 : 1.5, 200, true, 0.0, 51},
+                                 {&m.gas_without_groups, &m.none, 0.5, kSanitized ? 1.5 : 3.0, 40, false, 0.0, 52},
+                                 {&m.dense, &m.none, 0.0, kSanitized ? 0.8 : 1.5, 200, false, 0.05, 53},
+                                 {&m.gas, &m.none, 0.5, kSanitized ? 1.5 : 3.0, 40, true, 0.0, 54},
+                                 {&m.sheet, &m.small_sheet, 5.0, kSanitized ? 7.0 : 8.0, 100, true, 0.0, 55}};
   if (kSanitized) cases.resize(2);
-  for (const Case& c : cases) {
+  for (const HarnessCase& c : cases) {
     SCOPED_TRACE("seed " + std::to_string(c.seed));
-    HarnessOptions o;
-    o.start = c.start;
-    o.end = c.end;
-    o.seed = c.seed;
-    o.longest_run = c.longest_run;
-    o.lazy_undos = c.lazy;
-    o.forced_rollback_rate = c.forced_rollback_rate;
-    o.lazy_forced_rollbacks = c.lazy;
+    HarnessOptions o = c.options();
     o.impact_undos = true;
     const HarnessCounts counts = expect_serial_run(*c.model, *c.overrides, o);
     EXPECT_GT(counts.stragglers, 10u);
-    if (c.model == &dense) {
+    if (c.model == &m.dense) {
       EXPECT_LT(2 * counts.straggler_undos, counts.stragglers);
     }
   }
@@ -435,16 +425,7 @@ TEST(OwnerComputes, GhostsOneLayerDeepEndAsTheSerialRun) {
   // 8 sectors across the cut: each window holds 6 layers of 8 and every
   // outcome concerns both engines; 12 across: windows of 8 of 12, and
   // outcomes deep inside one block do not reach the other engine.
-  const auto dense = [](int x, int count) {
-    return "[run]\nend_time = 10.0\nseed = 9\n"
-           "[domain]\nlo = [0.0, 0.0, 0.0]\nhi = [" + std::to_string(x) +
-           ".0, 8.0, 8.0]\nboundary = [\"periodic\", \"periodic\", \"periodic\"]\n"
-           "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.4\n"
-           "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 1.0\nc = 1.0\n"
-           "[initial]\ngenerator = \"random-gas\"\n[initial.parameters]\ncount = " + std::to_string(count) +
-           "\nspecies = \"A\"\n";
-  };
-  const std::string narrow = dense(8, 300), wide = dense(12, 450);
+  const std::string narrow = dense_elastic_gas(8, 300), wide = dense_elastic_gas(12, 450);
   const std::vector<std::string> none;
   struct Case {
     const std::string* model;
