@@ -11,12 +11,14 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/decomposition/outcome_codec.hpp"
+#include "tethersim/decomposition/rank_exchange.hpp"
 #include "tethersim/decomposition/record_codec.hpp"
 #include "tethersim/decomposition/record_snapshot.hpp"
 #include "tethersim/engine/free_storage.hpp"
@@ -119,6 +121,43 @@ engine::SectorBox OwnerComputesWindows::block_of(int rank) const {
   return box;
 }
 
+std::unique_ptr<engine::Engine> OwnerComputesWindows::window_system(const std::vector<engine::SectorWindow>& windows) {
+  // Each rank's accounted particles to the ranks whose windows hold them
+  // (hubs to every rank; a particle that left the system to the owner of
+  // the sector it left from, which accounts for it).
+  std::vector<Bytes> out(static_cast<std::size_t>(d_.ranks_));
+  for (const engine::ParticleRecord& r : accounted_records(*d_.engine_)) {
+    if (d_.model_.is_hub_species(r.particle.species) || !r.particle.alive) {
+      std::vector<int> ranks;
+      d_.pack_for_holders(out, r, ranks);
+      continue;
+    }
+    for (int q = 0; q < d_.ranks_; ++q) {
+      if (windows[static_cast<std::size_t>(q)].contains(r.particle.sector)) append_record(out[static_cast<std::size_t>(q)], r);
+    }
+  }
+  for (const Bytes& b : out) d_.counters_.bytes_sent += b.size();
+  std::vector<engine::ParticleRecord> records;
+  {
+    ReceivedBytes in = all_to_all(d_.comm_, std::move(out));
+    for (std::span<const char> b : in) {
+      read_records_each(b.data(), b.size(), [&](const engine::ParticleRecord& r) { records.push_back(r); });
+    }
+  }
+  // Hubs came from every rank: one of each.
+  std::sort(records.begin(), records.end(),
+            [](const engine::ParticleRecord& a, const engine::ParticleRecord& b) { return a.particle.id < b.particle.id; });
+  records.erase(std::unique(records.begin(), records.end(),
+                            [](const engine::ParticleRecord& a, const engine::ParticleRecord& b) {
+                              return a.particle.id == b.particle.id;
+                            }),
+                records.end());
+  engine::EngineSnapshot s = snapshot_of_records(std::move(records), d_.time_, d_.reaction_count());
+  s.periodic_ticks = d_.engine_->periodic_ticks();
+  s.active_window = d_.engine_->active_window();
+  return std::make_unique<engine::Engine>(d_.model_, s);
+}
+
 std::unique_ptr<engine::Engine> OwnerComputesWindows::whole_system() {
   Bytes mine;
   for (const engine::ParticleRecord& r : accounted_records(*d_.engine_)) append_record(mine, r);
@@ -140,19 +179,22 @@ bool OwnerComputesWindows::round(double end) {
   d_.enter(RoundPhase::other);
   Turn t;
   t.floor = d_.time_;
-  t.e = whole_system();
+  // Ghosts one sector layer deep where the engine takes them (models
+  // without tethers or loaded groups): a rank gathers and keeps its block
+  // and one layer around it, and an outcome goes only to the ranks within
+  // two layers of whose blocks one of its records lies (a crossing moves a
+  // particle one sector: that takes in every rank that held it before,
+  // too). Otherwise every rank holds the whole system.
+  const auto& grid = d_.engine_->grid();
+  const std::array<bool, 3> periodic{grid.periodic(0), grid.periodic(1), grid.periodic(2)};
+  std::vector<engine::SectorWindow> windows;
+  for (int q = 0; q < d_.ranks_; ++q) windows.push_back(engine::SectorWindow::around(block_of(q), grid.shape(), periodic, 1));
+  const engine::SectorWindow& window = windows[static_cast<std::size_t>(d_.rank_)];
+  const bool one_layer = engine::PartialView(*d_.engine_).takes_one_layer_window() && window.partial();
+  t.e = one_layer ? window_system(windows) : whole_system();
   const engine::PartialView view(*t.e);
   view.set_counts_global_events(d_.rank_ == 0);
   t.pending.resize(channels_->neighbours().size());
-  // Ghosts one sector layer deep where the engine takes them (models
-  // without tethers or loaded groups): a rank keeps its block and one layer
-  // around it, and an outcome goes only to the ranks within two layers of
-  // whose blocks one of its records lies (a crossing moves a particle one
-  // sector: that takes in every rank that held it before, too).
-  const auto& grid = t.e->grid();
-  const std::array<bool, 3> periodic{grid.periodic(0), grid.periodic(1), grid.periodic(2)};
-  const engine::SectorWindow window = engine::SectorWindow::around(block_of(d_.rank_), grid.shape(), periodic, 1);
-  const bool one_layer = view.takes_one_layer_window() && window.partial();
   if (one_layer) {
     for (int q : channels_->neighbours()) {
       t.reach.push_back(engine::SectorWindow::around(block_of(q), grid.shape(), periodic, 2));

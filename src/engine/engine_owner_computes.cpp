@@ -82,6 +82,7 @@ Index Engine::absent_slot(const ParticleSnapshot& p) {
   placeholder.sector = owner_->outside;
   store_particle(i, placeholder);
   roles_.mark_held(i);
+  roles_.set_active(i, true);  // predicted once it comes in
   return i;
 }
 

@@ -22,11 +22,13 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "tethersim/decomposition/byte_buffer.hpp"
 #include "tethersim/decomposition/window_protocol.hpp"
 #include "tethersim/engine/event_key.hpp"
 #include "tethersim/engine/sector_box.hpp"
+#include "tethersim/engine/sector_window.hpp"
 #include "tethersim/engine/sent_outcomes.hpp"
 
 namespace tethersim::engine {
@@ -55,6 +57,9 @@ class OwnerComputesWindows final : public WindowProtocol {
   engine::SectorBox block_of(int rank) const;
   // Every rank's accounted particles, on every rank, as one engine.
   std::unique_ptr<engine::Engine> whole_system();
+  // The accounted particles in this rank's window (`windows`: every
+  // rank's, one layer deep), as one engine.
+  std::unique_ptr<engine::Engine> window_system(const std::vector<engine::SectorWindow>& windows);
   // Outcomes of the events just run (and the cancels they imply) into the
   // batches of the ranks they concern.
   void publish(Turn& t, double end);
