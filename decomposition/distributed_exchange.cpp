@@ -179,9 +179,13 @@ void DistributedEngine::deliver_and_build(std::vector<Bytes> out, const Globals&
                                           const engine::EngineStatistics& statistics,
                                           const std::vector<engine::EscapeSnapshot>& escapes,
                                           const std::vector<engine::ReleaseSnapshot>& releases) {
+  build(exchange_snapshot(std::move(out)), globals, statistics, escapes, releases);
+}
+
+engine::EngineSnapshot DistributedEngine::exchange_snapshot(std::vector<Bytes> out) {
   for (const Bytes& b : out) counters_.bytes_sent += b.size();
   // Decoded straight into the snapshot (hubs arrive from every rank that
-  // sent them: one is kept), and the bytes released before the engine is
+  // sent them: one is kept), and the bytes released before an engine is
   // built from it.
   std::optional<ReceivedBytes> in(all_to_all(comm_, std::move(out), recorder_.get()));
   SnapshotAssembly assembly(time_, reaction_count(), most_records_in(in->total_bytes()));
@@ -189,7 +193,7 @@ void DistributedEngine::deliver_and_build(std::vector<Bytes> out, const Globals&
     read_records_each(b.data(), b.size(), [&](const engine::ParticleRecord& r) { assembly.add(r); });
   }
   in.reset();
-  build(assembly.finish(), globals, statistics, escapes, releases);
+  return assembly.finish();
 }
 
 }  // namespace tethersim::decomposition

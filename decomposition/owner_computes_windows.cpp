@@ -11,14 +11,12 @@
 
 #include <algorithm>
 #include <optional>
-#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/decomposition/outcome_codec.hpp"
-#include "tethersim/decomposition/rank_exchange.hpp"
 #include "tethersim/decomposition/record_codec.hpp"
 #include "tethersim/decomposition/record_snapshot.hpp"
 #include "tethersim/engine/free_storage.hpp"
@@ -63,19 +61,6 @@ std::vector<int> every_other_rank(int rank, int ranks) {
     if (r != rank) out.push_back(r);
   }
   return out;
-}
-
-}  // namespace
-
-namespace {
-
-// Whether a rank whose blocks' two layers are `reach` holds (or is about to
-// hold) a particle the outcome changed.
-bool concerns(const engine::SectorWindow& reach, const engine::EventOutcome& outcome) {
-  for (const engine::ParticleRecord& r : outcome.records) {
-    if (reach.contains(r.particle.sector)) return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -126,9 +111,9 @@ std::unique_ptr<engine::Engine> OwnerComputesWindows::window_system(const std::v
   // (hubs to every rank; a particle that left the system to the owner of
   // the sector it left from, which accounts for it).
   std::vector<Bytes> out(static_cast<std::size_t>(d_.ranks_));
+  std::vector<int> ranks;
   for (const engine::ParticleRecord& r : accounted_records(*d_.engine_)) {
     if (d_.model_.is_hub_species(r.particle.species) || !r.particle.alive) {
-      std::vector<int> ranks;
       d_.pack_for_holders(out, r, ranks);
       continue;
     }
@@ -136,26 +121,7 @@ std::unique_ptr<engine::Engine> OwnerComputesWindows::window_system(const std::v
       if (windows[static_cast<std::size_t>(q)].contains(r.particle.sector)) append_record(out[static_cast<std::size_t>(q)], r);
     }
   }
-  for (const Bytes& b : out) d_.counters_.bytes_sent += b.size();
-  std::vector<engine::ParticleRecord> records;
-  {
-    ReceivedBytes in = all_to_all(d_.comm_, std::move(out));
-    for (std::span<const char> b : in) {
-      read_records_each(b.data(), b.size(), [&](const engine::ParticleRecord& r) { records.push_back(r); });
-    }
-  }
-  // Hubs came from every rank: one of each.
-  std::sort(records.begin(), records.end(),
-            [](const engine::ParticleRecord& a, const engine::ParticleRecord& b) { return a.particle.id < b.particle.id; });
-  records.erase(std::unique(records.begin(), records.end(),
-                            [](const engine::ParticleRecord& a, const engine::ParticleRecord& b) {
-                              return a.particle.id == b.particle.id;
-                            }),
-                records.end());
-  engine::EngineSnapshot s = snapshot_of_records(std::move(records), d_.time_, d_.reaction_count());
-  s.periodic_ticks = d_.engine_->periodic_ticks();
-  s.active_window = d_.engine_->active_window();
-  return std::make_unique<engine::Engine>(d_.model_, s);
+  return round_engine(d_.exchange_snapshot(std::move(out)));
 }
 
 std::unique_ptr<engine::Engine> OwnerComputesWindows::whole_system() {
@@ -166,6 +132,10 @@ std::unique_ptr<engine::Engine> OwnerComputesWindows::whole_system() {
   engine::free_storage(mine);
   engine::EngineSnapshot s = snapshot_of_records(read_records(all.data(), all.size()), d_.time_, d_.reaction_count());
   engine::free_storage(all);
+  return round_engine(std::move(s));
+}
+
+std::unique_ptr<engine::Engine> OwnerComputesWindows::round_engine(engine::EngineSnapshot s) const {
   s.periodic_ticks = d_.engine_->periodic_ticks();
   s.active_window = d_.engine_->active_window();
   return std::make_unique<engine::Engine>(d_.model_, s);
@@ -185,10 +155,9 @@ bool OwnerComputesWindows::round(double end) {
   // two layers of whose blocks one of its records lies (a crossing moves a
   // particle one sector: that takes in every rank that held it before,
   // too). Otherwise every rank holds the whole system.
-  const auto& grid = d_.engine_->grid();
-  const std::array<bool, 3> periodic{grid.periodic(0), grid.periodic(1), grid.periodic(2)};
+  const engine::SectorGrid& grid = d_.engine_->grid();
   std::vector<engine::SectorWindow> windows;
-  for (int q = 0; q < d_.ranks_; ++q) windows.push_back(engine::SectorWindow::around(block_of(q), grid.shape(), periodic, 1));
+  for (int q = 0; q < d_.ranks_; ++q) windows.push_back(engine::SectorWindow::around(block_of(q), grid, 1));
   const engine::SectorWindow& window = windows[static_cast<std::size_t>(d_.rank_)];
   const bool one_layer = engine::PartialView(*d_.engine_).takes_one_layer_window() && window.partial();
   t.e = one_layer ? window_system(windows) : whole_system();
@@ -197,7 +166,7 @@ bool OwnerComputesWindows::round(double end) {
   t.pending.resize(channels_->neighbours().size());
   if (one_layer) {
     for (int q : channels_->neighbours()) {
-      t.reach.push_back(engine::SectorWindow::around(block_of(q), grid.shape(), periodic, 2));
+      t.reach.push_back(engine::SectorWindow::around(block_of(q), grid, 2));
     }
   }
   view.begin_owner_computes(block_of(d_.rank_), kInstantsPerSegment, one_layer ? &window : nullptr);
@@ -247,7 +216,7 @@ void OwnerComputesWindows::publish(Turn& t, double end) {
     if (!offer.send) continue;  // a re-run gave the bits already sent
     bool full = false;
     for (std::size_t k = 0; k < t.pending.size(); ++k) {
-      if (!t.reach.empty() && !concerns(t.reach[k], outcome)) continue;
+      if (!t.reach.empty() && !t.reach[k].concerns(outcome)) continue;
       append_outcome(t.pending[k], outcome);
       full = full || t.pending[k].size() >= kSendAtBytes;
     }

@@ -49,8 +49,6 @@ double first_within(const Vec3& dx, const Vec3& dv, double reach, double span, d
   return dt <= span ? dt : kInfinity;
 }
 
-Vec3 position_at(const ParticleSnapshot& p, double t) { return p.u0 + p.v * (t - p.t0); }
-
 // Whether two sectors are neighbours (or one), across periodic faces too.
 bool neighbouring(const SectorGrid& grid, const SectorCoords& a, const SectorCoords& b) {
   for (int k = 0; k < 3; ++k) {
@@ -74,6 +72,27 @@ double sector_exit(const SectorGrid& grid, const ParticleSnapshot& p) {
 }
 
 }  // namespace
+
+template <typename Visit>
+void Engine::for_each_saved_since(double t, Visit&& visit) const {
+  const auto scan = [&](const SpeculationState& s) {
+    if (s.journal_dropped) throw std::logic_error("a segment dropped its journal");
+    if (!s.marks.empty() && (s.marks.front().undo != 0 || s.marks.front().journal != 0)) {
+      throw std::logic_error("a segment saved records before its first instant");
+    }
+    auto mark = std::lower_bound(s.marks.begin(), s.marks.end(), t,
+                                 [](const SpeculationState::Mark& m, double x) { return m.time < x; });
+    for (; mark != s.marks.end(); ++mark) {
+      const bool last = mark + 1 == s.marks.end();
+      const std::size_t undo_end = last ? s.undo.size() : (mark + 1)->undo;
+      const std::size_t journal_end = last ? s.journal.size() : (mark + 1)->journal;
+      for (std::size_t k = mark->undo; k < undo_end; ++k) visit(s.undo_index[k], s.undo, k, mark->time);
+      for (std::size_t k = mark->journal; k < journal_end; ++k) visit(s.journal_index[k], s.journal, k, mark->time);
+    }
+  };
+  for (const auto& frozen : segments_.frozen) scan(*frozen);
+  scan(*speculation_);
+}
 
 double Engine::impact_in_logs(const EventOutcome& outcome) const {
   const double t = outcome.key.time;
@@ -144,29 +163,13 @@ double Engine::impact_in_logs(const EventOutcome& outcome) const {
         impact = std::min(impact, start);
         continue;
       }
-      Vec3 dx = position_at(y, start) - position_at(r.particle, start);
+      Vec3 dx = y.position(start) - r.particle.position(start);
       dx += grid_.nearest_image_shift(dx);
       const double dt = first_within(dx, y.v - r.particle.v, reach, changed_at - start, half_period);
       if (dt < kInfinity) impact = std::min(impact, start + dt);  // (b): a meeting with its old piece
     }
   };
-  const auto scan = [&](const SpeculationState& s) {
-    if (s.journal_dropped) throw std::logic_error("a segment dropped its journal");
-    if (!s.marks.empty() && (s.marks.front().undo != 0 || s.marks.front().journal != 0)) {
-      throw std::logic_error("a segment saved records before its first instant");
-    }
-    auto mark = std::lower_bound(s.marks.begin(), s.marks.end(), t,
-                                 [](const SpeculationState::Mark& m, double x) { return m.time < x; });
-    for (; mark != s.marks.end(); ++mark) {
-      const bool last = mark + 1 == s.marks.end();
-      const std::size_t undo_end = last ? s.undo.size() : (mark + 1)->undo;
-      const std::size_t journal_end = last ? s.journal.size() : (mark + 1)->journal;
-      for (std::size_t k = mark->undo; k < undo_end; ++k) piece(s.undo_index[k], s.undo, k, mark->time);
-      for (std::size_t k = mark->journal; k < journal_end; ++k) piece(s.journal_index[k], s.journal, k, mark->time);
-    }
-  };
-  for (const auto& frozen : segments_.frozen) scan(*frozen);
-  scan(*speculation_);
+  for_each_saved_since(t, piece);
   return std::max(impact, t);
 }
 

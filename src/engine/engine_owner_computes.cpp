@@ -37,7 +37,7 @@ void Engine::begin_owner_computes(const SectorBox& block, std::size_t instants_p
   if (window == nullptr || !window->partial()) return;
   // A ghost's tethers and loaded edges reach partners outside the window,
   // whose records are not kept here: a later step.
-  if (has_tethers_ || has_loaded_edges_) {
+  if (!takes_one_layer_window()) {
     throw std::logic_error("owner-computes ghosts one layer deep do not take tethers or loaded groups yet");
   }
   owner_->window = *window;
@@ -51,11 +51,15 @@ void Engine::begin_owner_computes(const SectorBox& block, std::size_t instants_p
   }
   // The start's absent particles are part of what the segments undo to.
   for (Index i = 0; i < particles_.size(); ++i) {
-    if (in_grid(i) && !window->contains(sector(i))) make_absent(i);
+    if (outside_window(i)) make_absent(i);
   }
 }
 
 void Engine::grow_owner_state(std::size_t particles) { owner_->holds.resize(particles); }
+
+bool Engine::outside_window(Index i) const {
+  return owner_->window && in_grid(i) && !owner_->window->contains(sector(i));
+}
 
 bool Engine::absent(Index i) const {
   return owner_ && owner_->window && !particles_.state[i].alive && !owner_->window->contains(sector(i));
@@ -216,7 +220,7 @@ void Engine::place_outcome_records(const EventOutcome& outcome) {
     const Index i = at[k];
     place_record(outcome.records[k]);
     // A ghost going out.
-    if (owner_->window && in_grid(i) && !owner_->window->contains(sector(i))) make_absent(i);
+    if (outside_window(i)) make_absent(i);
     update_owned(i);
     mark_for_prediction(i);
   }

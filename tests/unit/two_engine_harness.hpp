@@ -91,21 +91,15 @@ class TwoEngineHarness {
       block.hi = shape;
       (k == 0 ? block.hi : block.lo)[axis] = cut;
       sim.view().set_counts_global_events(k == 0);
-      const auto& grid = sim->grid();
-      const std::array<bool, 3> periodic{grid.periodic(0), grid.periodic(1), grid.periodic(2)};
-      windows_[k] = engine::SectorWindow::around(block, shape, periodic, 1);
-      reach_[k] = engine::SectorWindow::around(block, shape, periodic, 2);
+      windows_[k] = engine::SectorWindow::around(block, sim->grid(), 1);
+      reach_[k] = engine::SectorWindow::around(block, sim->grid(), 2);
       sim.view().begin_owner_computes(block, o.instants_per_segment, o.one_layer ? &windows_[k] : nullptr);
     }
   }
 
   // Whether engine k holds (or is about to hold) any particle of the outcome.
   bool concerns(int k, const engine::EventOutcome& outcome) const {
-    if (!options_.one_layer) return true;
-    for (const engine::ParticleRecord& r : outcome.records) {
-      if (reach_[k].contains(r.particle.sector)) return true;
-    }
-    return false;
+    return !options_.one_layer || reach_[k].concerns(outcome);
   }
 
   Simulation& sim(int k) { return *sims_[static_cast<std::size_t>(k)]; }

@@ -237,6 +237,10 @@ class DistributedEngine {
                     const engine::EngineStatistics& statistics,
                     const std::vector<engine::EscapeSnapshot>& escapes,
                     const std::vector<engine::ReleaseSnapshot>& releases);
+  // Sends `out` (one buffer of records per rank, consumed) to every rank
+  // and assembles what comes in as one snapshot (hubs, which come from
+  // every rank, once).
+  engine::EngineSnapshot exchange_snapshot(std::vector<Bytes> out);
   // The same from records already packed (pack_for_holders), consumed.
   void deliver_and_build(std::vector<Bytes> out, const Globals& globals,
                          const engine::EngineStatistics& statistics,

@@ -30,6 +30,7 @@
 #include "tethersim/engine/sector_box.hpp"
 #include "tethersim/engine/sector_window.hpp"
 #include "tethersim/engine/sent_outcomes.hpp"
+#include "tethersim/engine/snapshot.hpp"
 
 namespace tethersim::engine {
 class Engine;
@@ -60,6 +61,9 @@ class OwnerComputesWindows final : public WindowProtocol {
   // The accounted particles in this rank's window (`windows`: every
   // rank's, one layer deep), as one engine.
   std::unique_ptr<engine::Engine> window_system(const std::vector<engine::SectorWindow>& windows);
+  // The round's engine from a snapshot of the records it holds, with the
+  // global clocks of this rank's engine (consumed).
+  std::unique_ptr<engine::Engine> round_engine(engine::EngineSnapshot s) const;
   // Outcomes of the events just run (and the cancels they imply) into the
   // batches of the ranks they concern.
   void publish(Turn& t, double end);

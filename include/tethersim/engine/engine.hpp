@@ -465,6 +465,8 @@ class Engine {
   void place_outcome_records(const EventOutcome& outcome);
   // Ghosts one layer deep (engine_owner_computes.cpp).
   bool absent(Index i) const;
+  // Held in the sectors' lists, but outside the window.
+  bool outside_window(Index i) const;
   void make_absent(Index i);
   Index absent_slot(const ParticleSnapshot& p);
   void grow_owner_state(std::size_t particles);
@@ -472,6 +474,11 @@ class Engine {
   // Impact times (engine_impact.cpp): where a late outcome can first have
   // changed what ran here.
   double impact_in_logs(const EventOutcome& outcome) const;
+  // Every record the undo segments saved at an instant at or after t (the
+  // record before the particle's first change at that instant), instant by
+  // instant: visit(particle, records, k, instant).
+  template <typename Visit>
+  void for_each_saved_since(double t, Visit&& visit) const;
   double first_event_of(const EventOutcome& outcome) const;
   void place_again_at_once();
   void owner_noted_change(Index i);

@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "tethersim/engine/event_outcome.hpp"
 #include "tethersim/engine/sector_box.hpp"
+#include "tethersim/engine/sector_grid.hpp"
 
 namespace tethersim::engine {
 
@@ -29,18 +31,29 @@ struct SectorWindow {
     return false;
   }
 
-  // `block` and `depth` layers of sectors around it on a grid of `shape`
-  // (wrapping on the periodic axes).
-  static SectorWindow around(const SectorBox& block, const std::array<std::int32_t, 3>& shape,
-                             const std::array<bool, 3>& periodic, std::int32_t depth) {
+  // Whether one of the outcome's records lies in the window: with the
+  // window two layers deep around a block, whether the outcome concerns the
+  // process of that block (it holds, or is about to hold, a particle the
+  // outcome changed; a crossing moves a particle by one sector, so that
+  // takes in every particle it held before the event too).
+  bool concerns(const EventOutcome& outcome) const {
+    for (const ParticleRecord& r : outcome.records) {
+      if (contains(r.particle.sector)) return true;
+    }
+    return false;
+  }
+
+  // `block` and `depth` layers of sectors around it on `grid` (wrapping on
+  // the periodic axes).
+  static SectorWindow around(const SectorBox& block, const SectorGrid& grid, std::int32_t depth) {
     SectorWindow w;
     for (std::size_t k = 0; k < 3; ++k) {
-      const std::int32_t n = shape[k];
+      const std::int32_t n = grid.shape()[k];
       w.in[k].assign(static_cast<std::size_t>(n), 0);
       for (std::int32_t c = block.lo[k] - depth; c < block.hi[k] + depth; ++c) {
         std::int32_t s = c;
         if (s < 0 || s >= n) {
-          if (!periodic[k]) continue;
+          if (!grid.periodic(static_cast<int>(k))) continue;
           s = ((s % n) + n) % n;
         }
         w.in[k][static_cast<std::size_t>(s)] = 1;

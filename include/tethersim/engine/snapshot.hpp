@@ -33,6 +33,8 @@ struct ParticleSnapshot {
   std::array<std::int32_t, 3> sector{0, 0, 0};
   std::uint64_t ri_index = 0;    // number of the next random impulse
   double ri_time = kInfinity;    // its time
+
+  Vec3 position(double t) const { return u0 + v * (t - t0); }
 };
 
 struct TetherSnapshot {
