@@ -1,20 +1,25 @@
 // Owner-computes rounds (owner_computes_windows.hpp). The loop is turn
 // after turn: run a few events (this rank's own, and others' outcomes
-// placed), send their outcomes, take in what arrived, agree on the
-// committed floor. The agreement is synchronous (ROSS's: all-reduce the
-// batches sent minus taken until none is in flight, then the smallest
-// floor), so a rank with nothing to run waits in the collective, which
-// gives its core away (mpi::Session).
+// placed) up to the throttle's horizon, send their outcomes, take in what
+// arrived, and move the committed floor's agreement on. The agreement runs
+// beside the work (mpi::CutMinimum: batches tagged with epochs, a
+// non-blocking reduction), one round of it always under way; a rank with
+// nothing to run waits on its channels and that reduction at once, which
+// gives its core away (mpi::Session). Only the round's end is synchronous:
+// every batch in flight is taken before the state is handed back.
 #include "tethersim/decomposition/owner_computes_windows.hpp"
 
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstring>
+#include <cstdlib>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "tethersim/decomposition/agreements.hpp"
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/decomposition/outcome_codec.hpp"
 #include "tethersim/decomposition/record_codec.hpp"
@@ -23,6 +28,7 @@
 #include "tethersim/engine/partial_view.hpp"
 #include "tethersim/mpi/batch_channels.hpp"
 #include "tethersim/mpi/collectives.hpp"
+#include "tethersim/mpi/cut_minimum.hpp"
 #include "tethersim/mpi/reductions.hpp"
 #include "wall_clock.hpp"
 
@@ -31,7 +37,7 @@ namespace tethersim::decomposition {
 namespace {
 
 // Events a rank runs between two looks at its channels and the floor, at
-// most: the agreement (two all-reductions) is then a small share. A turn
+// most: a look is then a small share. A turn
 // that brought a late outcome halves the next one, down to one event, and
 // a turn without doubles it (a late outcome that undid nothing counts as
 // none). Without impact times an outcome undid its receiver as soon as
@@ -45,15 +51,34 @@ constexpr std::uint64_t kMostTurnEvents = 256;
 // checkpoints are written in a long run.
 constexpr double kRoundEventsPerParticle = 20.0;
 constexpr double kMinRoundEvents = 1e5;
-// Agreements without the floor rising that make a stall even when no
-// events run.
+// Agreements (rounds of the floor's) without the floor rising that make a
+// stall even when no events run.
 constexpr std::uint64_t kMostAgreementsWithoutProgress = std::uint64_t{1} << 14;
+// The throttle (docs/distribution.md, "Owner-computes rounds"): a rank
+// runs at most `optimism` of its own events' worth of simulated time past
+// the agreed floor. Each time it has run kAdaptEvery events, the share of
+// them undone since adapts it, as the speculative windows' controller
+// adapts their length: grown below kCalmShare, shrunk above twice that.
+// Results never depend on it.
+constexpr double kFirstOptimism = 256.0;
+constexpr double kLeastOptimism = 8.0;
+constexpr double kMostOptimism = 1e7;
+constexpr std::uint64_t kAdaptEvery = 2048;
+constexpr double kCalmShare = 0.05;
+constexpr double kGrow = 1.1;
+constexpr double kShrink = 0.7;
 // Instants per undo segment (the engine's owner-computes mode).
 constexpr std::size_t kInstantsPerSegment = 64;
 // A batch is sent once it holds this much, and never holds more than the
 // channels' largest.
 constexpr std::size_t kSendAtBytes = std::size_t{1} << 18;
 constexpr std::size_t kMaxBatchBytes = std::size_t{4} << 20;
+
+// Every batch begins with its sender's epoch (mpi::CutMinimum).
+constexpr std::size_t kEpochBytes = sizeof(std::uint64_t);
+
+void fresh_batch(Bytes& b) { b.assign(kEpochBytes, 0); }
+bool carries_nothing(const Bytes& b) { return b.size() <= kEpochBytes; }
 
 std::vector<int> every_other_rank(int rank, int ranks) {
   std::vector<int> out;
@@ -69,6 +94,9 @@ struct OwnerComputesWindows::Turn {
   std::unique_ptr<engine::Engine> e;
   engine::SentOutcomes sent;
   std::vector<Bytes> pending;  // per neighbour (channels_->neighbours()), the next batch
+  double pending_least = kInfinity;  // the least key in them
+  std::unique_ptr<mpi::CutMinimum> cut;  // the committed floor's agreement
+  bool over = false;                     // an agreement ended the round
   // With ghosts one layer deep, per neighbour: the sectors within two
   // layers of its block, where an outcome's record concerns it (empty:
   // every outcome goes to every rank).
@@ -82,6 +110,15 @@ struct OwnerComputesWindows::Turn {
   double events_at_progress = 0.0; // all_events when the floor last rose
   DistributedEngine::Halt halt = DistributedEngine::Halt::none;
   bool budget_spent = false;
+  // The throttle: how far past the agreed floor this rank runs, in its own
+  // events (converted to time with its measured rate), adapted to the
+  // share of what it ran that was undone.
+  double optimism = kFirstOptimism;
+  bool optimism_fixed = false;
+  std::uint64_t ran_since_adapting = 0;
+  std::uint64_t undone_since_adapting = 0;
+  double started_at = 0.0;  // the round's start time
+  std::uint64_t kept_at_start = 0;  // the engine's events when the round began
 };
 
 namespace {
@@ -149,6 +186,13 @@ bool OwnerComputesWindows::round(double end) {
   d_.enter(RoundPhase::other);
   Turn t;
   t.floor = d_.time_;
+  t.started_at = d_.time_;
+  // A testing switch: the throttle held at this many events' worth (1:
+  // ranks wait on each other almost at every event; 1e9: no throttle).
+  if (const char* fixed = std::getenv("TETHERSIM_OWNER_OPTIMISM")) {
+    t.optimism = std::atof(fixed);
+    t.optimism_fixed = true;
+  }
   // Ghosts one sector layer deep where the engine takes them (models
   // without tethers or loaded groups): a rank gathers and keeps its block
   // and one layer around it, and an outcome goes only to the ranks within
@@ -164,20 +208,26 @@ bool OwnerComputesWindows::round(double end) {
   const engine::PartialView view(*t.e);
   view.set_counts_global_events(d_.rank_ == 0);
   t.pending.resize(channels_->neighbours().size());
+  for (Bytes& b : t.pending) fresh_batch(b);
+  t.cut = std::make_unique<mpi::CutMinimum>(d_.comm_, t.pending.size());
   if (one_layer) {
     for (int q : channels_->neighbours()) {
       t.reach.push_back(engine::SectorWindow::around(block_of(q), grid, 2));
     }
   }
   view.begin_owner_computes(block_of(d_.rank_), kInstantsPerSegment, one_layer ? &window : nullptr);
+  t.kept_at_start = t.e->statistics().total_events();
   for (;;) {
     if (d_.stop_poll_ && d_.stop_poll_()) t.halt = DistributedEngine::Halt::stop;
+    std::uint64_t ran = 0;
     if (t.halt == DistributedEngine::Halt::none && view_of(t).floor_time() < end) {
       const double run_started = seconds_now();
       d_.enter(RoundPhase::execute);
       const std::uint64_t before = t.e->statistics().total_events();
-      t.e->run_until(end, t.turn_events);
-      t.events += t.e->statistics().total_events() - before;
+      t.e->run_until(std::min(end, horizon(t)), t.turn_events);
+      ran = t.e->statistics().total_events() - before;
+      t.events += ran;
+      t.ran_since_adapting += ran;
       d_.counters_.seconds_execute += seconds_now() - run_started;
       d_.enter(RoundPhase::other);
     }
@@ -186,13 +236,17 @@ bool OwnerComputesWindows::round(double end) {
     // event again and again, while the neighbour that needs those outcomes
     // to see the event never gets them.
     publish(t, end);
-    undo_if_due(t);
+    const bool undid = undo_if_due(t);
     t.late = false;
-    receive(t);
-    if (agree_on_floor(t, end)) break;
+    send_pending(t, false);
+    const std::size_t taken = receive(t, end);
+    const bool agreed = move_agreement_on(t, end);
+    if (t.over) break;
+    if (ran == 0 && taken == 0 && !undid && !agreed) wait_for_work(t);
     t.turn_events = t.late ? std::max<std::uint64_t>(1, t.turn_events / 2)
                            : std::min(kMostTurnEvents, 2 * t.turn_events);
   }
+  drain(t);
   const double until = t.halt == DistributedEngine::Halt::none && !t.budget_spent ? end : t.floor;
   if (until < end) {
     // Everything at or after the floor is undone: the state is the one at
@@ -203,6 +257,21 @@ bool OwnerComputesWindows::round(double end) {
   return true;
 }
 
+double OwnerComputesWindows::horizon(Turn& t) const {
+  if (t.ran_since_adapting >= kAdaptEvery && !t.optimism_fixed) {
+    const double share = static_cast<double>(t.undone_since_adapting) / static_cast<double>(t.ran_since_adapting);
+    if (share < kCalmShare) t.optimism = std::min(kMostOptimism, t.optimism * kGrow);
+    if (share > 2 * kCalmShare) t.optimism = std::max(kLeastOptimism, t.optimism * kShrink);
+    t.ran_since_adapting = t.undone_since_adapting = 0;
+  }
+  // This rank's simulated time per event, from what it ran and kept this
+  // round; before any, no limit (the first turns are short anyway).
+  const std::uint64_t kept = t.e->statistics().total_events() - t.kept_at_start;
+  const double covered = t.e->time() - t.started_at;
+  if (kept == 0 || !(covered > 0.0)) return kInfinity;
+  return t.floor + t.optimism * covered / static_cast<double>(kept);
+}
+
 void OwnerComputesWindows::publish(Turn& t, double end) {
   const engine::PartialView view(*t.e);
   for (engine::EventOutcome& outcome : view.take_outcomes()) {
@@ -211,6 +280,7 @@ void OwnerComputesWindows::publish(Turn& t, double end) {
     // drops nothing.
     for (const engine::EventKey& key : offer.withdraw) {
       for (Bytes& b : t.pending) append_withdrawal(b, key);
+      note_sending(t, key.time);
       ++d_.counters_.cancels_sent;
     }
     if (!offer.send) continue;  // a re-run gave the bits already sent
@@ -220,7 +290,8 @@ void OwnerComputesWindows::publish(Turn& t, double end) {
       append_outcome(t.pending[k], outcome);
       full = full || t.pending[k].size() >= kSendAtBytes;
     }
-    if (full) send_pending(t);
+    note_sending(t, outcome.key.time);
+    if (full) send_pending(t, false);
   }
   // An instant before everything this rank can still run or place by
   // itself (or the end) is over: what its re-runs did not give again is
@@ -236,43 +307,54 @@ void OwnerComputesWindows::publish(Turn& t, double end) {
   const double clock = std::min(view_of(t).runnable_floor_time(), end);
   for (const engine::EventKey& key : t.sent.missing_before(clock)) {
     for (Bytes& b : t.pending) append_withdrawal(b, key);
+    note_sending(t, key.time);
     ++d_.counters_.cancels_sent;
   }
 }
 
-void OwnerComputesWindows::send_pending(Turn& t) {
+void OwnerComputesWindows::note_sending(Turn& t, double key_time) {
+  t.pending_least = std::min(t.pending_least, key_time);
+  t.cut->note_sent(key_time);
+}
+
+void OwnerComputesWindows::send_pending(Turn& t, bool markers) {
   d_.enter(RoundPhase::commit);
+  const std::uint64_t epoch = t.cut->epoch();
   for (std::size_t k = 0; k < t.pending.size(); ++k) {
     Bytes& b = t.pending[k];
-    if (b.empty()) continue;
+    if (carries_nothing(b) && !markers) continue;
     if (b.size() > kMaxBatchBytes) {
       throw std::runtime_error("owner-computes: a batch of " + std::to_string(b.size()) +
                                " bytes is more than a channel carries (" + std::to_string(kMaxBatchBytes) + ")");
     }
+    std::memcpy(b.data(), &epoch, kEpochBytes);
     channels_->send(k, b.data(), b.size());
     d_.counters_.bytes_sent += b.size();
     ++d_.counters_.messages_sent;
-    b.clear();
+    fresh_batch(b);
   }
+  t.pending_least = kInfinity;
   d_.enter(RoundPhase::other);
 }
 
 template <typename Undo>
-void OwnerComputesWindows::counted_undo(Turn& t, Undo&& undo) {
+bool OwnerComputesWindows::counted_undo(Turn& t, Undo&& undo) {
   const std::uint64_t before = t.e->statistics().total_events();
   const std::optional<double> from = undo();
-  if (!from) return;
+  if (!from) return false;
   d_.counters_.events_rolled_back += before - t.e->statistics().total_events();
+  t.undone_since_adapting += before - t.e->statistics().total_events();
   ++d_.counters_.rollbacks;
   // Lazily: cancelling at once what the undone events sent would undo the
   // neighbours, whose re-sent outcomes would be late here again, without
   // end when both run events at one instant (sent_outcomes.hpp).
   t.sent.undone_lazily(*from);
+  return true;
 }
 
-void OwnerComputesWindows::undo_if_due(Turn& t) {
+bool OwnerComputesWindows::undo_if_due(Turn& t) {
   const engine::PartialView view(*t.e);
-  counted_undo(t, [&]() -> std::optional<double> {
+  return counted_undo(t, [&]() -> std::optional<double> {
     const std::optional<engine::EventKey> due = view.take_undo_due();
     if (!due) return std::nullopt;
     ++d_.counters_.held_undos;
@@ -281,13 +363,29 @@ void OwnerComputesWindows::undo_if_due(Turn& t) {
   });
 }
 
-void OwnerComputesWindows::receive(Turn& t) {
+std::size_t OwnerComputesWindows::receive(Turn& t, double end) {
   const engine::PartialView view(*t.e);
   d_.enter(RoundPhase::verify);
-  channels_->receive([&](std::size_t index, const void* data, std::size_t size) {
+  const std::size_t taken = channels_->receive([&](std::size_t index, const void* data, std::size_t size) {
     const int sender = channels_->neighbours()[index];
+    const char* bytes = static_cast<const char*>(data);
+    std::uint64_t epoch = 0;
+    std::memcpy(&epoch, bytes, kEpochBytes);
+    if (t.cut->saw(index, epoch)) {
+      // The sender has the last agreement's result and began the next
+      // one: this rank finishes the last and enters the next before it
+      // takes the batch in (everything it sends from now on is counted).
+      if (t.cut->reporting()) {
+        const double started = seconds_now();
+        t.cut->wait();
+        d_.counters_.seconds_wait += seconds_now() - started;
+        take_agreement(t, end);
+        if (t.over) throw std::logic_error("owner-computes: a batch of a round after the last one");
+      }
+      enter_agreement(t);
+    }
     read_outcome_batch(
-        static_cast<const char*>(data), size,
+        bytes + kEpochBytes, size - kEpochBytes,
         [&](engine::EventOutcome&& o) {
           if (!view.is_straggler(o.key)) {
             view.add_foreign_outcome(std::move(o), sender);
@@ -311,31 +409,49 @@ void OwnerComputesWindows::receive(Turn& t) {
         });
   });
   d_.enter(RoundPhase::other);
+  return taken;
 }
 
-bool OwnerComputesWindows::agree_on_floor(Turn& t, double end) {
-  const double started = seconds_now();
-  ++d_.counters_.gvt_rounds;
-  // No batch in flight: every rank has placed or cancelled what the
-  // others sent, so its floor bounds everything still to come.
-  for (;;) {
-    send_pending(t);
-    std::int64_t counts[2] = {
-        static_cast<std::int64_t>(channels_->sent()) - static_cast<std::int64_t>(channels_->taken()),
-        static_cast<std::int64_t>(t.events)};
-    mpi::reduce_in_place(counts, 2, MPI_SUM, d_.comm_);
-    t.all_events = static_cast<double>(counts[1]);
-    if (counts[0] == 0) break;
-    receive(t);
+void OwnerComputesWindows::enter_agreement(Turn& t) {
+  // Everything waiting to go goes now, tagged with the new epoch: a batch
+  // to every neighbour (empty ones are the markers that tell it this rank
+  // entered), its least key counted as sent in this agreement.
+  t.cut->enter(t.pending_least);
+  send_pending(t, true);
+}
+
+bool OwnerComputesWindows::move_agreement_on(Turn& t, double end) {
+  if (!t.cut->open()) enter_agreement(t);
+  if (t.cut->may_report()) {
+    // The smallest time this rank may still run, place, or cancel from;
+    // whether it asks to stop; the events it ran this round.
+    const double floor = std::min({view_of(t).floor_time(), t.sent.unconfirmed_floor(), end});
+    t.cut->report(floor, static_cast<double>(t.halt), static_cast<double>(t.events));
   }
-  // The smallest time this rank may still run, place, or cancel from;
-  // and whether it asks to stop (as maxima, to share one reduction).
-  const double floor = std::min({view_of(t).floor_time(), t.sent.unconfirmed_floor(), end});
-  double values[2] = {-floor, static_cast<double>(t.halt)};
-  mpi::reduce_in_place(values, 2, MPI_MAX, d_.comm_);
-  const double gvt = -values[0];
-  t.halt = static_cast<DistributedEngine::Halt>(static_cast<int>(values[1]));
+  if (!t.cut->test()) return false;
+  take_agreement(t, end);
+  return true;
+}
+
+void OwnerComputesWindows::wait_for_work(Turn& t) {
+  // Nothing to run below the horizon, nothing arrived: wait for a batch
+  // or for the agreement (which may raise the horizon), core given away.
+  std::vector<MPI_Request> requests;
+  t.cut->add_requests(requests);
+  if (requests.empty() && channels_->neighbours().empty()) return;
+  const std::vector<MPI_Request> before = requests;
+  const double started = seconds_now();
+  const int index = channels_->wait(requests);
+  if (index >= 0) t.cut->completed_elsewhere(before[static_cast<std::size_t>(index)]);
   d_.counters_.seconds_wait += seconds_now() - started;
+}
+
+void OwnerComputesWindows::take_agreement(Turn& t, double end) {
+  ++d_.counters_.gvt_rounds;
+  const mpi::CutMinimum::Result agreed = t.cut->complete();
+  const double gvt = agreed.minimum;
+  t.halt = static_cast<DistributedEngine::Halt>(static_cast<int>(agreed.maximum));
+  t.all_events = agreed.sum;
   if (gvt > t.floor) {
     t.events_at_progress = t.all_events;
     t.floor = gvt;
@@ -344,25 +460,46 @@ bool OwnerComputesWindows::agree_on_floor(Turn& t, double end) {
     // Nothing runs and the floor stays: an event no rank will run (a
     // defect of this mode, docs/distribution.md). A stall, not a hang.
     stalled(t, "made " + std::to_string(t.since_progress) + " agreements", gvt);
-    return true;
+    t.over = true;
+    return;
   }
-  if (gvt >= end) return true;
+  if (gvt >= end) {
+    t.over = true;
+    return;
+  }
   const engine::PartialView view(*t.e);
   view.commit_owner_before(gvt);
   t.sent.commit_before(gvt);
-  if (t.halt != DistributedEngine::Halt::none) return true;
-  // Events keep coming while the floor stays: a stall (every rank sees
-  // the same agreed counts).
+  if (t.halt != DistributedEngine::Halt::none) {
+    t.over = true;
+    return;
+  }
+  // Events keep coming while the floor stays: a stall (every rank has the
+  // same agreed counts, so every rank ends the round here).
   if (d_.stall_limit_ > 0 && t.all_events - t.events_at_progress > static_cast<double>(d_.stall_limit_)) {
     stalled(t, "ran " + std::to_string(static_cast<std::uint64_t>(t.all_events - t.events_at_progress)) + " events", gvt);
-    return true;
+    t.over = true;
+    return;
   }
   const double budget = std::max(kMinRoundEvents, kRoundEventsPerParticle * static_cast<double>(d_.global_owned_));
   if (t.all_events >= budget && gvt > d_.time_) {
     t.budget_spent = true;
-    return true;
+    t.over = true;
   }
-  return false;
+}
+
+void OwnerComputesWindows::drain(Turn& t) {
+  // Collective: every batch still in flight is taken (the agreement that
+  // ended the round was the last: nothing taken now reaches below it).
+  const double started = seconds_now();
+  for (;;) {
+    send_pending(t, false);
+    std::int64_t in_flight = static_cast<std::int64_t>(channels_->sent()) - static_cast<std::int64_t>(channels_->taken());
+    mpi::reduce_in_place(&in_flight, 1, MPI_SUM, d_.comm_);
+    if (in_flight == 0) break;
+    receive(t, kInfinity);
+  }
+  d_.counters_.seconds_wait += seconds_now() - started;
 }
 
 void OwnerComputesWindows::stalled(Turn& t, const std::string& spent, double floor) {
@@ -400,6 +537,11 @@ void OwnerComputesWindows::hand_back(Turn& t, double until) {
   d_.halt_ = t.halt;
   d_.move_clock_to(until);
   d_.deliver_and_build(std::move(after), globals, statistics, escapes, releases);
+  // The run's totals: the next round's length is counted in events per
+  // particle, and the run loop's progress and checkpoints in events.
+  RunTotals totals = d_.run_totals();
+  d_.agree(totals);
+  d_.take_totals(totals);
   d_.counters_.seconds_rebuild += seconds_now() - started;
 }
 

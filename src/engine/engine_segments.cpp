@@ -10,6 +10,10 @@
 
 namespace tethersim::engine {
 
+namespace {
+constexpr std::size_t kMostSpareSegments = 64;
+}  // namespace
+
 void Engine::begin_segments(std::size_t instants_per_segment) {
   if (instants_per_segment == 0) throw std::invalid_argument("a segment holds at least one instant");
   if (speculation_) throw std::logic_error("a speculative window is already open");
@@ -24,7 +28,12 @@ void Engine::begin_segments(std::size_t instants_per_segment) {
 }
 
 std::unique_ptr<Engine::SpeculationState> Engine::open_segment_state() {
-  std::unique_ptr<SpeculationState> s = open_speculation_state(std::move(segments_.spare));
+  std::unique_ptr<SpeculationState> reuse;
+  if (!segments_.spares.empty()) {
+    reuse = std::move(segments_.spares.back());
+    segments_.spares.pop_back();
+  }
+  std::unique_ptr<SpeculationState> s = open_speculation_state(std::move(reuse));
   s->histories = false;
   return s;
 }
@@ -78,8 +87,11 @@ void Engine::commit_segments_before(double t) {
     if (next.first_time > segments_.committed) break;
     ++done;
   }
-  // The newest freed segment's storage serves the next segment.
-  if (done != 0) segments_.spare = std::move(segments_.frozen[done - 1]);
+  // The freed segments' storage serves the next segments (as many as
+  // stood above the floor at once, at most kMostSpareSegments).
+  for (std::size_t k = 0; k < done && segments_.spares.size() < kMostSpareSegments; ++k) {
+    segments_.spares.push_back(std::move(segments_.frozen[k]));
+  }
   segments_.frozen.erase(segments_.frozen.begin(), segments_.frozen.begin() + static_cast<std::ptrdiff_t>(done));
 }
 

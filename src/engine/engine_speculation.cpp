@@ -40,10 +40,11 @@ std::unique_ptr<Engine::SpeculationState> Engine::open_speculation_state(
   auto s = std::make_unique<SpeculationState>();
   s->log.start = clock_;
   const std::size_t n = particles_.size();
-  if (reuse && reuse->particles_held == n) {
+  if (reuse && reuse->particles_held <= n) {
     // Only the particles it changed have marks (a segment notes no
-    // participants and logs nothing).
+    // participants and logs nothing); slots added since are zeroed.
     for (Index i : reuse->undo_index) reuse->per_particle[i] = SpeculationState::PerParticle{};
+    if (reuse->particles_held < n) grow_marks(*reuse, n);
     s->per_particle = std::move(reuse->per_particle);
     const auto emptied = [](auto& from, auto& to) {
       from.clear();

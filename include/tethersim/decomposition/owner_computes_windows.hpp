@@ -1,23 +1,22 @@
 #pragma once
 // Owner-computes rounds, the third window protocol (docs/distribution.md,
 // "Owner-computes rounds"): every event runs once, on the rank that owns
-// its attributed participant. Each rank holds the whole system for the
-// round, runs only its own events, sends each one's outcome (the changed
-// records) to every other rank as it happens, and places theirs at their
-// keys; an outcome that arrives before the rank's latest event undoes the
-// rank to that time, and what the undone events had sent waits for their
-// re-runs, which confirm it or withdraw it (lazy cancellation). Ranks run
-// ahead without waiting for each other; after every turn (one to 256
-// events) they agree on a committed floor (GVT: no message in flight, the
-// smallest time any rank may still run, place or withdraw), below which
-// nothing is ever undone. The round ends when the floor reaches its end, or
-// at the floor when a stop, a stall or the round's event budget asks for it.
+// its attributed participant. Each rank holds its block and one sector
+// layer around it (models with tethers or loaded groups: the whole
+// system), runs only its own events, sends each one's outcome (the changed
+// records) to the ranks it concerns as it happens, and places theirs at
+// their keys; an outcome that arrives before the rank's latest event
+// undoes the rank from where it can have changed what ran (its impact
+// time), and what the undone events had sent waits for their re-runs,
+// which confirm it or withdraw it (lazy cancellation). Ranks run ahead
+// without waiting for each other, at most a throttled stretch past the
+// committed floor (GVT: the smallest time any rank may still run, place
+// or withdraw, counting what is in flight), below which nothing is ever
+// undone; the floor is agreed beside the work (mpi::CutMinimum). The
+// round ends when the floor reaches its end, or at the floor when a stop,
+// a stall or the round's event budget asks for it.
 //
-// Every rank holding every particle is this protocol's first form, a
-// preview (docs/distribution.md: exact on the grids and models tested;
-// slow): ghosts one sector layer deep, entering and leaving, and undo back
-// to an outcome's impact time come next (the engine's owner-computes mode
-// is written for either).
+// A preview (docs/distribution.md: exact on the grids and models tested).
 
 #include <cstdint>
 #include <memory>
@@ -67,20 +66,39 @@ class OwnerComputesWindows final : public WindowProtocol {
   // Outcomes of the events just run (and the cancels they imply) into the
   // batches of the ranks they concern.
   void publish(Turn& t, double end);
-  void send_pending(Turn& t);
-  // Places what the other ranks sent, undoing this rank where it is late.
-  void receive(Turn& t);
+  // A key about to be sent (its batch is pending): the agreement counts it.
+  void note_sending(Turn& t, double key_time);
+  // How far this rank may run now: the agreed floor and the throttle's
+  // optimism (adapted here to what was undone).
+  double horizon(Turn& t) const;
+  // Sends the pending batches that carry something (every one, empty or
+  // not, with `markers`), tagged with the agreement's epoch.
+  void send_pending(Turn& t, bool markers);
+  // Places what the other ranks sent, undoing this rank where it is late;
+  // returns how many batches it took.
+  std::size_t receive(Turn& t, double end);
   // Undoes this rank before an event it held while later ones ran, if
-  // run_until stopped in front of one.
-  void undo_if_due(Turn& t);
+  // run_until stopped in front of one; whether it undid.
+  bool undo_if_due(Turn& t);
   // Runs `undo` (which returns the time it undid from, if it undid
   // anything), counts the rollback and the events it took back; what this
   // rank sent from that time on waits, unconfirmed, for the re-runs.
+  // Whether it undid anything.
   template <typename Undo>
-  void counted_undo(Turn& t, Undo&& undo);
-  // Collective: waits until no batch is in flight, then agrees on the
-  // floor and on whether to stop. True when the round is over.
-  bool agree_on_floor(Turn& t, double end);
+  bool counted_undo(Turn& t, Undo&& undo);
+  // The committed floor's agreement (mpi::CutMinimum), beside the work:
+  // enters the next one (sending every neighbour a batch), reports when it
+  // may, and takes the result when the reduction is complete (true then).
+  bool move_agreement_on(Turn& t, double end);
+  void enter_agreement(Turn& t);
+  // Applies an agreement's result: the floor rises, what is below it is
+  // committed; the round ends (t.over) at its end, a stop, a stall or its
+  // budget. Every rank takes the same results, so every rank ends alike.
+  void take_agreement(Turn& t, double end);
+  // Blocks until a batch arrives or the agreement's reduction completes.
+  void wait_for_work(Turn& t);
+  // Collective, at the round's end: takes every batch still in flight.
+  void drain(Turn& t);
   // The round halts as a stall: the rounds did `spent` ("ran N events")
   // without the floor passing `floor`.
   void stalled(Turn& t, const std::string& spent, double floor);
