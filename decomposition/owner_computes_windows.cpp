@@ -68,7 +68,7 @@ constexpr double kCalmShare = 0.05;
 constexpr double kGrow = 1.1;
 constexpr double kShrink = 0.7;
 // Instants per undo segment (the engine's owner-computes mode).
-constexpr std::size_t kInstantsPerSegment = 64;
+constexpr std::size_t kInstantsPerSegment = 256;
 // A batch is sent once it holds this much, and never holds more than the
 // channels' largest.
 constexpr std::size_t kSendAtBytes = std::size_t{1} << 18;
@@ -119,6 +119,11 @@ struct OwnerComputesWindows::Turn {
   std::uint64_t undone_since_adapting = 0;
   double started_at = 0.0;  // the round's start time
   std::uint64_t kept_at_start = 0;  // the engine's events when the round began
+  // The rank's engine's counts, escapes and releases before the round.
+  engine::EngineStatistics statistics;
+  std::vector<engine::EscapeSnapshot> escapes;
+  std::vector<engine::ReleaseSnapshot> releases;
+  DistributedEngine::Globals globals;
 };
 
 namespace {
@@ -143,7 +148,8 @@ engine::SectorBox OwnerComputesWindows::block_of(int rank) const {
   return box;
 }
 
-std::unique_ptr<engine::Engine> OwnerComputesWindows::window_system(const std::vector<engine::SectorWindow>& windows) {
+std::unique_ptr<engine::Engine> OwnerComputesWindows::window_system(const std::vector<engine::SectorWindow>& windows,
+                                                                    const Turn& t) {
   // Each rank's accounted particles to the ranks whose windows hold them
   // (hubs to every rank; a particle that left the system to the owner of
   // the sector it left from, which accounts for it).
@@ -158,23 +164,27 @@ std::unique_ptr<engine::Engine> OwnerComputesWindows::window_system(const std::v
       if (windows[static_cast<std::size_t>(q)].contains(r.particle.sector)) append_record(out[static_cast<std::size_t>(q)], r);
     }
   }
-  return round_engine(d_.exchange_snapshot(std::move(out)));
+  // Freed before the round's engine is built: the hand-back builds it
+  // again (holding both was the larger share of a rank's peak on 8 ranks).
+  d_.engine_.reset();
+  return round_engine(d_.exchange_snapshot(std::move(out)), t);
 }
 
-std::unique_ptr<engine::Engine> OwnerComputesWindows::whole_system() {
+std::unique_ptr<engine::Engine> OwnerComputesWindows::whole_system(const Turn& t) {
   Bytes mine;
   for (const engine::ParticleRecord& r : accounted_records(*d_.engine_)) append_record(mine, r);
+  d_.engine_.reset();  // as in window_system
   Bytes all = mpi::all_gather(mine, d_.comm_);
   d_.counters_.bytes_sent += mine.size() * static_cast<std::size_t>(d_.ranks_ - 1);
   engine::free_storage(mine);
   engine::EngineSnapshot s = snapshot_of_records(read_records(all.data(), all.size()), d_.time_, d_.reaction_count());
   engine::free_storage(all);
-  return round_engine(std::move(s));
+  return round_engine(std::move(s), t);
 }
 
-std::unique_ptr<engine::Engine> OwnerComputesWindows::round_engine(engine::EngineSnapshot s) const {
-  s.periodic_ticks = d_.engine_->periodic_ticks();
-  s.active_window = d_.engine_->active_window();
+std::unique_ptr<engine::Engine> OwnerComputesWindows::round_engine(engine::EngineSnapshot s, const Turn& t) const {
+  s.periodic_ticks = t.globals.periodic_ticks;
+  s.active_window = t.globals.active_window;
   return std::make_unique<engine::Engine>(d_.model_, s);
 }
 
@@ -204,17 +214,23 @@ bool OwnerComputesWindows::round(double end) {
   for (int q = 0; q < d_.ranks_; ++q) windows.push_back(engine::SectorWindow::around(block_of(q), grid, 1));
   const engine::SectorWindow& window = windows[static_cast<std::size_t>(d_.rank_)];
   const bool one_layer = engine::PartialView(*d_.engine_).takes_one_layer_window() && window.partial();
-  t.e = one_layer ? window_system(windows) : whole_system();
-  const engine::PartialView view(*t.e);
-  view.set_counts_global_events(d_.rank_ == 0);
-  t.pending.resize(channels_->neighbours().size());
-  for (Bytes& b : t.pending) fresh_batch(b);
-  t.cut = std::make_unique<mpi::CutMinimum>(d_.comm_, t.pending.size());
   if (one_layer) {
     for (int q : channels_->neighbours()) {
       t.reach.push_back(engine::SectorWindow::around(block_of(q), grid, 2));
     }
   }
+  // The rank's own engine is freed once its records are packed (the
+  // hand-back builds it again): the round keeps its counts and clocks.
+  t.statistics = d_.engine_->statistics();
+  t.escapes = d_.engine_->escapes();
+  t.releases = d_.engine_->releases();
+  t.globals = {d_.engine_->periodic_ticks(), d_.engine_->active_window()};
+  t.e = one_layer ? window_system(windows, t) : whole_system(t);
+  const engine::PartialView view(*t.e);
+  view.set_counts_global_events(d_.rank_ == 0);
+  t.pending.resize(channels_->neighbours().size());
+  for (Bytes& b : t.pending) fresh_batch(b);
+  t.cut = std::make_unique<mpi::CutMinimum>(d_.comm_, t.pending.size());
   view.begin_owner_computes(block_of(d_.rank_), kInstantsPerSegment, one_layer ? &window : nullptr);
   t.kept_at_start = t.e->statistics().total_events();
   for (;;) {
@@ -241,6 +257,7 @@ bool OwnerComputesWindows::round(double end) {
     send_pending(t, false);
     const std::size_t taken = receive(t, end);
     const bool agreed = move_agreement_on(t, end);
+    d_.counters_.window_peak_bytes = std::max<std::uint64_t>(d_.counters_.window_peak_bytes, view.speculation_bytes());
     if (t.over) break;
     if (ran == 0 && taken == 0 && !undid && !agreed) wait_for_work(t);
     t.turn_events = t.late ? std::max<std::uint64_t>(1, t.turn_events / 2)
@@ -513,15 +530,14 @@ void OwnerComputesWindows::hand_back(Turn& t, double until) {
   d_.enter(RoundPhase::commit);
   engine::Engine& e = *t.e;
   // Each rank's share of the counts: the events it ran and kept.
-  engine::EngineStatistics statistics = d_.engine_->statistics();
+  engine::EngineStatistics statistics = t.statistics;
   statistics.add(e.statistics());
-  std::vector<engine::EscapeSnapshot> escapes = d_.engine_->escapes();
+  std::vector<engine::EscapeSnapshot> escapes = std::move(t.escapes);
   escapes.insert(escapes.end(), e.escapes().begin(), e.escapes().end());
-  std::vector<engine::ReleaseSnapshot> releases = d_.engine_->releases();
+  std::vector<engine::ReleaseSnapshot> releases = std::move(t.releases);
   releases.insert(releases.end(), e.releases().begin(), e.releases().end());
   d_.counters_.events_executed += e.statistics().total_events();
   const DistributedEngine::Globals globals{e.periodic_ticks(), e.active_window()};
-  d_.engine_.reset();  // built again below
   // Each rank sends the particles it owns at `until` (and rank 0 the
   // hubs, which no rank owns) to the windows that hold them, as a fallback
   // does: every outcome before `until` that changed a particle went to every

@@ -55,14 +55,15 @@ class OwnerComputesWindows final : public WindowProtocol {
 
  private:
   engine::SectorBox block_of(int rank) const;
-  // Every rank's accounted particles, on every rank, as one engine.
-  std::unique_ptr<engine::Engine> whole_system();
+  // Every rank's accounted particles, on every rank, as one engine. Both
+  // free the rank's own engine once its records are packed.
+  std::unique_ptr<engine::Engine> whole_system(const Turn& t);
   // The accounted particles in this rank's window (`windows`: every
   // rank's, one layer deep), as one engine.
-  std::unique_ptr<engine::Engine> window_system(const std::vector<engine::SectorWindow>& windows);
+  std::unique_ptr<engine::Engine> window_system(const std::vector<engine::SectorWindow>& windows, const Turn& t);
   // The round's engine from a snapshot of the records it holds, with the
-  // global clocks of this rank's engine (consumed).
-  std::unique_ptr<engine::Engine> round_engine(engine::EngineSnapshot s) const;
+  // global clocks the rank's engine had before the round (t.globals).
+  std::unique_ptr<engine::Engine> round_engine(engine::EngineSnapshot s, const Turn& t) const;
   // Outcomes of the events just run (and the cancels they imply) into the
   // batches of the ranks they concern.
   void publish(Turn& t, double end);
