@@ -232,6 +232,7 @@ bool OwnerComputesWindows::round(double end) {
   for (Bytes& b : t.pending) fresh_batch(b);
   t.cut = std::make_unique<mpi::CutMinimum>(d_.comm_, t.pending.size());
   view.begin_owner_computes(block_of(d_.rank_), kInstantsPerSegment, one_layer ? &window : nullptr);
+  if (one_layer) view.set_quiet_core(engine::quiet_core(block_of(d_.rank_), t.e->grid()));
   t.kept_at_start = t.e->statistics().total_events();
   for (;;) {
     if (d_.stop_poll_ && d_.stop_poll_()) t.halt = DistributedEngine::Halt::stop;
@@ -292,7 +293,10 @@ double OwnerComputesWindows::horizon(Turn& t) const {
 void OwnerComputesWindows::publish(Turn& t, double end) {
   const engine::PartialView view(*t.e);
   for (engine::EventOutcome& outcome : view.take_outcomes()) {
-    const engine::SentOutcomes::Offer offer = t.sent.offer(outcome);
+    // With windows one layer deep most outcomes concern no other rank.
+    bool anyone = t.reach.empty();
+    for (std::size_t k = 0; k < t.reach.size() && !anyone; ++k) anyone = t.reach[k].concerns(outcome);
+    const engine::SentOutcomes::Offer offer = anyone ? t.sent.offer(outcome) : t.sent.pass(outcome);
     // A withdrawal goes to every rank: one that never had the outcome
     // drops nothing.
     for (const engine::EventKey& key : offer.withdraw) {

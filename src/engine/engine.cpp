@@ -393,6 +393,7 @@ void Engine::execute_particle_event(Index i, const ParticleEvent& e) {
   if (owner_) {
     key = particle_event_key(i, e);
     collecting_outcome_ = true;
+    quiet_event_ = quiet_participants(i, e.partner);
   }
   begin_event(i, e.partner);
   visit_source(ParticleSources{}, e.kind, [&](auto source) { decltype(source)::execute(*this, i, e); });

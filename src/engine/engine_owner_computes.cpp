@@ -160,11 +160,40 @@ void Engine::owner_noted_change(Index i) {
   for (const auto& [j, hash] : event_changed_) {
     if (j == i) return;  // changed before in this event: its read record is kept
   }
+  if (quiet_event_) {
+    // Without tethers or loaded groups an event changes its participants
+    // alone.
+    if (i != last_event_.a && i != last_event_.b) {
+      throw std::logic_error("a quiet event changed a particle other than its participants");
+    }
+    event_changed_.emplace_back(i, 0);
+    return;
+  }
   event_changed_.emplace_back(i, record_hash(i));
+}
+
+void Engine::set_quiet_core(const SectorBox& core) {
+  if (!owner_ || !owner_->window) throw std::logic_error("a quiet core needs owner-computes mode with a window");
+  owner_->quiet = core;
+}
+
+bool Engine::quiet_participants(Index i, Index partner) const {
+  if (!owner_->quiet) return false;
+  const auto quiet = [&](Index x) { return !is_hub(x) && owner_->quiet->contains(sector(x)); };
+  return quiet(i) && (partner == kNoIndex || quiet(partner));
 }
 
 void Engine::finish_outcome(const EventKey& key) {
   collecting_outcome_ = false;
+  if (quiet_event_) {
+    quiet_event_ = false;
+    for (const auto& changed : event_changed_) update_owned(changed.first);
+    event_changed_.clear();
+    EventOutcome outcome;
+    outcome.key = key;
+    owner_->outbox.push_back(std::move(outcome));
+    return;
+  }
   std::sort(event_changed_.begin(), event_changed_.end(),
             [&](const auto& a, const auto& b) { return particles_.id[a.first] < particles_.id[b.first]; });
   EventOutcome outcome;

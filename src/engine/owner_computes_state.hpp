@@ -20,6 +20,8 @@ struct Engine::OwnerComputes {
   // outcome brings it in; so nothing held here meets a stale copy.
   std::optional<SectorWindow> window;
   SectorCoords outside{};  // a sector outside the window, for new placeholders
+  // Where an event concerns no other process (PartialView::set_quiet_core).
+  std::optional<SectorBox> quiet;
   EventHolds holds;
   ForeignOutcomes foreign;
   std::vector<EventOutcome> outbox;  // outcomes of events run here, not yet taken

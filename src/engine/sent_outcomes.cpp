@@ -62,6 +62,18 @@ SentOutcomes::Offer SentOutcomes::offer(const EventOutcome& outcome) {
   return offer;
 }
 
+SentOutcomes::Offer SentOutcomes::pass(const EventOutcome& outcome) {
+  Offer offer;
+  withdraw_before(outcome.key.time, offer.withdraw);
+  const auto same = sent_.find(outcome.key);
+  if (same != sent_.end()) {
+    offer.withdraw.push_back(outcome.key);
+    unconfirmed_.erase(outcome.key);
+    sent_.erase(same);
+  }
+  return offer;
+}
+
 std::optional<EventKey> SentOutcomes::undone(double instant, const EventKey& key) {
   const std::optional<EventKey> cancel = cancel_from(key);
   for (auto it = sent_.lower_bound(instant_start(instant)); it != sent_.end(); ++it) unconfirmed_.insert(it->first);

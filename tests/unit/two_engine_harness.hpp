@@ -94,6 +94,8 @@ class TwoEngineHarness {
       windows_[k] = engine::SectorWindow::around(block, sim->grid(), 1);
       reach_[k] = engine::SectorWindow::around(block, sim->grid(), 2);
       sim.view().begin_owner_computes(block, o.instants_per_segment, o.one_layer ? &windows_[k] : nullptr);
+      // Events deep inside a block leave outcomes of keys alone (as on MPI).
+      if (o.one_layer) sim.view().set_quiet_core(engine::quiet_core(block, sim->grid()));
     }
   }
 
@@ -113,7 +115,11 @@ class TwoEngineHarness {
       const int k = static_cast<int>(rng_() % 2);
       view(k).engine().run_until(options_.end, 1 + rng_() % static_cast<std::uint64_t>(options_.longest_run));
       for (engine::EventOutcome& outcome : view(k).take_outcomes()) {
-        if (!concerns(1 - k, outcome)) continue;
+        if (!concerns(1 - k, outcome)) {
+          // What was sent at this key before (other bits) is withdrawn.
+          for (const engine::EventKey& key : sent_[k].pass(outcome).withdraw) send_withdrawal(k, key);
+          continue;
+        }
         const engine::SentOutcomes::Offer offer = sent_[k].offer(outcome);
         for (const engine::EventKey& key : offer.withdraw) send_withdrawal(k, key);
         if (!offer.send) continue;  // a re-run gave the bits already sent

@@ -259,6 +259,7 @@ class Engine {
   void begin_owner_computes(const SectorBox& block, std::size_t instants_per_segment,
                             const SectorWindow* window = nullptr);
   bool takes_one_layer_window() const { return !has_tethers_ && !has_loaded_edges_; }
+  void set_quiet_core(const SectorBox& core);
   void end_owner_computes();
   std::vector<EventOutcome> take_outcomes();
   bool is_straggler(const EventKey& key) const;
@@ -483,6 +484,9 @@ class Engine {
   void place_again_at_once();
   void owner_noted_change(Index i);
   void finish_outcome(const EventKey& key);
+  // Whether an event of `i` (and `partner`, if any) concerns no other
+  // process: both lie in the quiet core.
+  bool quiet_participants(Index i, Index partner) const;
   void update_owned(Index i);
   bool outcome_ready(const EventOutcome& outcome) const;
   void rebuild_global_calendar(double from);
@@ -584,6 +588,9 @@ class Engine {
   // (first change first) for its outcome.
   std::unique_ptr<OwnerComputes> owner_;
   bool collecting_outcome_ = false;
+  // The event running now concerns no other process (set_quiet_core): its
+  // outcome carries its key alone.
+  bool quiet_event_ = false;
   // Each changed particle with the hash of its record before the event.
   std::vector<std::pair<Index, std::uint64_t>> event_changed_;
   std::size_t journal_floor_ = kDefaultJournalFloor;

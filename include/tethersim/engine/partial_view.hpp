@@ -147,6 +147,15 @@ class PartialView {
                             const SectorWindow* window = nullptr) const {
     engine_->begin_owner_computes(block, instants_per_segment, window);
   }
+  // With a window one layer deep: sectors so far inside the block that an
+  // event whose participants all lie in them concerns no other process
+  // (every record it leaves is more than two layers from any other block:
+  // the block less three layers on each side that faces another process,
+  // since an event moves a particle by one sector at most). Such an
+  // event's outcome carries its key alone (no records, no read hashes:
+  // the hashing and copying it saves was a tenth of a rank's time), which
+  // is what SentOutcomes::pass needs.
+  void set_quiet_core(const SectorBox& core) const { engine_->set_quiet_core(core); }
   // Back to a plain engine with the state kept (no outcome may be pending).
   void end_owner_computes() const { engine_->end_owner_computes(); }
   // Whether begin_owner_computes takes a window one layer deep for this

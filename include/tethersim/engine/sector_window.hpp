@@ -63,4 +63,19 @@ struct SectorWindow {
   }
 };
 
+// The block less three sector layers on each side that faces another
+// process (an axis the block spans whole faces only itself): an event whose
+// participants lie in it concerns no other process, for every record it
+// leaves is more than two layers from any other block
+// (PartialView::set_quiet_core).
+inline SectorBox quiet_core(SectorBox block, const SectorGrid& grid) {
+  constexpr std::int32_t kLayers = 3;
+  for (std::size_t k = 0; k < 3; ++k) {
+    if (block.hi[k] - block.lo[k] >= grid.shape()[k]) continue;
+    block.lo[k] += kLayers;
+    block.hi[k] = block.hi[k] - kLayers > block.lo[k] ? block.hi[k] - kLayers : block.lo[k];
+  }
+  return block;
+}
+
 }  // namespace tethersim::engine

@@ -43,6 +43,12 @@ class SentOutcomes {
   };
   // An outcome of an event run here, in the order they ran.
   Offer offer(const EventOutcome& outcome);
+  // The same for an outcome that goes to no other process (it concerns
+  // none): nothing is hashed or kept (most events of a block are inside
+  // it), but an outcome sent before at its key (other bits, which did
+  // concern someone) is withdrawn, and so are the unconfirmed ones of
+  // earlier instants, as offer() does. Never `send`.
+  Offer pass(const EventOutcome& outcome);
   // This process was undone from time `instant` because of something at
   // `key` (its outcome came late, or a placed one was cancelled): outcomes
   // at or after `key` are void, those of the instant before it are kept
