@@ -9,6 +9,8 @@
 // every batch in flight is taken before the state is handed back.
 #include "tethersim/decomposition/owner_computes_windows.hpp"
 
+#include "owner_testing_switches.hpp"
+
 #include <mpi.h>
 
 #include <algorithm>
@@ -96,12 +98,17 @@ struct OwnerComputesWindows::Turn {
   std::vector<Bytes> pending;  // per neighbour (channels_->neighbours()), the next batch
   double pending_least = kInfinity;  // the least key in them
   std::unique_ptr<mpi::CutMinimum> cut;  // the committed floor's agreement
+  std::unique_ptr<OwnerTestingSwitches> switches;
   bool over = false;                     // an agreement ended the round
   // With ghosts one layer deep, per neighbour: the sectors within two
   // layers of its block, where an outcome's record concerns it (empty:
   // every outcome goes to every rank).
   std::vector<engine::SectorWindow> reach;
   double floor = 0.0;  // the last agreed committed floor
+  // The earliest time any rank could run or place something by itself, at
+  // the last agreement (the throttle's base: the floor itself can be held
+  // by an outcome that waits for a rank the throttle holds back).
+  double least_runnable = 0.0;
   std::uint64_t events = 0;        // run here this round (undone ones too)
   std::uint64_t turn_events = 1;   // the next turn's length (events)
   bool late = false;               // the last turn brought a late outcome
@@ -194,8 +201,15 @@ bool OwnerComputesWindows::round(double end) {
   }
   ++d_.counters_.owner_rounds;
   d_.enter(RoundPhase::other);
+  if (d_.global_owned_ == 0) {
+    // The first round of a run: its length is counted per particle too.
+    RunTotals totals = d_.run_totals();
+    d_.agree(totals);
+    d_.take_totals(totals);
+  }
   Turn t;
   t.floor = d_.time_;
+  t.least_runnable = d_.time_;
   t.started_at = d_.time_;
   // A testing switch: the throttle held at this many events' worth (1:
   // ranks wait on each other almost at every event; 1e9: no throttle).
@@ -231,6 +245,7 @@ bool OwnerComputesWindows::round(double end) {
   t.pending.resize(channels_->neighbours().size());
   for (Bytes& b : t.pending) fresh_batch(b);
   t.cut = std::make_unique<mpi::CutMinimum>(d_.comm_, t.pending.size());
+  t.switches = std::make_unique<OwnerTestingSwitches>(d_.rank_, d_.counters_.owner_rounds, t.pending.size());
   view.begin_owner_computes(block_of(d_.rank_), kInstantsPerSegment, one_layer ? &window : nullptr);
   if (one_layer) view.set_quiet_core(engine::quiet_core(block_of(d_.rank_), t.e->grid()));
   t.kept_at_start = t.e->statistics().total_events();
@@ -253,14 +268,22 @@ bool OwnerComputesWindows::round(double end) {
     // event again and again, while the neighbour that needs those outcomes
     // to see the event never gets them.
     publish(t, end);
-    const bool undid = undo_if_due(t);
+    const bool undid = undo_if_due(t) || forced_undo(t);
     t.late = false;
     send_pending(t, false);
+    t.switches->release(false, [&](std::size_t k, const Bytes& b) { transmit(k, b); });
     const std::size_t taken = receive(t, end);
     const bool agreed = move_agreement_on(t, end);
     d_.counters_.window_peak_bytes = std::max<std::uint64_t>(d_.counters_.window_peak_bytes, view.speculation_bytes());
     if (t.over) break;
-    if (ran == 0 && taken == 0 && !undid && !agreed) wait_for_work(t);
+    if (ran == 0 && taken == 0 && !undid && !agreed) {
+      // Held back by the throttle, or waiting for others (outcomes not
+      // ready, the round's end).
+      const double runnable = view_of(t).runnable_floor_time();
+      const bool throttled = runnable < end && runnable >= horizon(t);
+      const double waited = wait_for_work(t);
+      if (throttled) d_.counters_.seconds_throttled += waited;
+    }
     t.turn_events = t.late ? std::max<std::uint64_t>(1, t.turn_events / 2)
                            : std::min(kMostTurnEvents, 2 * t.turn_events);
   }
@@ -287,7 +310,7 @@ double OwnerComputesWindows::horizon(Turn& t) const {
   const std::uint64_t kept = t.e->statistics().total_events() - t.kept_at_start;
   const double covered = t.e->time() - t.started_at;
   if (kept == 0 || !(covered > 0.0)) return kInfinity;
-  return t.floor + t.optimism * covered / static_cast<double>(kept);
+  return std::max(t.floor, t.least_runnable) + t.optimism * covered / static_cast<double>(kept);
 }
 
 void OwnerComputesWindows::publish(Turn& t, double end) {
@@ -349,13 +372,30 @@ void OwnerComputesWindows::send_pending(Turn& t, bool markers) {
                                " bytes is more than a channel carries (" + std::to_string(kMaxBatchBytes) + ")");
     }
     std::memcpy(b.data(), &epoch, kEpochBytes);
-    channels_->send(k, b.data(), b.size());
-    d_.counters_.bytes_sent += b.size();
-    ++d_.counters_.messages_sent;
+    if (t.switches->hold(k)) {
+      t.switches->keep(k, std::move(b));
+    } else {
+      transmit(k, b);
+    }
     fresh_batch(b);
   }
   t.pending_least = kInfinity;
   d_.enter(RoundPhase::other);
+}
+
+void OwnerComputesWindows::transmit(std::size_t k, const Bytes& batch) {
+  channels_->send(k, batch.data(), batch.size());
+  d_.counters_.bytes_sent += batch.size();
+  ++d_.counters_.messages_sent;
+}
+
+bool OwnerComputesWindows::forced_undo(Turn& t) {
+  if (!t.switches->fail_now() || !(t.e->time() > t.floor)) return false;
+  const double from = t.switches->between(t.floor, t.e->time());
+  return counted_undo(t, [&]() -> std::optional<double> {
+    view_of(t).undo_owner_from(from);
+    return from;
+  });
 }
 
 template <typename Undo>
@@ -447,30 +487,35 @@ bool OwnerComputesWindows::move_agreement_on(Turn& t, double end) {
     // The smallest time this rank may still run, place, or cancel from;
     // whether it asks to stop; the events it ran this round.
     const double floor = std::min({view_of(t).floor_time(), t.sent.unconfirmed_floor(), end});
-    t.cut->report(floor, static_cast<double>(t.halt), static_cast<double>(t.events));
+    t.cut->report(floor, static_cast<double>(t.halt), static_cast<double>(t.events),
+                  std::min(view_of(t).runnable_floor_time(), end));
   }
   if (!t.cut->test()) return false;
   take_agreement(t, end);
   return true;
 }
 
-void OwnerComputesWindows::wait_for_work(Turn& t) {
+double OwnerComputesWindows::wait_for_work(Turn& t) {
   // Nothing to run below the horizon, nothing arrived: wait for a batch
   // or for the agreement (which may raise the horizon), core given away.
   std::vector<MPI_Request> requests;
   t.cut->add_requests(requests);
-  if (requests.empty() && channels_->neighbours().empty()) return;
+  if (requests.empty() && channels_->neighbours().empty()) return 0.0;
+  if (t.switches->holding()) return 0.0;  // held batches go out at later turns
   const std::vector<MPI_Request> before = requests;
   const double started = seconds_now();
   const int index = channels_->wait(requests);
   if (index >= 0) t.cut->completed_elsewhere(before[static_cast<std::size_t>(index)]);
-  d_.counters_.seconds_wait += seconds_now() - started;
+  const double waited = seconds_now() - started;
+  d_.counters_.seconds_wait += waited;
+  return waited;
 }
 
 void OwnerComputesWindows::take_agreement(Turn& t, double end) {
   ++d_.counters_.gvt_rounds;
   const mpi::CutMinimum::Result agreed = t.cut->complete();
   const double gvt = agreed.minimum;
+  t.least_runnable = agreed.least;
   t.halt = static_cast<DistributedEngine::Halt>(static_cast<int>(agreed.maximum));
   t.all_events = agreed.sum;
   if (gvt > t.floor) {
@@ -515,6 +560,7 @@ void OwnerComputesWindows::drain(Turn& t) {
   const double started = seconds_now();
   for (;;) {
     send_pending(t, false);
+    t.switches->release(true, [&](std::size_t k, const Bytes& b) { transmit(k, b); });
     std::int64_t in_flight = static_cast<std::int64_t>(channels_->sent()) - static_cast<std::int64_t>(channels_->taken());
     mpi::reduce_in_place(&in_flight, 1, MPI_SUM, d_.comm_);
     if (in_flight == 0) break;

@@ -45,6 +45,7 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 struct Rank {
   int rank = 0;
+  int ranks = 1;
   std::vector<int> neighbours;
   tethersim::mpi::BatchChannels* channels = nullptr;
   tethersim::mpi::CutMinimum* cut = nullptr;
@@ -80,8 +81,12 @@ struct Rank {
     if (r.minimum < floor) fail("the floor fell", rank, r.minimum, floor);
     if (!pending.empty() && pending.top() < r.minimum) fail("work held here is below the floor", rank, pending.top(), r.minimum);
     floor = r.minimum;
+    // The maximum and the plain minimum come with the same cut.
+    if (r.maximum != static_cast<double>(ranks - 1)) fail("the maximum is not the largest rank", rank, r.maximum);
+    if (r.minimum > std::min(r.least, kEnd)) fail("the floor above the least pending item reported", rank, r.minimum, r.least);
     results.push_back(r.minimum);
     results.push_back(r.sum);
+    results.push_back(r.least);
     if (r.minimum >= kEnd) over = true;
   }
 
@@ -128,6 +133,7 @@ int main(int argc, char** argv) {
   {
     Rank r;
     r.rank = rank;
+    r.ranks = ranks;
     for (int q = 0; q < ranks; ++q) {
       if (q != rank) r.neighbours.push_back(q);
     }
@@ -168,7 +174,7 @@ int main(int argc, char** argv) {
       if (!cut.open()) r.enter();
       if (cut.may_report()) {
         const double least = r.pending.empty() ? kInfinity : r.pending.top();
-        cut.report(std::min(least, kEnd), 0.0, static_cast<double>(r.items_sent));
+        cut.report(std::min(least, kEnd), static_cast<double>(rank), static_cast<double>(r.items_sent), least);
       }
       if (cut.test()) r.take_result();
       if (steps > 50000000) fail("no end after 5 10^7 steps", rank);
@@ -192,9 +198,9 @@ int main(int argc, char** argv) {
     std::vector<double> first(r.results);
     MPI_Bcast(first.data(), static_cast<int>(first.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (first != r.results) fail("ranks took different results", rank);
-    if (ranks > 1 && n / 2 < 20) fail("too few rounds to test anything", rank, static_cast<double>(n / 2));
+    if (ranks > 1 && n / 3 < 20) fail("too few rounds to test anything", rank, static_cast<double>(n / 3));
     if (rank == 0) std::printf("cut_minimum: %d ranks, %llu rounds, %llu items sent\n", ranks,
-                               static_cast<unsigned long long>(n / 2), static_cast<unsigned long long>(counts[0]));
+                               static_cast<unsigned long long>(n / 3), static_cast<unsigned long long>(counts[0]));
   }
   MPI_Finalize();
   return 0;

@@ -80,6 +80,7 @@ struct DistributionCounters {
   std::uint64_t late_outcomes = 0;        // outcomes that came before this rank's clock
   std::uint64_t cancels_sent = 0;         // withdrawals (outcomes of undone events no re-run gave)
   std::uint64_t held_undos = 0;           // undos before an event held while later ones ran
+  double seconds_throttled = 0.0;         // waiting at the throttle's horizon (part of seconds_wait)
   double seconds_verify = 0.0;            // comparing histories, undoing
 };
 
@@ -129,6 +130,16 @@ inline constexpr DistributionCounterRow kRowList[] = {
     {"late_outcomes", count<&C::late_outcomes>},
     {"cancels_sent", count<&C::cancels_sent>},
     {"held_undos", count<&C::held_undos>},
+    // Owner-computes rounds: how deep an undo goes, and how much is
+    // committed per agreement on the floor.
+    {"events_per_rollback",
+     [](const C& c) {
+       return c.rollbacks > 0 ? static_cast<double>(c.events_rolled_back) / static_cast<double>(c.rollbacks) : 0.0;
+     }},
+    {"committed_events_per_gvt_round",
+     [](const C& c) {
+       return c.gvt_rounds > 0 ? static_cast<double>(c.events_executed) / static_cast<double>(c.gvt_rounds) : 0.0;
+     }},
     {"certifications", count<&C::certifications>},
     {"retries", count<&C::retries>},
     {"failed_reach", count<&C::failures_reach>},
@@ -170,6 +181,7 @@ inline constexpr DistributionCounterRow kRowList[] = {
     {"seconds_execute", count<&C::seconds_execute>},
     {"seconds_exchange", count<&C::seconds_exchange>},
     {"seconds_wait", count<&C::seconds_wait>},
+    {"seconds_throttled", count<&C::seconds_throttled>},
     {"seconds_verify", count<&C::seconds_verify>},
     {"seconds_rebuild", count<&C::seconds_rebuild>},
 };

@@ -75,6 +75,11 @@ class OwnerComputesWindows final : public WindowProtocol {
   // Sends the pending batches that carry something (every one, empty or
   // not, with `markers`), tagged with the agreement's epoch.
   void send_pending(Turn& t, bool markers);
+  // Sends one batch on channel k (counted).
+  void transmit(std::size_t k, const Bytes& batch);
+  // The testing switch TETHERSIM_OWNER_FAIL_RATE: undoes this rank from a
+  // random time above the committed floor, now and then; whether it did.
+  bool forced_undo(Turn& t);
   // Places what the other ranks sent, undoing this rank where it is late;
   // returns how many batches it took.
   std::size_t receive(Turn& t, double end);
@@ -96,8 +101,9 @@ class OwnerComputesWindows final : public WindowProtocol {
   // committed; the round ends (t.over) at its end, a stop, a stall or its
   // budget. Every rank takes the same results, so every rank ends alike.
   void take_agreement(Turn& t, double end);
-  // Blocks until a batch arrives or the agreement's reduction completes.
-  void wait_for_work(Turn& t);
+  // Blocks until a batch arrives or the agreement's reduction completes;
+  // returns the seconds it waited.
+  double wait_for_work(Turn& t);
   // Collective, at the round's end: takes every batch still in flight.
   void drain(Turn& t);
   // The round halts as a stall: the rounds did `spent` ("ran N events")

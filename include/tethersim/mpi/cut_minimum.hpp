@@ -32,8 +32,10 @@
 // contribution already (the sender has its result).
 //
 // Beside the minimum, each report carries a value combined as a maximum
-// (a flag: stop) and one combined as a sum (a count: events run), both
-// read with the same cut.
+// (a flag: stop), one combined as a sum (a count: events run) and one
+// combined as a plain minimum (without the keys in flight: the earliest
+// work a rank can do by itself, for a throttle), all read with the same
+// cut.
 
 #include <mpi.h>
 
@@ -51,6 +53,7 @@ class CutMinimum {
     double minimum = 0.0;
     double maximum = 0.0;
     double sum = 0.0;
+    double least = 0.0;  // the plain minimum of the reports' `least`
   };
 
   // Collective over `comm` (it is duplicated, so that the reductions
@@ -105,17 +108,17 @@ class CutMinimum {
     }
     return true;
   }
-  // Reports `value` (this rank's least pending key now), `maximum` and
-  // `sum`; the reduction runs while the caller works.
-  void report(double value, double maximum, double sum) {
+  // Reports `value` (this rank's least pending key now), `maximum`, `sum`
+  // and `least`; the reduction runs while the caller works.
+  void report(double value, double maximum, double sum, double least) {
     if (!may_report()) throw std::logic_error("cut minimum: a report before every neighbour entered");
     reported_ = true;
-    const double least = value < least_sent_ ? value : least_sent_;
-    out_[0] = -least;
+    out_[0] = -(value < least_sent_ ? value : least_sent_);
     out_[1] = maximum;
-    out_[2] = sum;
-    MPI_Iallreduce(out_, in_, 2, MPI_DOUBLE, MPI_MAX, comm_, &requests_[0]);
-    MPI_Iallreduce(out_ + 2, in_ + 2, 1, MPI_DOUBLE, MPI_SUM, comm_, &requests_[1]);
+    out_[2] = -least;
+    out_[3] = sum;
+    MPI_Iallreduce(out_, in_, 3, MPI_DOUBLE, MPI_MAX, comm_, &requests_[0]);
+    MPI_Iallreduce(out_ + 3, in_ + 3, 1, MPI_DOUBLE, MPI_SUM, comm_, &requests_[1]);
   }
   // Whether the reduction has completed (it makes MPI progress too).
   bool test() {
@@ -146,7 +149,7 @@ class CutMinimum {
     if (in_flight()) throw std::logic_error("cut minimum: a round completed before its reduction");
     if (!reporting()) throw std::logic_error("cut minimum: no round to complete");
     open_ = false;
-    return {-in_[0], in_[1], in_[2]};
+    return {-in_[0], in_[1], in_[3], -in_[2]};
   }
 
  private:
@@ -158,8 +161,8 @@ class CutMinimum {
   bool in_flight() const { return requests_[0] != MPI_REQUEST_NULL || requests_[1] != MPI_REQUEST_NULL; }
 
   double least_sent_ = std::numeric_limits<double>::infinity();
-  double out_[3] = {0, 0, 0};
-  double in_[3] = {0, 0, 0};
+  double out_[4] = {0, 0, 0, 0};
+  double in_[4] = {0, 0, 0, 0};
   MPI_Request requests_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
 };
 
