@@ -10,12 +10,12 @@
 #include "tethersim/decomposition/owner_computes_windows.hpp"
 
 #include "owner_testing_switches.hpp"
+#include "owner_throttle.hpp"
 
 #include <mpi.h>
 
 #include <algorithm>
 #include <cstring>
-#include <cstdlib>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -56,19 +56,6 @@ constexpr double kMinRoundEvents = 1e5;
 // Agreements (rounds of the floor's) without the floor rising that make a
 // stall even when no events run.
 constexpr std::uint64_t kMostAgreementsWithoutProgress = std::uint64_t{1} << 14;
-// The throttle (docs/distribution.md, "Owner-computes rounds"): a rank
-// runs at most `optimism` of its own events' worth of simulated time past
-// the agreed floor. Each time it has run kAdaptEvery events, the share of
-// them undone since adapts it, as the speculative windows' controller
-// adapts their length: grown below kCalmShare, shrunk above twice that.
-// Results never depend on it.
-constexpr double kFirstOptimism = 256.0;
-constexpr double kLeastOptimism = 8.0;
-constexpr double kMostOptimism = 1e7;
-constexpr std::uint64_t kAdaptEvery = 2048;
-constexpr double kCalmShare = 0.05;
-constexpr double kGrow = 1.1;
-constexpr double kShrink = 0.7;
 // Instants per undo segment (the engine's owner-computes mode).
 constexpr std::size_t kInstantsPerSegment = 256;
 // A batch is sent once it holds this much, and never holds more than the
@@ -120,10 +107,7 @@ struct OwnerComputesWindows::Turn {
   // The throttle: how far past the agreed floor this rank runs, in its own
   // events (converted to time with its measured rate), adapted to the
   // share of what it ran that was undone.
-  double optimism = kFirstOptimism;
-  bool optimism_fixed = false;
-  std::uint64_t ran_since_adapting = 0;
-  std::uint64_t undone_since_adapting = 0;
+  OwnerThrottle throttle;
   double started_at = 0.0;  // the round's start time
   std::uint64_t kept_at_start = 0;  // the engine's events when the round began
   // The rank's engine's counts, escapes and releases before the round.
@@ -211,12 +195,6 @@ bool OwnerComputesWindows::round(double end) {
   t.floor = d_.time_;
   t.least_runnable = d_.time_;
   t.started_at = d_.time_;
-  // A testing switch: the throttle held at this many events' worth (1:
-  // ranks wait on each other almost at every event; 1e9: no throttle).
-  if (const char* fixed = std::getenv("TETHERSIM_OWNER_OPTIMISM")) {
-    t.optimism = std::atof(fixed);
-    t.optimism_fixed = true;
-  }
   // Ghosts one sector layer deep where the engine takes them (models
   // without tethers or loaded groups): a rank gathers and keeps its block
   // and one layer around it, and an outcome goes only to the ranks within
@@ -256,10 +234,11 @@ bool OwnerComputesWindows::round(double end) {
       const double run_started = seconds_now();
       d_.enter(RoundPhase::execute);
       const std::uint64_t before = t.e->statistics().total_events();
+      t.throttle.adapt();
       t.e->run_until(std::min(end, horizon(t)), t.turn_events);
       ran = t.e->statistics().total_events() - before;
       t.events += ran;
-      t.ran_since_adapting += ran;
+      t.throttle.ran(ran);
       d_.counters_.seconds_execute += seconds_now() - run_started;
       d_.enter(RoundPhase::other);
     }
@@ -298,19 +277,13 @@ bool OwnerComputesWindows::round(double end) {
   return true;
 }
 
-double OwnerComputesWindows::horizon(Turn& t) const {
-  if (t.ran_since_adapting >= kAdaptEvery && !t.optimism_fixed) {
-    const double share = static_cast<double>(t.undone_since_adapting) / static_cast<double>(t.ran_since_adapting);
-    if (share < kCalmShare) t.optimism = std::min(kMostOptimism, t.optimism * kGrow);
-    if (share > 2 * kCalmShare) t.optimism = std::max(kLeastOptimism, t.optimism * kShrink);
-    t.ran_since_adapting = t.undone_since_adapting = 0;
-  }
-  // This rank's simulated time per event, from what it ran and kept this
-  // round; before any, no limit (the first turns are short anyway).
-  const std::uint64_t kept = t.e->statistics().total_events() - t.kept_at_start;
-  const double covered = t.e->time() - t.started_at;
-  if (kept == 0 || !(covered > 0.0)) return kInfinity;
-  return std::max(t.floor, t.least_runnable) + t.optimism * covered / static_cast<double>(kept);
+double OwnerComputesWindows::horizon(const Turn& t) const {
+  // From the floor, or from the earliest time any rank can run or place
+  // something by itself when that is later: the floor can be held by an
+  // outcome waiting for what a throttled rank has still to run.
+  const double stretch =
+      t.throttle.stretch(t.e->statistics().total_events() - t.kept_at_start, t.e->time() - t.started_at);
+  return std::max(t.floor, t.least_runnable) + stretch;
 }
 
 void OwnerComputesWindows::publish(Turn& t, double end) {
@@ -404,7 +377,7 @@ bool OwnerComputesWindows::counted_undo(Turn& t, Undo&& undo) {
   const std::optional<double> from = undo();
   if (!from) return false;
   d_.counters_.events_rolled_back += before - t.e->statistics().total_events();
-  t.undone_since_adapting += before - t.e->statistics().total_events();
+  t.throttle.undone(before - t.e->statistics().total_events());
   ++d_.counters_.rollbacks;
   // Lazily: cancelling at once what the undone events sent would undo the
   // neighbours, whose re-sent outcomes would be late here again, without

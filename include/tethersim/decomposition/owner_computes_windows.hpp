@@ -69,9 +69,9 @@ class OwnerComputesWindows final : public WindowProtocol {
   void publish(Turn& t, double end);
   // A key about to be sent (its batch is pending): the agreement counts it.
   void note_sending(Turn& t, double key_time);
-  // How far this rank may run now: the agreed floor and the throttle's
-  // optimism (adapted here to what was undone).
-  double horizon(Turn& t) const;
+  // How far this rank may run now: the agreed floor (or the earliest time
+  // any rank can run by itself) and the throttle's stretch.
+  double horizon(const Turn& t) const;
   // Sends the pending batches that carry something (every one, empty or
   // not, with `markers`), tagged with the agreement's epoch.
   void send_pending(Turn& t, bool markers);
