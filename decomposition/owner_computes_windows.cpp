@@ -179,19 +179,7 @@ std::unique_ptr<engine::Engine> OwnerComputesWindows::round_engine(engine::Engin
   return std::make_unique<engine::Engine>(d_.model_, s);
 }
 
-bool OwnerComputesWindows::round(double end) {
-  if (!channels_) {
-    channels_ = std::make_unique<mpi::BatchChannels>(d_.comm_, every_other_rank(d_.rank_, d_.ranks_), kMaxBatchBytes);
-  }
-  ++d_.counters_.owner_rounds;
-  d_.enter(RoundPhase::other);
-  if (d_.global_owned_ == 0) {
-    // The first round of a run: its length is counted per particle too.
-    RunTotals totals = d_.run_totals();
-    d_.agree(totals);
-    d_.take_totals(totals);
-  }
-  Turn t;
+void OwnerComputesWindows::open_round(Turn& t) {
   t.floor = d_.time_;
   t.least_runnable = d_.time_;
   t.started_at = d_.time_;
@@ -227,6 +215,23 @@ bool OwnerComputesWindows::round(double end) {
   view.begin_owner_computes(block_of(d_.rank_), kInstantsPerSegment, one_layer ? &window : nullptr);
   if (one_layer) view.set_quiet_core(engine::quiet_core(block_of(d_.rank_), t.e->grid()));
   t.kept_at_start = t.e->statistics().total_events();
+}
+
+bool OwnerComputesWindows::round(double end) {
+  if (!channels_) {
+    channels_ = std::make_unique<mpi::BatchChannels>(d_.comm_, every_other_rank(d_.rank_, d_.ranks_), kMaxBatchBytes);
+  }
+  ++d_.counters_.owner_rounds;
+  d_.enter(RoundPhase::other);
+  if (d_.global_owned_ == 0) {
+    // The first round of a run: its length is counted per particle too.
+    RunTotals totals = d_.run_totals();
+    d_.agree(totals);
+    d_.take_totals(totals);
+  }
+  Turn t;
+  open_round(t);
+  const engine::PartialView view(*t.e);
   for (;;) {
     if (d_.stop_poll_ && d_.stop_poll_()) t.halt = DistributedEngine::Halt::stop;
     std::uint64_t ran = 0;

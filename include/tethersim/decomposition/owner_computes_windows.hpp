@@ -64,6 +64,10 @@ class OwnerComputesWindows final : public WindowProtocol {
   // The round's engine from a snapshot of the records it holds, with the
   // global clocks the rank's engine had before the round (t.globals).
   std::unique_ptr<engine::Engine> round_engine(engine::EngineSnapshot s, const Turn& t) const;
+  // The round's start: the engine of this rank's window (or of the whole
+  // system) in owner-computes mode, the batches, the agreement and the
+  // testing switches; the rank's own engine is freed.
+  void open_round(Turn& t);
   // Outcomes of the events just run (and the cancels they imply) into the
   // batches of the ranks they concern.
   void publish(Turn& t, double end);
