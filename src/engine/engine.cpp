@@ -320,12 +320,14 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
         continue;
       }
       if (owner_) {
-        if (e.time < segments_.committed) {
-          // Nothing before the committed floor can still happen: an event
-          // there comes from a copy placed from a history its sender has
-          // since given up (with ghosts one layer deep, a particle coming in
-          // cannot be checked against versions this process never held),
-          // and waits, held, for the withdrawal that undoes the copy.
+        if (e.time < protected_floor()) {
+          // Nothing below what may be committed can still happen here: an
+          // event there comes from records of two versions that never
+          // coexisted (a copy placed from a history its sender has since
+          // given up, or one whose partner's newer version is still on its
+          // way), and waits, held, for the version or withdrawal that
+          // invalidates it. Undoing for it would take this process below
+          // the floor it reported.
           hold_event(i, e);
           continue;
         }
@@ -338,7 +340,13 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
     } else {
       const GlobalEvent g = global_.top();
       if (g.time >= end) return true;
-      const bool elsewhere = owner_ && g.kind == EventKind::restitution && !restitutes_here(g);
+      // A restitution below what may be committed ran where it was
+      // counted: it is back only because an undo from after its time
+      // restored the calendar entry this process had passed over (the
+      // pass is kept at the instant reached then). Its own ones never come
+      // back so: they are kept at their own instants.
+      const bool elsewhere = owner_ && g.kind == EventKind::restitution &&
+                             (g.time < protected_floor() || !restitutes_here(g));
       if (owner_ && !elsewhere && owner_undo_due(global_event_key(g))) return false;
       if (speculation_ && !elsewhere) note_speculation_time(g.time, g.kind == EventKind::restitution);
       global_.pop();

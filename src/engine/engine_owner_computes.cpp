@@ -293,6 +293,10 @@ bool Engine::is_straggler(const EventKey& key) const {
 }
 
 void Engine::undo_owner_from(double t) {
+  if (t < owner_->protected_floor) {
+    throw std::logic_error("owner-computes: an undo from " + std::to_string(t) + " below the floor " +
+                           std::to_string(owner_->protected_floor) + " this process reported");
+  }
   undo_segments_from(t);
   owner_->latest = std::min(owner_->latest, std::nextafter(t, -kInfinity));
   // Holds are remade as events surface again.
@@ -320,6 +324,13 @@ EventKey Engine::withdraw_foreign(int sender, const EventKey& key) {
   if (placed) undo_owner_from(key.time);  // puts it back among the pending
   owner_->foreign.drop_pending(sender, key);
   return placed ? key : EventKey{};
+}
+
+double Engine::protected_floor() const { return std::max(segments_.committed, owner_->protected_floor); }
+
+void Engine::protect_floor(double t) {
+  if (!owner_) throw std::logic_error("owner-computes mode is not on");
+  owner_->protected_floor = t;
 }
 
 void Engine::commit_owner_before(double t) {

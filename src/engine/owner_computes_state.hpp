@@ -31,6 +31,10 @@ struct Engine::OwnerComputes {
   // and an undo from t leaves the clock where its segment began but
   // nothing at or after t run.
   double latest = -kInfinity;
+  // No time below this can be agreed as the committed floor any more: the
+  // committed floor, or what this process has reported to the agreement
+  // under way when that is more (Engine::protect_floor).
+  double protected_floor = -kInfinity;
   // An event or outcome that came up before `latest` (owner_undo_due):
   // run_until stopped in front of it.
   std::optional<EventKey> undo_due;

@@ -27,7 +27,8 @@
 # have been made of owner-computes rounds that ran no event twice, and at
 # least k outcomes must have come late to a rank (and undone it there); with
 # MIN_HELD_UNDOS=k at least k undos before an event a rank had held while
-# later ones ran.
+# later ones ran; with MIN_FORCED_UNDOS=k at least k undos forced by
+# TETHERSIM_OWNER_FAIL_RATE.
 set -euo pipefail
 exe=$1 np=$2 ref=$3 out=$4
 shift 4
@@ -118,6 +119,12 @@ if [[ -n "${MIN_HELD_UNDOS:-}" ]]; then
   echo "undos before a held event: $held"
   /usr/bin/python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)" \
     "$held" "$MIN_HELD_UNDOS" || { echo "expected at least $MIN_HELD_UNDOS undos before a held event"; exit 1; }
+fi
+if [[ -n "${MIN_FORCED_UNDOS:-}" ]]; then
+  forced=$(counter forced_undos total)
+  echo "undos forced by the testing switch: $forced"
+  /usr/bin/python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)" \
+    "$forced" "$MIN_FORCED_UNDOS" || { echo "expected at least $MIN_FORCED_UNDOS forced undos"; exit 1; }
 fi
 if [[ -n "${MIN_PARTIAL_COMMITS:-}" ]]; then
   partial=$(counter partial_commits total)

@@ -80,6 +80,7 @@ struct DistributionCounters {
   std::uint64_t late_outcomes = 0;        // outcomes that came before this rank's clock
   std::uint64_t cancels_sent = 0;         // withdrawals (outcomes of undone events no re-run gave)
   std::uint64_t held_undos = 0;           // undos before an event held while later ones ran
+  std::uint64_t forced_undos = 0;         // undos forced by TETHERSIM_OWNER_FAIL_RATE (testing)
   double seconds_throttled = 0.0;         // waiting at the throttle's horizon (part of seconds_wait)
   double seconds_verify = 0.0;            // comparing histories, undoing
 };
@@ -130,6 +131,7 @@ inline constexpr DistributionCounterRow kRowList[] = {
     {"late_outcomes", count<&C::late_outcomes>},
     {"cancels_sent", count<&C::cancels_sent>},
     {"held_undos", count<&C::held_undos>},
+    {"forced_undos", count<&C::forced_undos>},
     // Owner-computes rounds: how deep an undo goes, and how much is
     // committed per agreement on the floor.
     {"events_per_rollback",

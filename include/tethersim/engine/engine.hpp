@@ -271,6 +271,13 @@ class Engine {
   EventKey withdraw_foreign(int sender, const EventKey& key);
   void commit_owner_before(double t);
   double floor_time() const;
+  // Owner-computes mode: no agreement can give less than `t` any more (the
+  // agreed floor, what this process reported to the agreement under way,
+  // or the key of a message taken in since): nothing below t may run or
+  // be undone here on this process's own account; an event of its own
+  // that comes up there is held (docs/distribution.md, "The floor a rank
+  // reported").
+  void protect_floor(double t);
   double runnable_floor_time() const;
   std::size_t held_count() const;
 
@@ -455,6 +462,8 @@ class Engine {
   bool restitutes_here(const GlobalEvent& g) const;
   bool executes_here(Index i, const ParticleEvent& e) const;
   void hold_event(Index i, const ParticleEvent& e);
+  // The larger of the committed floor and the one protect_floor set.
+  double protected_floor() const;
   // Whether the event or outcome at `key` must wait for an undo from its
   // time (it came up before the latest event run here); notes it if so.
   bool owner_undo_due(const EventKey& key);

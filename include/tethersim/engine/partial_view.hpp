@@ -208,6 +208,9 @@ class PartialView {
   // A lower bound on the time of anything this engine may still run or
   // place (held events excluded: their outcomes come from elsewhere).
   double floor_time() const { return engine_->floor_time(); }
+  // Nothing below t may run or be undone on this engine's own account
+  // (Engine::protect_floor).
+  void protect_floor(double t) const { engine_->protect_floor(t); }
   // The same without pending outcomes that are not ready (they wait for
   // something another process sends): the earliest time this engine can
   // still run or place anything by itself.

@@ -76,6 +76,9 @@ class CutMinimum {
   bool open() const { return open_; }
   // This rank has reported and not yet taken the round's result.
   bool reporting() const { return open_ && reported_; }
+  // What this rank reported to the open round (reporting() only): the
+  // round's result is at most this.
+  double reported() const { return -out_[0]; }
 
   // Enters the next round: the caller sends every neighbour a batch now,
   // tagged with the new epoch(), and passes the least key it carries here
