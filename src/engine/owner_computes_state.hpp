@@ -31,9 +31,11 @@ struct Engine::OwnerComputes {
   // and an undo from t leaves the clock where its segment began but
   // nothing at or after t run.
   double latest = -kInfinity;
-  // No time below this can be agreed as the committed floor any more: the
-  // committed floor, or what this process has reported to the agreement
-  // under way when that is more (Engine::protect_floor).
+  // No agreement can give less than this any more, as the protocol tells
+  // it (Engine::protect_floor): the agreed floor, or what this process
+  // reported to the agreement under way, lowered to the key of each
+  // message taken in since. Nothing below it runs or is undone here on
+  // this process's own account.
   double protected_floor = -kInfinity;
   // An event or outcome that came up before `latest` (owner_undo_due):
   // run_until stopped in front of it.

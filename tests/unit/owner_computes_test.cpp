@@ -414,6 +414,53 @@ TEST(OwnerComputes, ALateOutcomeUndoesToAMeetingWithAParticleAsItWas) {
   EXPECT_NE(want[0].particle.v[1], 0.0);  // X did meet Y
 }
 
+// The floor an engine was given (Engine::protect_floor: what its process
+// reported to the agreement under way, lowered to the key of each message
+// taken in since): an undo below it throws instead of taking the engine
+// under a floor other processes may already commit; a late outcome undoes
+// it once the floor is lowered to the outcome's key, as the protocol does
+// on taking the outcome in, and the engine then ends as the serial run.
+TEST(OwnerComputes, AnEngineIsNeverUndoneBelowTheFloorItWasGiven) {
+  const std::string model =
+      "[run]\nend_time = 10.0\nseed = 1\n"
+      "[domain]\nlo = [0.0, 0.0, 0.0]\nhi = [12.0, 12.0, 12.0]\nsector_size = 4.0\n"
+      "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.5\n"
+      "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 1.0\nc = 1.0\n"
+      "[[initial.particle]]\nid = 0\nspecies = \"A\"\nposition = [4.3, 6.0, 6.0]\n"
+      "[[initial.particle]]\nid = 1\nspecies = \"A\"\nposition = [3.4, 2.95, 6.0]\nvelocity = [0.0, 0.5, 0.0]\n"
+      "[[initial.particle]]\nid = 2\nspecies = \"A\"\nposition = [3.4, 4.2, 6.0]\n"
+      "[[initial.particle]]\nid = 3\nspecies = \"A\"\nposition = [4.3, 6.0, 8.53]\nvelocity = [0.0, 0.0, -0.3]\n";
+  Simulation first(model), second(model);
+  const auto shape = first->grid().shape();
+  engine::SectorBox left, right;
+  left.hi = shape;
+  left.hi[0] = 1;
+  right.hi = shape;
+  right.lo[0] = 1;
+  first.view().set_counts_global_events(true);
+  first.view().begin_owner_computes(left, 64);
+  second.view().set_counts_global_events(false);
+  second.view().begin_owner_computes(right, 64);
+  first->run_until(1.0);
+  std::vector<engine::EventOutcome> sent = first.view().take_outcomes();
+  ASSERT_EQ(sent.size(), 1u);
+  second->run_until(5.2);
+  second.view().protect_floor(4.0);
+  EXPECT_THROW(second.view().undo_owner_from(3.5), std::logic_error);
+  // The late outcome (key 0.5) must undo to before 3.23: refused above
+  // its key, taken once the floor is lowered to it.
+  EXPECT_THROW(second.view().take_late_outcome(engine::EventOutcome(sent[0]), 0), std::logic_error);
+  second.view().protect_floor(sent[0].key.time);
+  ASSERT_TRUE(second.view().take_late_outcome(std::move(sent[0]), 0).has_value());
+  second->run_until(5.2);
+  Simulation serial(model);
+  serial->run_until(5.2);
+  const std::vector<engine::ParticleRecord> want = serial->records(), got = second->records();
+  for (std::size_t p : {0u, 3u}) {
+    EXPECT_TRUE(same_particle(want[p].particle, got[p].particle)) << "particle " << p;
+  }
+}
+
 // Ghosts one layer deep (plan step 8): each engine holds its block and one
 // layer of sectors around it; particles come in and go out with the
 // outcomes that move them, and an outcome reaches the other engine only

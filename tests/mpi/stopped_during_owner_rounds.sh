@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Owner-computes rounds (--windows owner) stopped in the middle, with ranks
+# undone at random (TETHERSIM_OWNER_FAIL_RATE) and batches held back
+# (TETHERSIM_OWNER_DELAY) so that the stop finds ranks ahead of the agreed
+# floor and messages in flight:
+# - SIGTERM to the ranks (as a batch system sends before the time limit): exit
+#   code 0, the stop message, a summary marked interrupted, a checkpoint at
+#   the stop; continued on 3 ranks in speculative windows, the uninterrupted
+#   one-rank run's bits;
+# - kill -9 of the whole session after a checkpoint: the restart from what
+#   it left, on 2 ranks in owner rounds again, gives the same bits.
+#   stopped_during_owner_rounds.sh TETHERSIM SOURCE_DIR WORK_DIR
+set -euo pipefail
+exe=$1 src=$2 work=$3
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+export OMPI_MCA_mpi_yield_when_idle=1
+export TETHERSIM_OWNER_PREVIEW=1
+fail() { echo "FAIL: $*" >&2; exit 1; }
+json_field() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
+rm -rf "$work" && mkdir -p "$work"
+model=("$src/examples/gas.toml" --set initial.parameters.cells=10 --set run.end_time=6
+       --set output.frame_interval=1 --set output.checkpoint_interval=0.25)
+
+"$exe" run "${model[@]}" -o "$work/straight" -q
+
+# waits until DIR holds a checkpoint while PID runs, then a moment more.
+after_first_checkpoint() {
+  local dir=$1 pid=$2 deadline=$((SECONDS + 120))
+  until [[ -e $dir/checkpoint.h5 ]]; do
+    kill -0 "$pid" 2>/dev/null || fail "the run in $dir ended before its first checkpoint"
+    ((SECONDS < deadline)) || fail "no checkpoint in $dir within 120 s"
+    sleep 0.01
+  done
+  sleep "0.$((RANDOM % 5 + 1))"
+  kill -0 "$pid" 2>/dev/null || fail "the run in $dir finished before it was stopped (make it longer)"
+}
+
+# --- SIGTERM to both ranks (as srun or the batch system delivers it to the
+# tasks; mpirun itself, signalled, passes the signal on but ends with exit
+# code 1 whatever its ranks do): they agree on a floor and stop there
+# together.
+TETHERSIM_OWNER_FAIL_RATE=0.01 TETHERSIM_OWNER_DELAY=0.2 \
+  mpirun -np 2 --oversubscribe "$exe" run "${model[@]}" --windows owner -o "$work/term" -q 2>"$work/term.err" &
+pid=$!
+after_first_checkpoint "$work/term" "$pid"
+pkill -TERM -P "$pid" || fail "SIGTERM: no rank to signal"
+# A guard against a hang, not a timing test: a stop takes a fraction of a
+# second.
+deadline=$((SECONDS + 60))
+while kill -0 "$pid" 2>/dev/null; do
+  ((SECONDS < deadline)) || { kill -9 "$pid"; fail "SIGTERM: the ranks still ran after 60 s"; }
+  sleep 0.05
+done
+code=0; wait "$pid" || code=$?
+[[ $code -eq 0 ]] || fail "SIGTERM: exit code $code: $(cat "$work/term.err")"
+grep -q "stopped by SIGTERM at t = " "$work/term.err" || fail "no stop message: $(cat "$work/term.err")"
+[[ $(json_field "$work/term/summary.json" interrupted) == True ]] || fail "summary not marked interrupted"
+stopped=$(json_field "$work/term/summary.json" end_time)
+echo "stopped by SIGTERM at t = $stopped"
+mpirun -np 3 --oversubscribe "$exe" run --restart "$work/term" -q
+/usr/bin/python3 "$here/../common/same_state.py" "$work/straight" "$work/term"
+
+# --- kill -9 of the session (mpirun and both ranks at once, as a node
+# failure would), then a restart in owner rounds.
+TETHERSIM_OWNER_FAIL_RATE=0.01 TETHERSIM_OWNER_DELAY=0.2 \
+  setsid mpirun -np 2 --oversubscribe "$exe" run "${model[@]}" --windows owner -o "$work/killed" -q &
+pid=$!
+after_first_checkpoint "$work/killed" "$pid"
+pkill -KILL -s "$pid" 2>/dev/null || kill -9 "$pid"
+wait "$pid" 2>/dev/null || true
+deadline=$((SECONDS + 30))
+while pgrep -s "$pid" >/dev/null; do
+  ((SECONDS < deadline)) || fail "processes of the killed run still alive after 30 s"
+  pkill -KILL -s "$pid" 2>/dev/null || true
+  sleep 0.05
+done
+# Between the two renames of a checkpoint write only the previous one is
+# there: --restart takes it.
+newest=$work/killed/checkpoint.h5
+[[ -e $newest ]] || newest=$work/killed/checkpoint.prev.h5
+echo "killed after the checkpoint at t = $(/usr/bin/python3 -c "import h5py,sys; print(h5py.File(sys.argv[1],'r')['checkpoint'].attrs['time'])" "$newest")"
+mpirun -np 2 --oversubscribe "$exe" run --restart "$work/killed" --windows owner -q
+/usr/bin/python3 "$here/../common/same_state.py" "$work/straight" "$work/killed"
