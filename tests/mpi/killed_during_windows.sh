@@ -9,6 +9,7 @@ exe=$1 src=$2 work=$3
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export OMPI_MCA_mpi_yield_when_idle=1
 fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$here/run_control.sh"
 rm -rf "$work" && mkdir -p "$work"
 model=("$src/examples/gas.toml" --set initial.parameters.cells=10 --set run.end_time=12
        --set output.frame_interval=1 --set output.checkpoint_interval=0.25)
@@ -23,29 +24,9 @@ model=("$src/examples/gas.toml" --set initial.parameters.cells=10 --set run.end_
 TETHERSIM_SPECULATION_FAIL_RATE=0.2 setsid mpirun -np 2 --oversubscribe "$exe" run "${model[@]}" \
   -o "$work/killed" -q &
 pid=$!
-deadline=$((SECONDS + 120))
-until [[ -e $work/killed/checkpoint.h5 ]]; do
-  kill -0 "$pid" 2>/dev/null || fail "the run ended before its first checkpoint"
-  ((SECONDS < deadline)) || fail "no checkpoint within 120 s"
-  sleep 0.01
-done
-# A moment after the first checkpoint: inside some window.
-sleep "0.$((RANDOM % 5 + 1))"
-kill -0 "$pid" 2>/dev/null || fail "the run finished before it was killed (make it longer)"
-pkill -KILL -s "$pid" 2>/dev/null || kill -9 "$pid"
-wait "$pid" 2>/dev/null || true
-# Wait until nothing of the session is left.
-deadline=$((SECONDS + 30))
-while pgrep -s "$pid" >/dev/null; do
-  ((SECONDS < deadline)) || fail "processes of the killed run still alive after 30 s"
-  pkill -KILL -s "$pid" 2>/dev/null || true
-  sleep 0.05
-done
-# Between the two renames of a checkpoint write only the previous one is
-# there: --restart takes it.
-newest=$work/killed/checkpoint.h5
-[[ -e $newest ]] || newest=$work/killed/checkpoint.prev.h5
-stopped=$(/usr/bin/python3 -c "import h5py,sys; print(h5py.File(sys.argv[1],'r')['checkpoint'].attrs['time'])" "$newest")
+after_first_checkpoint "$work/killed" "$pid"
+kill_session "$pid"
+stopped=$(newest_checkpoint "$work/killed")
 echo "killed after the checkpoint at t = $stopped"
 
 mpirun -np 3 --oversubscribe "$exe" run --restart "$work/killed" -q

@@ -16,24 +16,13 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export OMPI_MCA_mpi_yield_when_idle=1
 export TETHERSIM_OWNER_PREVIEW=1
 fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$here/run_control.sh"
 json_field() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
 rm -rf "$work" && mkdir -p "$work"
 model=("$src/examples/gas.toml" --set initial.parameters.cells=10 --set run.end_time=6
        --set output.frame_interval=1 --set output.checkpoint_interval=0.25)
 
 "$exe" run "${model[@]}" -o "$work/straight" -q
-
-# waits until DIR holds a checkpoint while PID runs, then a moment more.
-after_first_checkpoint() {
-  local dir=$1 pid=$2 deadline=$((SECONDS + 120))
-  until [[ -e $dir/checkpoint.h5 ]]; do
-    kill -0 "$pid" 2>/dev/null || fail "the run in $dir ended before its first checkpoint"
-    ((SECONDS < deadline)) || fail "no checkpoint in $dir within 120 s"
-    sleep 0.01
-  done
-  sleep "0.$((RANDOM % 5 + 1))"
-  kill -0 "$pid" 2>/dev/null || fail "the run in $dir finished before it was stopped (make it longer)"
-}
 
 # --- SIGTERM to both ranks (as srun or the batch system delivers it to the
 # tasks; mpirun itself, signalled, passes the signal on but ends with exit
@@ -66,18 +55,7 @@ TETHERSIM_OWNER_FAIL_RATE=0.01 TETHERSIM_OWNER_DELAY=0.2 \
   setsid mpirun -np 2 --oversubscribe "$exe" run "${model[@]}" --windows owner -o "$work/killed" -q &
 pid=$!
 after_first_checkpoint "$work/killed" "$pid"
-pkill -KILL -s "$pid" 2>/dev/null || kill -9 "$pid"
-wait "$pid" 2>/dev/null || true
-deadline=$((SECONDS + 30))
-while pgrep -s "$pid" >/dev/null; do
-  ((SECONDS < deadline)) || fail "processes of the killed run still alive after 30 s"
-  pkill -KILL -s "$pid" 2>/dev/null || true
-  sleep 0.05
-done
-# Between the two renames of a checkpoint write only the previous one is
-# there: --restart takes it.
-newest=$work/killed/checkpoint.h5
-[[ -e $newest ]] || newest=$work/killed/checkpoint.prev.h5
-echo "killed after the checkpoint at t = $(/usr/bin/python3 -c "import h5py,sys; print(h5py.File(sys.argv[1],'r')['checkpoint'].attrs['time'])" "$newest")"
+kill_session "$pid"
+echo "killed after the checkpoint at t = $(newest_checkpoint "$work/killed")"
 mpirun -np 2 --oversubscribe "$exe" run --restart "$work/killed" --windows owner -q
 /usr/bin/python3 "$here/../common/same_state.py" "$work/straight" "$work/killed"

@@ -363,6 +363,52 @@ TEST(OwnerComputes, ImpactTimeUndosEndAsTheSerialRun) {
   }
 }
 
+// W, X, Y and Z of the tests below, on two engines split at x = 4 (W and X
+// on the first, Y and Z on the second; sectors of 4), the first run to
+// t = 1: its one outcome (W meets X at t = 0.5) not yet given to the
+// second.
+struct LateMeeting {
+  static std::string model() {
+    return "[run]\nend_time = 10.0\nseed = 1\n"
+           "[domain]\nlo = [0.0, 0.0, 0.0]\nhi = [12.0, 12.0, 12.0]\nsector_size = 4.0\n"
+           "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.5\n"
+           "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 1.0\nc = 1.0\n"
+           "[[initial.particle]]\nid = 0\nspecies = \"A\"\nposition = [4.3, 6.0, 6.0]\n"  // Y
+           "[[initial.particle]]\nid = 1\nspecies = \"A\"\nposition = [3.4, 2.95, 6.0]\nvelocity = [0.0, 0.5, 0.0]\n"  // W
+           "[[initial.particle]]\nid = 2\nspecies = \"A\"\nposition = [3.4, 4.2, 6.0]\n"  // X
+           "[[initial.particle]]\nid = 3\nspecies = \"A\"\nposition = [4.3, 6.0, 8.53]\nvelocity = [0.0, 0.0, -0.3]\n";  // Z
+  }
+
+  LateMeeting() {
+    const auto shape = first->grid().shape();
+    engine::SectorBox left, right;
+    left.hi = shape;
+    left.hi[0] = 1;  // x below 4: W and X
+    right.hi = shape;
+    right.lo[0] = 1;  // Y and Z
+    first.view().set_counts_global_events(true);
+    first.view().begin_owner_computes(left, 64);
+    second.view().set_counts_global_events(false);
+    second.view().begin_owner_computes(right, 64);
+    first->run_until(1.0);
+    sent = first.view().take_outcomes();
+  }
+
+  // Y and Z on the second engine are the serial run's at t = 5.2.
+  void expect_serial_y_and_z() {
+    Simulation serial(model());
+    serial->run_until(5.2);
+    const std::vector<engine::ParticleRecord> want = serial->records(), got = second->records();
+    for (std::size_t p : {0u, 3u}) {  // Y and Z, by id
+      EXPECT_TRUE(same_particle(want[p].particle, got[p].particle)) << "particle " << p;
+    }
+    EXPECT_NE(want[0].particle.v[1], 0.0);  // X did meet Y
+  }
+
+  Simulation first{model()}, second{model()};
+  std::vector<engine::EventOutcome> sent;
+};
+
 // A late outcome's impact from a particle as it was: X, set moving at
 // t = 0.5 by W on the first engine, passes Y (at rest on the second) between
 // t = 3.228 and 4.972 and meets it, but the second engine, not yet told,
@@ -374,44 +420,17 @@ TEST(OwnerComputes, ImpactTimeUndosEndAsTheSerialRun) {
 // (W stops at X) would meet Y only at t = 5.228, after Z does, so the
 // second engine holds nothing of Y's before then.
 TEST(OwnerComputes, ALateOutcomeUndoesToAMeetingWithAParticleAsItWas) {
-  const std::string model =
-      "[run]\nend_time = 10.0\nseed = 1\n"
-      "[domain]\nlo = [0.0, 0.0, 0.0]\nhi = [12.0, 12.0, 12.0]\nsector_size = 4.0\n"
-      "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.5\n"
-      "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 1.0\nc = 1.0\n"
-      "[[initial.particle]]\nid = 0\nspecies = \"A\"\nposition = [4.3, 6.0, 6.0]\n"  // Y
-      "[[initial.particle]]\nid = 1\nspecies = \"A\"\nposition = [3.4, 2.95, 6.0]\nvelocity = [0.0, 0.5, 0.0]\n"  // W
-      "[[initial.particle]]\nid = 2\nspecies = \"A\"\nposition = [3.4, 4.2, 6.0]\n"  // X
-      "[[initial.particle]]\nid = 3\nspecies = \"A\"\nposition = [4.3, 6.0, 8.53]\nvelocity = [0.0, 0.0, -0.3]\n";  // Z
-  Simulation first(model), second(model);
-  const auto shape = first->grid().shape();
-  engine::SectorBox left, right;
-  left.hi = shape;
-  left.hi[0] = 1;  // x below 4: W and X
-  right.hi = shape;
-  right.lo[0] = 1;  // Y and Z
-  first.view().set_counts_global_events(true);
-  first.view().begin_owner_computes(left, 64);
-  second.view().set_counts_global_events(false);
-  second.view().begin_owner_computes(right, 64);
-  first->run_until(1.0);
-  std::vector<engine::EventOutcome> sent = first.view().take_outcomes();
-  ASSERT_EQ(sent.size(), 1u);
-  EXPECT_EQ(sent[0].key.time, 0.5);  // W meets X
-  second->run_until(5.2);            // Z meets Y at t = 5.1
-  ASSERT_TRUE(second.view().is_straggler(sent[0].key));
-  const std::optional<double> from = second.view().take_late_outcome(std::move(sent[0]), 0);
+  LateMeeting m;
+  ASSERT_EQ(m.sent.size(), 1u);
+  EXPECT_EQ(m.sent[0].key.time, 0.5);  // W meets X
+  m.second->run_until(5.2);            // Z meets Y at t = 5.1
+  ASSERT_TRUE(m.second.view().is_straggler(m.sent[0].key));
+  const std::optional<double> from = m.second.view().take_late_outcome(std::move(m.sent[0]), 0);
   ASSERT_TRUE(from.has_value()) << "nothing was undone";
   EXPECT_GE(*from, 0.5);
   EXPECT_LE(*from, 3.22823);  // X meets Y at 0.5 + (1.8 - sqrt(0.19)) / 0.5 = 3.22822
-  second->run_until(5.2);
-  Simulation serial(model);
-  serial->run_until(5.2);
-  const std::vector<engine::ParticleRecord> want = serial->records(), got = second->records();
-  for (std::size_t p : {0u, 3u}) {  // Y and Z, by id
-    EXPECT_TRUE(same_particle(want[p].particle, got[p].particle)) << "particle " << p;
-  }
-  EXPECT_NE(want[0].particle.v[1], 0.0);  // X did meet Y
+  m.second->run_until(5.2);
+  m.expect_serial_y_and_z();
 }
 
 // The floor an engine was given (Engine::protect_floor: what its process
@@ -421,44 +440,18 @@ TEST(OwnerComputes, ALateOutcomeUndoesToAMeetingWithAParticleAsItWas) {
 // it once the floor is lowered to the outcome's key, as the protocol does
 // on taking the outcome in, and the engine then ends as the serial run.
 TEST(OwnerComputes, AnEngineIsNeverUndoneBelowTheFloorItWasGiven) {
-  const std::string model =
-      "[run]\nend_time = 10.0\nseed = 1\n"
-      "[domain]\nlo = [0.0, 0.0, 0.0]\nhi = [12.0, 12.0, 12.0]\nsector_size = 4.0\n"
-      "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.5\n"
-      "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 1.0\nc = 1.0\n"
-      "[[initial.particle]]\nid = 0\nspecies = \"A\"\nposition = [4.3, 6.0, 6.0]\n"
-      "[[initial.particle]]\nid = 1\nspecies = \"A\"\nposition = [3.4, 2.95, 6.0]\nvelocity = [0.0, 0.5, 0.0]\n"
-      "[[initial.particle]]\nid = 2\nspecies = \"A\"\nposition = [3.4, 4.2, 6.0]\n"
-      "[[initial.particle]]\nid = 3\nspecies = \"A\"\nposition = [4.3, 6.0, 8.53]\nvelocity = [0.0, 0.0, -0.3]\n";
-  Simulation first(model), second(model);
-  const auto shape = first->grid().shape();
-  engine::SectorBox left, right;
-  left.hi = shape;
-  left.hi[0] = 1;
-  right.hi = shape;
-  right.lo[0] = 1;
-  first.view().set_counts_global_events(true);
-  first.view().begin_owner_computes(left, 64);
-  second.view().set_counts_global_events(false);
-  second.view().begin_owner_computes(right, 64);
-  first->run_until(1.0);
-  std::vector<engine::EventOutcome> sent = first.view().take_outcomes();
-  ASSERT_EQ(sent.size(), 1u);
-  second->run_until(5.2);
-  second.view().protect_floor(4.0);
-  EXPECT_THROW(second.view().undo_owner_from(3.5), std::logic_error);
+  LateMeeting m;
+  ASSERT_EQ(m.sent.size(), 1u);
+  m.second->run_until(5.2);
+  m.second.view().protect_floor(4.0);
+  EXPECT_THROW(m.second.view().undo_owner_from(3.5), std::logic_error);
   // The late outcome (key 0.5) must undo to before 3.23: refused above
   // its key, taken once the floor is lowered to it.
-  EXPECT_THROW(second.view().take_late_outcome(engine::EventOutcome(sent[0]), 0), std::logic_error);
-  second.view().protect_floor(sent[0].key.time);
-  ASSERT_TRUE(second.view().take_late_outcome(std::move(sent[0]), 0).has_value());
-  second->run_until(5.2);
-  Simulation serial(model);
-  serial->run_until(5.2);
-  const std::vector<engine::ParticleRecord> want = serial->records(), got = second->records();
-  for (std::size_t p : {0u, 3u}) {
-    EXPECT_TRUE(same_particle(want[p].particle, got[p].particle)) << "particle " << p;
-  }
+  EXPECT_THROW(m.second.view().take_late_outcome(engine::EventOutcome(m.sent[0]), 0), std::logic_error);
+  m.second.view().protect_floor(m.sent[0].key.time);
+  ASSERT_TRUE(m.second.view().take_late_outcome(std::move(m.sent[0]), 0).has_value());
+  m.second->run_until(5.2);
+  m.expect_serial_y_and_z();
 }
 
 // Ghosts one layer deep (plan step 8): each engine holds its block and one
