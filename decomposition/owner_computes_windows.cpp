@@ -92,12 +92,6 @@ struct OwnerComputesWindows::Turn {
   // every outcome goes to every rank).
   std::vector<engine::SectorWindow> reach;
   double floor = 0.0;  // the last agreed committed floor
-  // No agreement can give less than this any more: the floor, or, while
-  // this rank's report is out, the least of what it reported and the keys
-  // it has taken in since (only a message may take a rank below its
-  // report, and never below its key). Undos on this rank's own account
-  // stay at or above it, and so does everything it runs.
-  double protect = 0.0;
   // The earliest time any rank could run or place something by itself, at
   // the last agreement (the throttle's base: the floor itself can be held
   // by an outcome that waits for a rank the throttle holds back).
@@ -128,11 +122,6 @@ namespace {
 // The engine's owner-computes side (a view: the engine's own interface
 // keeps it apart).
 engine::PartialView view_of(const OwnerComputesWindows::Turn& t) { return engine::PartialView(*t.e); }
-
-void protect(OwnerComputesWindows::Turn& t, double floor) {
-  t.protect = floor;
-  view_of(t).protect_floor(floor);
-}
 
 }  // namespace
 
@@ -192,7 +181,6 @@ std::unique_ptr<engine::Engine> OwnerComputesWindows::round_engine(engine::Engin
 
 void OwnerComputesWindows::open_round(Turn& t) {
   t.floor = d_.time_;
-  t.protect = d_.time_;
   t.least_runnable = d_.time_;
   t.started_at = d_.time_;
   // Ghosts one sector layer deep where the engine takes them (models
@@ -288,7 +276,7 @@ bool OwnerComputesWindows::round(double end) {
   if (until < end) {
     // Everything at or after the floor is undone: the state is the one at
     // the floor on every rank (what it sent there is void with it).
-    protect(t, until);
+    view_of(t).protect_floor(until);
     view_of(t).undo_owner_from(until);
   }
   hand_back(t, until);
@@ -381,10 +369,10 @@ void OwnerComputesWindows::transmit(std::size_t k, const Bytes& batch) {
 }
 
 bool OwnerComputesWindows::forced_undo(Turn& t) {
-  // Never below t.protect: an undo there would take this rank's floor
-  // under the minimum being agreed, which only a message (counted by its
-  // sender) may do.
-  const double lowest = t.protect;
+  // Never below the protected floor: an undo there would take this rank's
+  // floor under the minimum being agreed, which only a message (counted by
+  // its sender) may do.
+  const double lowest = view_of(t).protected_floor();
   if (!t.switches->fail_now() || !(t.e->time() > lowest)) return false;
   const double from = t.switches->between(lowest, t.e->time());
   ++d_.counters_.forced_undos;
@@ -444,7 +432,7 @@ std::size_t OwnerComputesWindows::receive(Turn& t, double end) {
     read_outcome_batch(
         bytes + kEpochBytes, size - kEpochBytes,
         [&](engine::EventOutcome&& o) {
-          if (o.key.time < t.protect) protect(t, std::max(t.floor, o.key.time));
+          if (o.key.time < view.protected_floor()) view.protect_floor(std::max(t.floor, o.key.time));
           if (!view.is_straggler(o.key)) {
             view.add_foreign_outcome(std::move(o), sender);
             return;
@@ -458,7 +446,7 @@ std::size_t OwnerComputesWindows::receive(Turn& t, double end) {
           });
         },
         [&](const engine::EventKey& key) {
-          if (key.time < t.protect) protect(t, std::max(t.floor, key.time));
+          if (key.time < view.protected_floor()) view.protect_floor(std::max(t.floor, key.time));
           // Undone back to the withdrawn outcome if it was placed here.
           counted_undo(t, [&]() -> std::optional<double> {
             const engine::EventKey placed = view.withdraw_foreign(sender, key);
@@ -487,7 +475,9 @@ bool OwnerComputesWindows::move_agreement_on(Turn& t, double end) {
     const double floor = std::min({view_of(t).floor_time(), t.sent.unconfirmed_floor(), end});
     t.cut->report(floor, static_cast<double>(t.halt), static_cast<double>(t.events),
                   std::min(view_of(t).runnable_floor_time(), end));
-    protect(t, std::max(t.floor, t.cut->reported()));
+    // Only a message may take this rank below its report now, and never
+    // below the message's key (lowered in receive).
+    view_of(t).protect_floor(std::max(t.floor, t.cut->reported()));
   }
   if (!t.cut->test()) return false;
   take_agreement(t, end);
@@ -534,7 +524,7 @@ void OwnerComputesWindows::take_agreement(Turn& t, double end) {
   }
   const engine::PartialView view(*t.e);
   view.commit_owner_before(gvt);
-  protect(t, t.floor);
+  view.protect_floor(t.floor);
   t.sent.commit_before(gvt);
   if (t.halt != DistributedEngine::Halt::none) {
     t.over = true;

@@ -88,25 +88,24 @@ if row["ranks"] != ranks or row["events_committed"] != events or row["rounds"] <
     sys.exit("the round records do not match the run")
 PY
 fi
-if [[ -n "${MIN_MIGRATIONS:-}" ]]; then
-  migrations=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['distribution']['per_rank']['migrations']['total'])" "$out/summary.json")
-  echo "migrations between ranks: $migrations"
-  (( migrations >= MIN_MIGRATIONS )) || { echo "expected at least $MIN_MIGRATIONS migrations"; exit 1; }
-fi
 counter() {
   /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['distribution']['per_rank'][sys.argv[2]][sys.argv[3]])" "$out/summary.json" "$1" "$2"
 }
-if [[ -n "${MIN_BOUND_EXCHANGES:-}" ]]; then
-  exchanges=$(counter bound_exchanges total)
-  echo "extra bound exchanges: $exchanges"
-  (( exchanges >= MIN_BOUND_EXCHANGES )) || { echo "expected at least $MIN_BOUND_EXCHANGES extra bound exchanges"; exit 1; }
-fi
-if [[ -n "${MIN_ROLLBACKS:-}" ]]; then
-  rollbacks=$(counter rollbacks total)
-  echo "speculative windows undone: $rollbacks"
-  /usr/bin/python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)" \
-    "$rollbacks" "$MIN_ROLLBACKS" || { echo "expected at least $MIN_ROLLBACKS undone windows"; exit 1; }
-fi
+# at_least VARIABLE COUNTER STATISTIC WHAT: when VARIABLE is set, the
+# counter's statistic over the ranks (total, min, mean) must be at least
+# its value.
+at_least() {
+  local least=${!1:-}
+  [[ -n $least ]] || return 0
+  local value
+  value=$(counter "$2" "$3")
+  echo "$4: $value"
+  /usr/bin/python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)" "$value" "$least" ||
+    { echo "expected at least $least ($4)"; exit 1; }
+}
+at_least MIN_MIGRATIONS migrations total "migrations between ranks"
+at_least MIN_BOUND_EXCHANGES bound_exchanges total "extra bound exchanges"
+at_least MIN_ROLLBACKS rollbacks total "speculative windows undone"
 if [[ -n "${OWNER:-}" ]]; then
   rounds=$(counter owner_rounds total) duplicated=$(counter events_duplicated total) late=$(counter late_outcomes total)
   echo "owner-computes rounds: $rounds; events run twice: $duplicated; late outcomes: $late"
@@ -114,44 +113,13 @@ if [[ -n "${OWNER:-}" ]]; then
     "$rounds" "$duplicated" "$late" "$OWNER" ||
     { echo "expected owner-computes rounds, no event run twice and at least $OWNER late outcomes"; exit 1; }
 fi
-if [[ -n "${MIN_HELD_UNDOS:-}" ]]; then
-  held=$(counter held_undos total)
-  echo "undos before a held event: $held"
-  /usr/bin/python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)" \
-    "$held" "$MIN_HELD_UNDOS" || { echo "expected at least $MIN_HELD_UNDOS undos before a held event"; exit 1; }
-fi
-if [[ -n "${MIN_FORCED_UNDOS:-}" ]]; then
-  forced=$(counter forced_undos total)
-  echo "undos forced by the testing switch: $forced"
-  /usr/bin/python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)" \
-    "$forced" "$MIN_FORCED_UNDOS" || { echo "expected at least $MIN_FORCED_UNDOS forced undos"; exit 1; }
-fi
-if [[ -n "${MIN_PARTIAL_COMMITS:-}" ]]; then
-  partial=$(counter partial_commits total)
-  echo "windows kept up to their earliest violation: $partial"
-  /usr/bin/python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)" \
-    "$partial" "$MIN_PARTIAL_COMMITS" || { echo "expected at least $MIN_PARTIAL_COMMITS partly kept windows"; exit 1; }
-fi
-if [[ -n "${MIN_MEMORY_CUTS:-}" ]]; then
-  cuts=$(counter memory_cuts total)
-  echo "windows ended early with a full undo log: $cuts"
-  (( cuts >= MIN_MEMORY_CUTS )) || { echo "expected at least $MIN_MEMORY_CUTS windows ended by the window memory"; exit 1; }
-fi
-if [[ -n "${MIN_JOURNALS_DROPPED:-}" ]]; then
-  dropped=$(counter journals_dropped total)
-  echo "windows that dropped their journal: $dropped"
-  (( dropped >= MIN_JOURNALS_DROPPED )) || { echo "expected at least $MIN_JOURNALS_DROPPED windows without a journal"; exit 1; }
-fi
-if [[ -n "${MIN_PARTED:-}" ]]; then
-  parted=$(counter parted_particles total)
-  echo "ghosts run otherwise than by their owners: $parted"
-  (( parted >= MIN_PARTED )) || { echo "expected at least $MIN_PARTED parted ghosts"; exit 1; }
-fi
-if [[ -n "${MIN_TICKS_BETWEEN:-}" ]]; then
-  ticks=$(counter ticks_between_windows min)
-  echo "ticks run between windows (fewest on a rank): $ticks"
-  (( ticks >= MIN_TICKS_BETWEEN )) || { echo "expected at least $MIN_TICKS_BETWEEN ticks between windows"; exit 1; }
-fi
+at_least MIN_HELD_UNDOS held_undos total "undos before a held event"
+at_least MIN_FORCED_UNDOS forced_undos total "undos forced by the testing switch"
+at_least MIN_PARTIAL_COMMITS partial_commits total "windows kept up to their earliest violation"
+at_least MIN_MEMORY_CUTS memory_cuts total "windows ended early with a full undo log"
+at_least MIN_JOURNALS_DROPPED journals_dropped total "windows that dropped their journal"
+at_least MIN_PARTED parted_particles total "ghosts run otherwise than by their owners"
+at_least MIN_TICKS_BETWEEN ticks_between_windows min "ticks run between windows (fewest on a rank)"
 if [[ -n "${SPARSE:-}" ]]; then
   examined=$(counter examined_owned mean) certifications=$(counter certifications mean) owned=$(counter owned mean)
   echo "per rank: $examined owned particles examined in $certifications certifications, $owned owned"

@@ -278,6 +278,8 @@ class Engine {
   // that comes up there is held (docs/distribution.md, "The floor a rank
   // reported").
   void protect_floor(double t);
+  // The larger of the committed floor and the one protect_floor set.
+  double protected_floor() const;
   double runnable_floor_time() const;
   std::size_t held_count() const;
 
@@ -462,8 +464,6 @@ class Engine {
   bool restitutes_here(const GlobalEvent& g) const;
   bool executes_here(Index i, const ParticleEvent& e) const;
   void hold_event(Index i, const ParticleEvent& e);
-  // The larger of the committed floor and the one protect_floor set.
-  double protected_floor() const;
   // Whether the event or outcome at `key` must wait for an undo from its
   // time (it came up before the latest event run here); notes it if so.
   bool owner_undo_due(const EventKey& key);

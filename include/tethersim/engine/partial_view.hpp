@@ -211,6 +211,7 @@ class PartialView {
   // Nothing below t may run or be undone on this engine's own account
   // (Engine::protect_floor).
   void protect_floor(double t) const { engine_->protect_floor(t); }
+  double protected_floor() const { return engine_->protected_floor(); }
   // The same without pending outcomes that are not ready (they wait for
   // something another process sends): the earliest time this engine can
   // still run or place anything by itself.
