@@ -1,12 +1,27 @@
 #pragma once
 // The calendar of per-particle events: each mobile particle holds its one
-// earliest predicted event, and an indexed 4-ary min-heap orders them.
-// Events whose partner changed since the prediction are detected when they
-// reach the top (lazy invalidation by per-particle counters).
+// earliest predicted event. Events whose partner changed since the
+// prediction are detected when they reach the top (lazy invalidation by
+// per-particle counters).
 //
-// The heap's nodes are 16 bytes and it starts kPad slots into its storage,
-// so the four children of a node share one 64-byte cache line: sifting
-// down a million-event heap then costs one memory miss per level, not two.
+// Two tiers, a near-future heap over bucketed lists (the arrangement of
+// Smallenburg's event-driven MD and of calendar queues): time from a base
+// is cut into buckets of one width. The events of every bucket up to the
+// one being consumed sit in a small indexed 4-ary min-heap (the near heap);
+// each later bucket is an unordered doubly linked list; events past the
+// last bucket wait in an overflow list. When the near heap empties, the
+// next non-empty bucket moves into it; when only the overflow is left, the
+// buckets are laid out again from the events' times.
+//
+// The order is exact whatever the width: a time's bucket is a monotone
+// function of it (a subtraction, a product by a positive number, a
+// truncation), so every listed event is later than every event in the heap
+// and the events of one instant always share a bucket, where the heap's
+// full order (time, then the tie break) decides. The width decides only the
+// speed. With one heap over every particle, each event cost a memory miss
+// per heap level at a million particles; the near heap holds tens of events
+// and stays in cache, and a list insertion or removal touches two or three
+// particles' links.
 
 #include <cstdint>
 #include <vector>
@@ -50,17 +65,18 @@ class ParticleCalendar {
   void reset(std::size_t particles, std::size_t spare, TieBreak tie_break, OrderPrefix order_prefix,
              const void* context);
   // Grows or shrinks the per-particle tables (particles beyond the new size
-  // must not be in the heap).
+  // must not be scheduled).
   void resize(std::size_t particles);
   // Sets (or replaces) a particle's event; kInfinity time removes it.
   void set(Index particle, const ParticleEvent& event);
   void remove(Index particle);
+  // The near heap is never empty while anything is scheduled.
   bool empty() const { return heap_.size() == kPad; }
   Index top() const { return heap_[kPad].particle; }
   double top_time() const { return heap_[kPad].time; }
   ParticleEvent event(Index particle) const {
-    const std::uint32_t at = position_[particle];
-    return event_at(particle, at == kNoIndex ? kInfinity : node(at).time);
+    const Place& p = place_[particle];
+    return event_at(particle, p.where == kNoIndex ? kInfinity : p.time);
   }
   // The particle's event with its time given by the caller.
   ParticleEvent event_at(Index particle, double time) const {
@@ -68,12 +84,16 @@ class ParticleCalendar {
     return {time, s.partner, s.partner_counter, s.counter, s.partner_stamp, s.kind, s.detail};
   }
   std::size_t memory_bytes() const;
-  // Appends every particle whose event comes before `time` (in heap order):
-  // a walk of the heap that stops below any node at or after it, so it
-  // costs the number found, not the calendar's size.
+  // Appends every particle whose event comes before `time` (in no
+  // particular order): a walk of the near heap that stops below any node
+  // at or after it, then of the lists of the buckets `time` can be in or
+  // after, so it costs about the number found, not the calendar's size.
   void particles_before(double time, std::vector<Index>& out) const;
   // Renumbers particles (new_index[old]); the heap's shape is kept.
   void renumber(const std::vector<Index>& new_index);
+  // How the events are spread now (for tests and profiles).
+  std::size_t near_events() const { return heap_.size() - kPad; }
+  std::size_t buckets() const { return buckets_; }
 
  private:
   struct Node {
@@ -86,7 +106,7 @@ class ParticleCalendar {
     std::uint32_t prefix = 0;
   };
   static_assert(sizeof(Node) == 16);
-  // An event without its time, which lives in the heap node only.
+  // An event without its time.
   struct Stored {
     Index partner = kNoIndex;
     std::uint32_t partner_counter = 0;
@@ -95,6 +115,19 @@ class ParticleCalendar {
     EventKind kind = EventKind::none;
     std::uint8_t detail = 0;
   };
+  // A particle's event's time and where it is: `where` is its near-heap
+  // node, or kListed plus its bucket (`buckets_` is the overflow), or
+  // kNoIndex when nothing is scheduled; `next` links it into its bucket's
+  // list (and prev_ back). What a bucket's move into the near heap reads,
+  // in one 16-byte record: a list is walked one particle after another,
+  // and each step is a memory miss at a million particles.
+  struct Place {
+    double time = kInfinity;
+    std::uint32_t where = kNoIndex;
+    Index next = kNoIndex;
+  };
+  static_assert(sizeof(Place) == 16);
+  static constexpr std::uint32_t kListed = std::uint32_t{1} << 31;
   // Heap node k (root 0, children 4k+1 .. 4k+4) lives at heap_[k + kPad]:
   // with 64-byte aligned storage the children 4k+1 .. 4k+4 sit at
   // 4(k+1) .. 4(k+1)+3, one cache line.
@@ -110,12 +143,55 @@ class ParticleCalendar {
   void sift_down(std::size_t k);
   void place(std::size_t k, const Node& n) {
     node(k) = n;
-    position_[n.particle] = static_cast<std::uint32_t>(k);
+    place_[n.particle].where = static_cast<std::uint32_t>(k);
+  }
+
+  // The bucket of a time: 0 for anything before the base, `buckets_` (the
+  // overflow) past the last; monotone in `time`.
+  std::size_t bucket_of(double time) const {
+    if (buckets_ == 0) return 0;
+    const double x = (time - base_) * inv_width_;
+    if (!(x < static_cast<double>(buckets_))) return buckets_;
+    return x > 0.0 ? static_cast<std::size_t>(x) : 0;
+  }
+  // Files a scheduled particle (its time set, not filed yet) in the heap or
+  // a list.
+  void file(Index particle);
+  void unfile(Index particle);
+  void push_near(Index particle);
+  void pop_near(std::size_t k);
+  void link(Index particle, std::size_t bucket);
+  void unlink(Index particle);
+  // Refills an empty near heap from the next non-empty bucket (laying the
+  // buckets out again when only the overflow is left), and lays them out
+  // again when the near heap has grown large for long (a width estimated
+  // badly, or a change of pace).
+  void settle();
+  void lay_out();
+  // One step along the next bucket's list, fetching the particle it reaches
+  // into the cache: by the time the near heap empties, the list is walked
+  // from cache instead of one memory miss after another. A hint only: a
+  // step from a particle moved meanwhile goes astray harmlessly.
+  void look_ahead() {
+    if (ahead_ >= place_.size()) return;
+    ahead_ = place_[ahead_].next;
+    if (ahead_ < place_.size()) __builtin_prefetch(&place_[ahead_]);
   }
 
   BigVector<Stored> events_;
+  BigVector<Place> place_;
+  BigVector<Index> prev_;  // the previous particle in a bucket's list
   BigVector<Node> heap_ = BigVector<Node>(kPad, Node{});
-  BigVector<std::uint32_t> position_;  // heap node, kNoIndex = not in the heap
+  std::vector<Index> heads_;  // per bucket, then the overflow: the first listed
+  double base_ = 0.0;
+  double inv_width_ = 0.0;
+  std::size_t buckets_ = 0;       // 0: not laid out, everything in the near heap
+  std::size_t loaded_ = 0;        // buckets up to this one are in the near heap
+  std::size_t listed_ = 0;        // events in the lists (overflow included)
+  std::size_t scheduled_ = 0;     // events in all
+  std::size_t changes_since_lay_out_ = 0;
+  std::size_t scheduled_at_lay_out_ = 0;
+  Index ahead_ = kNoIndex;  // look_ahead's place in the next bucket's list
   TieBreak tie_break_ = nullptr;
   OrderPrefix order_prefix_ = nullptr;
   const void* tie_context_ = nullptr;
