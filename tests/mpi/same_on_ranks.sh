@@ -3,7 +3,8 @@
 # Runs `tethersim run RUN ARGS` on NP ranks (0: without mpirun) into OUT and
 # checks that it ends in the same state, bit for bit, as the run in REF.
 # With RESTART="T NP2" the run stops at time T and a run on NP2 ranks
-# continues it from the checkpoint. With MIN_MIGRATIONS=k the ranks must
+# continues it from the checkpoint, with RESTART_ARGS added to its own
+# arguments (e.g. another window mode). With MIN_MIGRATIONS=k the ranks must
 # have handed particles to each other at least k times; with
 # MIN_BOUND_EXCHANGES=k phase 2 must have sent risen bounds again at least k
 # times; with SPARSE=1 certificates must have examined under half the owned
@@ -46,7 +47,8 @@ if [[ -n "${RESTART:-}" ]]; then
   read -r stop np2 <<<"$RESTART"
   on_ranks "$np" run "$@" -o "$out" -q --end-time "$stop"
   end=$(/usr/bin/python3 -c "import json,sys; print(repr(json.load(open(sys.argv[1]))['end_time']))" "$ref/summary.json")
-  on_ranks "$np2" run --restart "$out" -q --end-time "$end"
+  read -r -a restart_args <<<"${RESTART_ARGS:-}"
+  on_ranks "$np2" run --restart "$out" -q --end-time "$end" "${restart_args[@]}"
 else
   on_ranks "$np" run "$@" -o "$out" -q
 fi
