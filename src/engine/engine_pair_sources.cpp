@@ -30,11 +30,29 @@ void Engine::BlockingSource::predict(const Engine& engine, Index i, Candidates& 
   };
   std::array<Found, 27> heads;
   int head_count = 0;
-  for (int k = 0; k < sector_count; ++k) {
-    const Index j = grid.first(sectors[k]);
-    if (j == kNoIndex) continue;
-    __builtin_prefetch(&particles.state[j]);
-    heads[head_count++] = {j, k};
+  if (grid.heads_in_cache()) {
+    // Without a branch: about half the sectors around are empty, in no
+    // pattern a predictor can learn, and a mispredicted branch per head
+    // cost a sixth of the gas of 10^4's run. An empty sector's slot is
+    // written and not counted; its prefetch is the owner's record, already
+    // in cache. Not for heads out of cache: there each slot's address
+    // waits for the load before it, and the predicted branches that let
+    // the loads run ahead were faster (10-20% at 10^6 particles).
+    for (int k = 0; k < sector_count; ++k) {
+      const Index j = grid.first(sectors[k]);
+      const Index occupied = j != kNoIndex ? 1 : 0;
+      const Index mask = Index{0} - occupied;  // all ones when occupied
+      __builtin_prefetch(&particles.state[(j & mask) | (i & ~mask)]);
+      heads[static_cast<std::size_t>(head_count)] = {j, k};
+      head_count += static_cast<int>(occupied);
+    }
+  } else {
+    for (int k = 0; k < sector_count; ++k) {
+      const Index j = grid.first(sectors[k]);
+      if (j == kNoIndex) continue;
+      __builtin_prefetch(&particles.state[j]);
+      heads[static_cast<std::size_t>(head_count++)] = {j, k};
+    }
   }
   std::array<Found, 64> found;
   std::size_t found_count = 0;
