@@ -193,17 +193,18 @@ void ParticleCalendar::settle() {
 void ParticleCalendar::lay_out() {
   changes_since_lay_out_ = 0;
   scheduled_at_lay_out_ = scheduled_;
-  // The earliest time, and a sample of how far the others lie past it.
+  // The earliest time, and a sample of how far the others lie past it, in
+  // one pass.
   double earliest = kInfinity;
-  for (std::size_t p = 0; p < place_.size(); ++p) {
-    if (place_[p].where != kNoIndex) earliest = std::min(earliest, place_[p].time);
-  }
   std::vector<double> gaps;
   const std::size_t stride = std::max<std::size_t>(1, scheduled_ / kSamples);
   std::size_t seen = 0;
   for (std::size_t p = 0; p < place_.size(); ++p) {
-    if (place_[p].where != kNoIndex && seen++ % stride == 0) gaps.push_back(place_[p].time - earliest);
+    if (place_[p].where == kNoIndex) continue;
+    earliest = std::min(earliest, place_[p].time);
+    if (seen++ % stride == 0) gaps.push_back(place_[p].time);
   }
+  for (double& gap : gaps) gap -= earliest;
   // The mean wait from the median (an exponential spread's median is its
   // mean times ln 2), or from a higher quantile when more than half the
   // events share the earliest instant. Only the speed depends on it.

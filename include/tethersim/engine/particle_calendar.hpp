@@ -92,7 +92,7 @@ class ParticleCalendar {
   // Renumbers particles (new_index[old]); the heap's shape is kept.
   void renumber(const std::vector<Index>& new_index);
   // How the events are spread now (for tests and profiles).
-  std::size_t near_events() const { return heap_.size() - kPad; }
+  std::size_t near_events() const { return size(); }
   std::size_t buckets() const { return buckets_; }
 
  private:

@@ -89,12 +89,12 @@ class SectorGrid {
     }
     return heads_[sector];
   }
-  // Starts loading what first(sector) reads (a dense or paged grid's head;
-  // a sparse grid's lookup is left to the hardware).
   // Whether the sectors' heads are few enough to stay in a core's cache
   // (a dense grid of at most 2^16 sectors: 256 KiB): a hint for how to
   // read many heads at once (BlockingSource::predict).
   bool heads_in_cache() const { return storage_ == Storage::dense && heads_.size() <= (std::size_t{1} << 16); }
+  // Starts loading what first(sector) reads (a dense or paged grid's head;
+  // a sparse grid's lookup is left to the hardware).
   void prefetch(std::uint32_t sector) const {
     if (storage_ == Storage::dense) [[likely]] {
       __builtin_prefetch(&heads_[sector]);
