@@ -438,6 +438,7 @@ void Engine::repredict_touched() {
   // Many particles at once (a tick, a group) share their pair tests. Held
   // particles in owner-computes mode go through repredict.
   if (joint_prediction_ && touched_.size() >= kJointPrediction && !owner_) {
+    crossed_.particle = kNoIndex;
     predict_together();
     return;
   }
@@ -446,6 +447,7 @@ void Engine::repredict_touched() {
     if (has_prediction(i)) repredict(i);
   }
   touched_.clear();
+  crossed_.particle = kNoIndex;
 }
 
 }  // namespace tethersim::engine

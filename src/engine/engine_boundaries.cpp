@@ -72,9 +72,23 @@ void Engine::cross_sector(Index i, int axis, bool upward, double) {
     ++particles_.stamp[i];
   }
   grid_.remove(particles_.state, i, grid_.linear(c));
+  const bool interior_before = grid_.interior(c);
   c[axis] = next;
   coords_[i] = grid_.pack(c);
   grid_.insert(particles_.state, i, grid_.linear(c));
+  // The trajectory is the same, so the next prediction need look only at
+  // the sectors that came into reach, if what the last one saw still
+  // stands (docs/engine.md, "A crossing looks ahead only"). Both sectors
+  // away from every face: no wrap, no periodic image, 9 sectors ahead.
+  // The calendar entry is still the crossing being run.
+  if (interior_before && grid_.interior(c)) {
+    const RunnerUp runner_up = calendar_.runner_up(i);
+    if (runner_up_covers(runner_up, c)) {
+      const bool offered_again = runner_up.state == RunnerUp::State::pair && runner_up.kind == EventKind::blocking &&
+                                 in_grid(runner_up.partner);
+      crossed_ = {i, axis, upward, offered_again ? runner_up.partner : kNoIndex};
+    }
+  }
 }
 
 void Engine::reflect(Index i, int axis, double t) {

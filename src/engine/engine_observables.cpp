@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "pair_time.hpp"
 #include "tethersim/engine/engine.hpp"
 #include "tethersim/engine/hash_bits.hpp"
 #include "tethersim/engine/particle_words.hpp"

@@ -13,16 +13,56 @@ void Engine::PairSource::execute(Engine& engine, Index i, const ParticleEvent& e
 }
 
 void Engine::BlockingSource::predict(const Engine& engine, Index i, Candidates& candidates) {
+  std::array<std::uint32_t, 27> sectors;
+  std::array<Vec3, 27> shifts;
+  const int count = engine.grid_.neighbourhood(engine.sector(i), sectors, shifts);
+  offer_sectors(engine, i, sectors, shifts, count, candidates);
+  offer_hubs(engine, i, candidates);
+}
+
+void Engine::BlockingSource::predict_ahead(const Engine& engine, Index i, const CrossedSector& crossed,
+                                           Candidates& candidates) {
+  // The new sector and the old one are away from every face (cross_sector):
+  // the 9 sectors one layer ahead exist, and nothing is seen through a
+  // periodic image.
+  const SectorCoords c = engine.sector(i);
+  const int a = crossed.axis, b = (a + 1) % 3, d = (a + 2) % 3;
+  SectorCoords n = c;
+  n[a] = c[a] + (crossed.upward ? 1 : -1);
+  std::array<std::uint32_t, 27> sectors;
+  int count = 0;
+  for (int db = -1; db <= 1; ++db) {
+    for (int dd = -1; dd <= 1; ++dd) {
+      n[b] = c[b] + db;
+      n[d] = c[d] + dd;
+      sectors[static_cast<std::size_t>(count++)] = engine.grid_.linear(n);
+    }
+  }
+  static const std::array<Vec3, 27> kNoShifts = [] {
+    std::array<Vec3, 27> zero;
+    zero.fill(Vec3::Zero());
+    return zero;
+  }();
+  offer_sectors(engine, i, sectors, kNoShifts, count, candidates);
+  if (crossed.partner != kNoIndex) {
+    const ParticleStore& particles = engine.particles_;
+    const double blocking =
+        engine.model_.pairs()(particles.state[i].species, particles.state[crossed.partner].species).blocking;
+    candidates.pair(crossed.partner, Vec3::Zero(), blocking, EventKind::blocking);
+  }
+  offer_hubs(engine, i, candidates);
+}
+
+void Engine::BlockingSource::offer_sectors(const Engine& engine, Index i, const std::array<std::uint32_t, 27>& sectors,
+                                           const std::array<Vec3, 27>& shifts, int sector_count,
+                                           Candidates& candidates) {
   const ParticleStore& particles = engine.particles_;
   const SectorGrid& grid = engine.grid_;
   const ParticleState& s = particles.state[i];
   const PairTable& pairs = engine.model_.pairs();
-  // Candidates from the 27 sectors around, gathered in waves with
-  // prefetches: walking the lists directly chains one memory miss after the
-  // other behind unpredictable branches, while waves let them overlap.
-  std::array<std::uint32_t, 27> sectors;
-  std::array<Vec3, 27> shifts;
-  const int sector_count = grid.neighbourhood(engine.sector(i), sectors, shifts);
+  // Candidates from the sectors, gathered in waves with prefetches: walking
+  // the lists directly chains one memory miss after the other behind
+  // unpredictable branches, while waves let them overlap.
   for (int k = 0; k < sector_count; ++k) grid.prefetch(sectors[k]);
   struct Found {
     Index particle;
@@ -56,15 +96,43 @@ void Engine::BlockingSource::predict(const Engine& engine, Index i, Candidates& 
   }
   std::array<Found, 64> found;
   std::size_t found_count = 0;
+  std::array<std::uint8_t, 64> approaching;
   auto test_found = [&] {
+    if (candidates.sharing()) {
+      for (std::size_t c = 0; c < found_count; ++c) {
+        const Index j = found[c].particle;
+        // Equal velocities cannot meet (dv is exactly zero, and the
+        // detection says never whatever dx): members of one loaded group,
+        // and a sheet's particles falling together, every one given the
+        // same ticks.
+        if (j == i || particles.state[j].v == s.v) continue;
+        const double blocking = pairs(s.species, particles.state[j].species).blocking;
+        if (blocking > 0.0) candidates.pair(j, shifts[found[c].sector], blocking, EventKind::blocking);
+      }
+      found_count = 0;
+      return;
+    }
+    // Most pairs recede, in no pattern a branch predictor can learn: the
+    // detection's first test (dx.dv >= 0: never) cost a mispredicted
+    // branch every other candidate. So the test is made for the whole
+    // batch first, without a branch, and only the approaching pairs go on
+    // to the detection, which makes the same test again and passes it. The
+    // same expressions give the same bits; the particle itself and equal
+    // velocities give dv = 0, dx.dv = 0, and drop out with the receding.
+    std::size_t kept = 0;
     for (std::size_t c = 0; c < found_count; ++c) {
-      const Index j = found[c].particle;
-      // Equal velocities cannot meet (dv is exactly zero, and the detection
-      // says never whatever dx): members of one loaded group, and a sheet's
-      // particles falling together, every one given the same ticks.
-      if (j == i || particles.state[j].v == s.v) continue;
-      const double blocking = pairs(s.species, particles.state[j].species).blocking;
-      if (blocking > 0.0) candidates.pair(j, shifts[found[c].sector], blocking, EventKind::blocking);
+      const ParticleState& sj = particles.state[found[c].particle];
+      const double t_ref = std::max(s.t0, sj.t0);
+      const Vec3 dx = (sj.position(t_ref) - s.position(t_ref)) + shifts[found[c].sector];
+      const Vec3 dv = sj.v - s.v;
+      approaching[kept] = static_cast<std::uint8_t>(c);
+      kept += dx.dot(dv) < 0.0 ? 1 : 0;
+    }
+    engine.stats_.pair_tests += found_count - kept;
+    for (std::size_t k = 0; k < kept; ++k) {
+      const Found& f = found[approaching[k]];
+      const double blocking = pairs(s.species, particles.state[f.particle].species).blocking;
+      if (blocking > 0.0) candidates.pair(f.particle, shifts[f.sector], blocking, EventKind::blocking);
     }
     found_count = 0;
   };
@@ -77,9 +145,15 @@ void Engine::BlockingSource::predict(const Engine& engine, Index i, Candidates& 
     }
   }
   test_found();
+}
+
+void Engine::BlockingSource::offer_hubs(const Engine& engine, Index i, Candidates& candidates) {
   // Hubs are not in the sectors.
-  for (Index h : engine.hubs_for_[s.species]) {
-    candidates.pair(h, image_of(engine, i, h), pairs(s.species, particles.state[h].species).blocking,
+  const ParticleStore& particles = engine.particles_;
+  const PairTable& pairs = engine.model_.pairs();
+  const SpeciesIndex species = particles.state[i].species;
+  for (Index h : engine.hubs_for_[species]) {
+    candidates.pair(h, image_of(engine, i, h), pairs(species, particles.state[h].species).blocking,
                     EventKind::blocking);
   }
 }

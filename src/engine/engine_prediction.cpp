@@ -2,6 +2,7 @@
 // candidates) and ordering events exactly.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "event_candidates.hpp"
 #include "owner_computes_state.hpp"
@@ -18,7 +19,15 @@ void Engine::repredict(Index i) {
     return;
   }
   ++stats_.predictions;
-  calendar_.set(i, predict(i));
+  Candidates candidates(*this, i);
+  if (crossed_.particle == i) {
+    offer_after_crossing(candidates, crossed_);
+    crossed_.particle = kNoIndex;
+  } else {
+    offer_all(candidates);
+  }
+  const ParticleEvent best = candidates.best();
+  calendar_.set(i, best, candidates.runner_up());
 }
 
 Vec3 Engine::image(Index a, Index b, const Vec3& dx) const {
@@ -31,27 +40,6 @@ Vec3 Engine::image(Index a, Index b, const Vec3& dx) const {
 Vec3 Engine::separation(Index a, Index b, double t) const {
   const Vec3 dx = particles_.state[b].position(t) - particles_.state[a].position(t);
   return dx + image(a, b, dx);
-}
-
-// The time of a pair event, a pure function of the two stored trajectories
-// (and sectors), evaluated at the later of the two re-basing times whoever
-// asks and whenever. The pair's order does not matter: swapping it negates
-// dx and dv exactly (IEEE subtraction, negation and the image shift are
-// exactly antisymmetric), and a, b and c of the quadratic are products of
-// two such negations, so they come out bit for bit the same.
-double Engine::pair_time(Index i, Index j, const Vec3& shift, double distance,
-                         EventKind kind) const {
-  ++stats_.pair_tests;
-  const ParticleState& sa = particles_.state[i];
-  const ParticleState& sb = particles_.state[j];
-  const double t_ref = std::max(sa.t0, sb.t0);
-  const Vec3 dx = (sb.position(t_ref) - sa.position(t_ref)) + shift;
-  const Vec3 dv = sb.v - sa.v;
-  const double dt_max = model_.dynamics().dt_max;
-  const double dt = kind == EventKind::blocking
-                        ? physics::time_to_blocking(dx, dv, distance, dt_max)
-                        : physics::time_to_tethering(dx, dv, distance, dt_max);
-  return dt == kInfinity ? kInfinity : t_ref + dt;
 }
 
 std::uint64_t Engine::tie_key(Index owner, const ParticleEvent& e) const {
@@ -118,9 +106,44 @@ ParticleEvent Engine::predict(Index i) const {
 }
 
 ParticleEvent Engine::best_of(Candidates& candidates) const {
+  offer_all(candidates);
+  return candidates.best();
+}
+
+void Engine::offer_all(Candidates& candidates) const {
   const Index i = candidates.owner();
   for_each_source(ParticleSources{}, [&](auto source) { decltype(source)::predict(*this, i, candidates); });
-  return candidates.best();
+}
+
+void Engine::offer_after_crossing(Candidates& candidates, const CrossedSector& crossed) const {
+  const Index i = candidates.owner();
+  for_each_source(ParticleSources{}, [&](auto source) {
+    using Source = decltype(source);
+    if constexpr (std::is_same_v<Source, BlockingSource>) {
+      BlockingSource::predict_ahead(*this, i, crossed, candidates);
+    } else {
+      Source::predict(*this, i, candidates);
+    }
+  });
+}
+
+bool Engine::runner_up_covers(const RunnerUp& runner_up, const SectorCoords& c) const {
+  if (runner_up.state == RunnerUp::State::none) return true;
+  if (runner_up.state != RunnerUp::State::pair) return false;
+  const Index j = runner_up.partner;
+  // A partner changed since has been predicted again, but what the runner-up
+  // stood for (every other pair around was no earlier) is gone with it.
+  if (!particles_.state[j].alive || particles_.stamp[j] != runner_up.partner_stamp) return false;
+  // Tether partners and hubs are offered again by their own sources; a
+  // blocking partner in the grid only by the sector walk, so it must still
+  // be around the new sector (where it meets this particle through no
+  // periodic image: c is away from every face).
+  if (runner_up.kind != EventKind::blocking || !in_grid(j)) return true;
+  const SectorCoords cj = sector(j);
+  for (int k = 0; k < 3; ++k) {
+    if (cj[k] < c[k] - 1 || cj[k] > c[k] + 1) return false;
+  }
+  return true;
 }
 
 std::uint8_t Engine::joint_mark(Index i) const {
@@ -131,7 +154,9 @@ std::uint8_t Engine::joint_mark(Index i) const {
 void Engine::predict_joint(Index i, PairOffers& offers) {
   ++stats_.predictions;
   Candidates candidates(*this, i, offers);
-  calendar_.set(i, best_of(candidates));
+  offer_all(candidates);
+  const ParticleEvent best = candidates.best();
+  calendar_.set(i, best, candidates.runner_up());
 }
 
 void Engine::predict_together() {

@@ -42,7 +42,9 @@ void Engine::reorder() {
   std::vector<Index> repredict_after;
   for (Index i = 0; i < n; ++i) {
     if (is_removed(i)) continue;
-    const Index partner = calendar_.event(i).partner;
+    // A crossing's runner-up names a partner too.
+    const RunnerUp runner_up = calendar_.runner_up(i);
+    const Index partner = runner_up.state == RunnerUp::State::pair ? runner_up.partner : calendar_.event(i).partner;
     if (partner != kNoIndex && is_removed(partner) && calendar_.event(i).time != kInfinity) {
       repredict_after.push_back(new_index[i]);
     }

@@ -4,6 +4,7 @@
 // event order wins. Inline: the blocking source offers dozens of pairs per
 // prediction.
 #include "pair_offers.hpp"
+#include "pair_time.hpp"
 #include "tethersim/engine/engine.hpp"
 
 namespace tethersim::engine {
@@ -14,6 +15,7 @@ class Engine::Candidates {
   Candidates(const Engine& engine, Index owner) : engine_(engine), owner_(owner) {
     blank_.counter = engine.particles_.counter[owner];
     best_ = blank_;
+    crossing_ = blank_;
   }
 
   // One of particles predicted together (pair_offers.hpp): the running
@@ -25,12 +27,22 @@ class Engine::Candidates {
     if (offered.time != kInfinity) best_ = offered;
   }
 
-  // An event of the owner alone.
+  // An event of the owner alone. Sector crossings run apart from the rest,
+  // so that the earliest of the rest is known when a crossing wins (its
+  // runner-up).
   void single(double time, EventKind kind, std::uint8_t detail = 0) {
     ParticleEvent e = blank_;
     e.time = time;
     e.kind = kind;
     e.detail = detail;
+    if (kind == EventKind::sector_crossing) {
+      // Crossings tie only with crossings on other axes: order by the key.
+      if (time < crossing_.time || (time == crossing_.time && time != kInfinity &&
+                                    engine_.event_precedes(owner_, e, owner_, crossing_))) {
+        crossing_ = e;
+      }
+      return;
+    }
     consider(e);
   }
 
@@ -60,11 +72,23 @@ class Engine::Candidates {
   }
 
   Index owner() const { return owner_; }
+  // Whether pairs are shared with particles predicted together (every
+  // pair must then be offered, however it ends).
+  bool sharing() const { return offers_ != nullptr; }
 
   // The earliest event offered (time kInfinity: none).
   ParticleEvent best() {
     read_best_counter();
-    return best_;
+    return crossing_wins() ? crossing_ : best_;
+  }
+
+  // When best() is a sector crossing, the earliest other candidate (a
+  // pair's partner and stamp, or none to check); else unknown.
+  RunnerUp runner_up() {
+    if (!crossing_wins()) return {};
+    read_best_counter();
+    if (best_.time == kInfinity || best_.partner == kNoIndex) return {RunnerUp::State::none};
+    return {RunnerUp::State::pair, best_.kind, best_.partner, best_.partner_stamp};
   }
 
  private:
@@ -88,11 +112,19 @@ class Engine::Candidates {
     }
   }
 
+  bool crossing_wins() {
+    if (crossing_.time != best_.time) return crossing_.time < best_.time;
+    if (crossing_.time == kInfinity) return false;
+    read_best_counter();
+    return engine_.event_precedes(owner_, crossing_, owner_, best_);
+  }
+
   const Engine& engine_;
   const Index owner_;
   PairOffers* offers_ = nullptr;
   ParticleEvent blank_;
-  ParticleEvent best_;
+  ParticleEvent best_;  // the earliest but sector crossings
+  ParticleEvent crossing_;  // the earliest sector crossing
   bool best_counter_read_ = true;
 };
 

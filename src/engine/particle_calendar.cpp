@@ -56,9 +56,20 @@ void ParticleCalendar::resize(std::size_t particles) {
   prev_.resize(particles, kNoIndex);
 }
 
-void ParticleCalendar::set(Index particle, const ParticleEvent& event) {
-  events_[particle] = {event.partner, event.partner_counter, event.counter, event.partner_stamp, event.kind,
-                       event.detail};
+void ParticleCalendar::set(Index particle, const ParticleEvent& event, const RunnerUp& runner_up) {
+  if (event.kind == EventKind::sector_crossing) {
+    // A renumbering renames `partner` whatever the kind (renumber).
+    const bool pair = runner_up.state == RunnerUp::State::pair;
+    events_[particle] = {pair ? runner_up.partner : kNoIndex,
+                         static_cast<std::uint32_t>(runner_up.state) << 8 | static_cast<std::uint32_t>(runner_up.kind),
+                         event.counter,
+                         pair ? runner_up.partner_stamp : 0,
+                         event.kind,
+                         event.detail};
+  } else {
+    events_[particle] = {event.partner, event.partner_counter, event.counter, event.partner_stamp, event.kind,
+                         event.detail};
+  }
   if (event.time == kInfinity) {
     remove(particle);
     return;

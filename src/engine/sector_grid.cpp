@@ -83,8 +83,7 @@ int SectorGrid::neighbourhood(const SectorCoords& c, std::array<std::uint32_t, 2
   // shift, 27 neighbours at fixed offsets, in the order of the general
   // case below. A prediction asks for this; computing it through the
   // general case's loops took 9% of a membrane sheet's run.
-  if (c[0] >= 1 && c[0] <= shape_[0] - 2 && c[1] >= 1 && c[1] <= shape_[1] - 2 && c[2] >= 1 &&
-      c[2] <= shape_[2] - 2) {
+  if (interior(c)) {
     const std::int64_t centre = linear(c);
     for (int t = 0; t < 27; ++t) out[t] = static_cast<std::uint32_t>(centre + interior_offsets_[t]);
     shifts.fill(Vec3::Zero());

@@ -322,6 +322,23 @@ class Engine {
   ParticleEvent predict(Index i) const;
   // Every source offers its candidates; the best wins.
   ParticleEvent best_of(Candidates& candidates) const;
+  void offer_all(Candidates& candidates) const;
+  // The sector crossing being run, when the particle's next prediction may
+  // look ahead only (cross_sector); particle kNoIndex otherwise.
+  struct CrossedSector {
+    Index particle = kNoIndex;
+    int axis = 0;
+    bool upward = false;
+    Index partner = kNoIndex;  // a blocking runner-up in the sectors around, offered again
+  };
+  // After a sector crossing that may look ahead only (crossed_): every
+  // source but the blocking one as usual, the blocking one the sectors
+  // that came into reach and the crossing's runner-up.
+  void offer_after_crossing(Candidates& candidates, const CrossedSector& crossed) const;
+  // Whether the runner-up of a crossing into sector c still stands for
+  // every candidate the sectors both around c and around the old sector
+  // can offer (docs/engine.md, "A crossing looks ahead only").
+  bool runner_up_covers(const RunnerUp& runner_up, const SectorCoords& c) const;
   // Predicts the particles of touched_ again, in ascending index order,
   // each pair of them tested once (pair_offers.hpp). The same calendar
   // entries as repredict on each in turn.
@@ -618,6 +635,7 @@ class Engine {
   bool joint_prediction_ = true;
   // The running bests of predict_together's partners (pair_offers.hpp).
   std::vector<ParticleEvent> offer_ring_;
+  CrossedSector crossed_;  // see CrossedSector
   // Scratch space reused by every event.
   mutable Group scratch_a_, scratch_b_;
   mutable std::vector<Index> scratch_stack_;

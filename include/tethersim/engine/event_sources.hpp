@@ -80,6 +80,16 @@ struct Engine::BlockingSource : PairSource {
   static constexpr std::array kinds{EventKind::blocking};
   static constexpr bool adds_energy = false;
   static void predict(const Engine& engine, Index i, Candidates& candidates);
+  // After a crossing (Engine::CrossedSector): the 9 sectors that came into
+  // reach, the runner-up's partner, the hubs.
+  static void predict_ahead(const Engine& engine, Index i, const CrossedSector& crossed, Candidates& candidates);
+
+ private:
+  // The particles of `count` sectors (linear indices, with their images'
+  // shifts) as candidates.
+  static void offer_sectors(const Engine& engine, Index i, const std::array<std::uint32_t, 27>& sectors,
+                            const std::array<Vec3, 27>& shifts, int count, Candidates& candidates);
+  static void offer_hubs(const Engine& engine, Index i, Candidates& candidates);
 };
 
 // Tethering collisions: a tethered pair reaching its tether length

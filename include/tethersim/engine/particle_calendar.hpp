@@ -47,6 +47,20 @@ struct ParticleEvent {
   std::uint8_t detail = 0;               // sector crossing: axis | (upward << 2)
 };
 
+// What a sector crossing's prediction saw besides the crossings: its
+// earliest other candidate (docs/engine.md, "A crossing looks ahead only").
+// `unknown` when the prediction did not record it; `none` when that
+// candidate needs no check (there was none, or it is an event of the
+// particle alone, predicted again from the particle's unchanged record);
+// `pair` names the partner, its stamp at prediction and the event's kind.
+struct RunnerUp {
+  enum class State : std::uint8_t { unknown, none, pair };
+  State state = State::unknown;
+  EventKind kind = EventKind::none;
+  Index partner = kNoIndex;
+  std::uint32_t partner_stamp = 0;
+};
+
 class ParticleCalendar {
  public:
   // `tie_break(context, a, b, time)` orders the events of particles a and
@@ -67,8 +81,10 @@ class ParticleCalendar {
   // Grows or shrinks the per-particle tables (particles beyond the new size
   // must not be scheduled).
   void resize(std::size_t particles);
-  // Sets (or replaces) a particle's event; kInfinity time removes it.
-  void set(Index particle, const ParticleEvent& event);
+  // Sets (or replaces) a particle's event; kInfinity time removes it. A
+  // sector crossing keeps `runner_up` (in the fields a crossing, an event of
+  // the particle alone, leaves unused: no byte more per particle).
+  void set(Index particle, const ParticleEvent& event, const RunnerUp& runner_up = {});
   void remove(Index particle);
   // The near heap is never empty while anything is scheduled.
   bool empty() const { return heap_.size() == kPad; }
@@ -81,7 +97,15 @@ class ParticleCalendar {
   // The particle's event with its time given by the caller.
   ParticleEvent event_at(Index particle, double time) const {
     const Stored& s = events_[particle];
+    if (s.kind == EventKind::sector_crossing) return {time, kNoIndex, 0, s.counter, 0, s.kind, s.detail};
     return {time, s.partner, s.partner_counter, s.counter, s.partner_stamp, s.kind, s.detail};
+  }
+  // A scheduled sector crossing's runner-up (else unknown).
+  RunnerUp runner_up(Index particle) const {
+    const Stored& s = events_[particle];
+    if (s.kind != EventKind::sector_crossing || place_[particle].where == kNoIndex) return {};
+    const auto state = static_cast<RunnerUp::State>(s.partner_counter >> 8);
+    return {state, static_cast<EventKind>(s.partner_counter & 0xff), s.partner, s.partner_stamp};
   }
   std::size_t memory_bytes() const;
   // Appends every particle whose event comes before `time` (in no

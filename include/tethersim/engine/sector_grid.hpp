@@ -41,6 +41,11 @@ class SectorGrid {
   const Vec3& length() const { return length_; }
   bool periodic(int axis) const { return periodic_[axis]; }
 
+  // Away from every face (the neighbourhood of 27 without wrap or drop).
+  bool interior(const SectorCoords& c) const {
+    return c[0] >= 1 && c[0] <= shape_[0] - 2 && c[1] >= 1 && c[1] <= shape_[1] - 2 && c[2] >= 1 &&
+           c[2] <= shape_[2] - 2;
+  }
   std::uint32_t linear(const SectorCoords& c) const {
     return static_cast<std::uint32_t>((static_cast<std::int64_t>(c[0]) * shape_[1] + c[1]) *
                                           shape_[2] + c[2]);
