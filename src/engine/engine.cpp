@@ -277,9 +277,12 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
   std::uint64_t processed = 0;
   while (processed < max_events) {
     // Particles drift away from their storage neighbours; renumber in
-    // sector order after about two events per particle.
+    // sector order after about eight events per particle. A renumbering
+    // moves every array in place along the permutation's cycles, a memory
+    // miss per particle and array, and after two events per particle it
+    // cost more than its order gained (docs/benchmarks.md, 2026-12-06).
     const std::uint64_t done = stats_.total_events();
-    if (!speculation_ && done - events_at_reorder_ > 2 * particles_.size() + 1000) {
+    if (!speculation_ && done - events_at_reorder_ > 8 * particles_.size() + 1000) {
       reorder();
       events_at_reorder_ = done;
     }
