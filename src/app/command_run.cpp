@@ -79,7 +79,8 @@ po::options_description run_options() {
       "how ranks make a window exact: run it and check afterwards, undoing it when the check "
       "fails (speculative), or prove it from speed bounds first (certified); or run each event "
       "once, on the rank that owns it, undoing a rank where another's outcome comes late (owner: "
-      "a preview, with TETHERSIM_OWNER_PREVIEW=1; every rank holds the whole system, no action potentials)")(
+      "a preview, with TETHERSIM_OWNER_PREVIEW=1: not yet faster than one rank; with tethers or loaded "
+      "groups every rank holds the whole system; no action potentials)")(
       "window-memory", po::value<double>()->value_name("MIB"),
       "the most memory each rank's undo log may hold in a speculative window; a window that needs "
       "more ends early (default: a quarter of the rank's particle storage, at least 8 MiB; with periodic impulses, half of it, at least 16 MiB)")(
@@ -213,11 +214,11 @@ decomposition::DistributionSettings read_distribution(const po::variables_map& v
     throw UsageError{"run", "--record-rounds does not record --windows owner rounds yet"};
   }
   if (d.windows == WindowMode::owner && !runtime::owner_preview_asked()) {
-    // Exact where tested, but every rank holds the whole system, so it is
-    // slower than the other modes: it must be asked for knowingly
-    // (docs/distribution.md, "Owner-computes rounds").
-    throw UsageError{"run", "--windows owner is a preview, slower than the other modes as every rank holds "
-                            "the whole system; set TETHERSIM_OWNER_PREVIEW=1 to run it anyway"};
+    // Exact where tested, but not yet faster than one rank (and with
+    // tethers or loaded groups every rank holds the whole system): it must
+    // be asked for knowingly (docs/distribution.md, "Owner-computes rounds").
+    throw UsageError{"run", "--windows owner is a preview, not yet faster than one rank; "
+                            "set TETHERSIM_OWNER_PREVIEW=1 to run it anyway"};
   }
   d.lean_fallback = one_of<LeanFallback>(
       values, "lean-fallback", {{"on", LeanFallback::on}, {"off", LeanFallback::off}, {"random", LeanFallback::random}});
