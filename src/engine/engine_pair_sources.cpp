@@ -3,6 +3,7 @@
 #include <array>
 
 #include "event_candidates.hpp"
+#include "pair_time.hpp"
 #include "tethersim/engine/engine.hpp"
 #include "tethersim/engine/event_sources.hpp"
 
@@ -116,17 +117,15 @@ void Engine::BlockingSource::offer_sectors(const Engine& engine, Index i, const 
     // detection's first test (dx.dv >= 0: never) cost a mispredicted
     // branch every other candidate. So the test is made for the whole
     // batch first, without a branch, and only the approaching pairs go on
-    // to the detection, which makes the same test again and passes it. The
-    // same expressions give the same bits; the particle itself and equal
-    // velocities give dv = 0, dx.dv = 0, and drop out with the receding.
+    // to the detection, which makes the same test again and passes it
+    // (both from pair_relative: the same bits). The particle itself and
+    // equal velocities give dv = 0, dx.dv = 0, and drop out with the
+    // receding.
     std::size_t kept = 0;
     for (std::size_t c = 0; c < found_count; ++c) {
-      const ParticleState& sj = particles.state[found[c].particle];
-      const double t_ref = std::max(s.t0, sj.t0);
-      const Vec3 dx = (sj.position(t_ref) - s.position(t_ref)) + shifts[found[c].sector];
-      const Vec3 dv = sj.v - s.v;
+      const PairRelative r = pair_relative(s, particles.state[found[c].particle], shifts[found[c].sector]);
       approaching[kept] = static_cast<std::uint8_t>(c);
-      kept += dx.dot(dv) < 0.0 ? 1 : 0;
+      kept += r.dx.dot(r.dv) < 0.0 ? 1 : 0;
     }
     engine.stats_.pair_tests += found_count - kept;
     for (std::size_t k = 0; k < kept; ++k) {

@@ -36,11 +36,7 @@ class Engine::Candidates {
     e.kind = kind;
     e.detail = detail;
     if (kind == EventKind::sector_crossing) {
-      // Crossings tie only with crossings on other axes: order by the key.
-      if (time < crossing_.time || (time == crossing_.time && time != kInfinity &&
-                                    engine_.event_precedes(owner_, e, owner_, crossing_))) {
-        crossing_ = e;
-      }
+      if (precedes(e, crossing_)) crossing_ = e;
       return;
     }
     consider(e);
@@ -86,7 +82,6 @@ class Engine::Candidates {
   // pair's partner and stamp, or none to check); else unknown.
   RunnerUp runner_up() {
     if (!crossing_wins()) return {};
-    read_best_counter();
     if (best_.time == kInfinity || best_.partner == kNoIndex) return {RunnerUp::State::none};
     return {RunnerUp::State::pair, best_.kind, best_.partner, best_.partner_stamp};
   }
@@ -102,21 +97,24 @@ class Engine::Candidates {
     }
   }
 
+  // Whether a comes before b in the total event order (both with their
+  // counters read when their times are equal).
+  bool precedes(const ParticleEvent& a, const ParticleEvent& b) const {
+    if (a.time != b.time) return a.time < b.time;
+    return a.time != kInfinity && engine_.event_precedes(owner_, a, owner_, b);
+  }
+
   void consider(const ParticleEvent& e) {
-    if (e.time < best_.time) {
+    if (e.time == best_.time) read_best_counter();
+    if (precedes(e, best_)) {
       best_ = e;
       best_counter_read_ = true;
-    } else if (e.time == best_.time && e.time != kInfinity) {
-      read_best_counter();
-      if (engine_.event_precedes(owner_, e, owner_, best_)) best_ = e;
     }
   }
 
   bool crossing_wins() {
-    if (crossing_.time != best_.time) return crossing_.time < best_.time;
-    if (crossing_.time == kInfinity) return false;
     read_best_counter();
-    return engine_.event_precedes(owner_, crossing_, owner_, best_);
+    return precedes(crossing_, best_);
   }
 
   const Engine& engine_;
