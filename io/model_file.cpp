@@ -162,7 +162,7 @@ Model read_text(const std::string& text, const std::string& path, const ModelFil
   check_toml_nesting(text, path);
   try {
     std::istringstream stream(text);
-    document = toml::parse(stream, path);
+    document = parse_toml(stream, path);
   } catch (const toml::exception& e) {
     // A syntax error, or one its parser calls internal: both are the text's.
     throw InputError({path, static_cast<int>(e.location().line())}, "", syntax_message(e));

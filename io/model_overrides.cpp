@@ -77,7 +77,7 @@ std::string quoted_string(const std::string& text) {
 std::optional<TomlValue> parse_as_toml(const std::string& text, const std::string& origin) {
   try {
     std::istringstream in("value = " + text + "\n");
-    const TomlValue document = toml::parse(in, origin);
+    const TomlValue document = parse_toml(in, origin);
     if (document.as_table().size() != 1) return std::nullopt;
     return toml::find(document, "value");
   } catch (const toml::exception&) {

@@ -15,6 +15,8 @@ SourceLocation SourceMap::find(std::string key) const {
   }
 }
 
+TomlValue parse_toml(std::istream& in, const std::string& name) { return toml::parse(in, name); }
+
 SourceLocation location_of(const TomlValue& value) {
   const toml::source_location loc = value.location();
   SourceLocation where;

@@ -3,6 +3,7 @@
 // is recorded with its source line, and keys nobody asked for are reported
 // as unknown, with a suggestion.
 
+#include <istream>
 #include <map>
 #include <optional>
 #include <set>
@@ -31,6 +32,11 @@ class SourceMap {
   std::string file_;
   std::map<std::string, SourceLocation> entries_;
 };
+
+// The TOML document read from `in` (`name` names it in messages); throws
+// toml::exception. Every reader parses through this one function, so that
+// the parser's templates are compiled once, not in each file that reads.
+TomlValue parse_toml(std::istream& in, const std::string& name);
 
 SourceLocation location_of(const TomlValue& value);
 const char* type_name(const TomlValue& value);
