@@ -194,6 +194,11 @@ void Engine::finish_placement() {
   if (has_loaded_edges_) loaded_.resize_particles(n);
   touched_mark_.assign(n, 0);
   visit_mark_.assign(n, 0);
+  // The largest coordinate a particle in the grid can have: what the
+  // rounding of a tick's re-basing is relative to.
+  const Vec3 hi = grid_.lo() + grid_.length();
+  tick_clearance_.configure(model_, std::max(grid_.lo().cwiseAbs().maxCoeff(), hi.cwiseAbs().maxCoeff()));
+  tick_clearance_.assign(n, next_tick_number());
   roles_.assign(n);
   changes_.assign(n);
   // Hubs a species can block with: tested directly, not through sectors.
@@ -241,6 +246,8 @@ void Engine::schedule_action_potentials(double from) {
 }
 
 void Engine::predict_all() {
+  // The ticks are scheduled now: every clearance starts from the next one.
+  tick_clearance_.assign(particles_.size(), next_tick_number());
   calendar_.reset(
       particles_.size(), spare_slots_,
       [](const void* context, Index a, Index b, double time) {
@@ -265,7 +272,7 @@ void Engine::predict_all() {
     return;
   }
   // Together, each pair tested once (touched_mark_ is all zero between events).
-  for (Index i = 0; i < particles_.size(); ++i) touched_mark_[i] = joint_mark(i);
+  for (Index i = 0; i < particles_.size(); ++i) touched_mark_[i] = joint_mark(i, true);
   PairOffers offers(*this, offer_ring_);
   for (Index i = 0; i < particles_.size(); ++i) {
     if (touched_mark_[i] != 0) predict_joint(i, offers);
@@ -443,6 +450,7 @@ void Engine::repredict_touched() {
   if (joint_prediction_ && touched_.size() >= kJointPrediction && !owner_) {
     crossed_.particle = kNoIndex;
     predict_together();
+    tick_clearance_.end_tick();
     return;
   }
   for (Index i : touched_) {
@@ -451,6 +459,7 @@ void Engine::repredict_touched() {
   }
   touched_.clear();
   crossed_.particle = kNoIndex;
+  tick_clearance_.end_tick();
 }
 
 }  // namespace tethersim::engine

@@ -131,7 +131,13 @@ void Engine::periodic_impulse(std::uint32_t which, double t) {
     collect_group(i, g);
     note_participants(g.members);
     for (Index m : g.members) visit_mark_[m] = 2;
+    // A group the tick does not move by g dt (held by an infinite mass,
+    // or with members it does not apply to) changes its pairs' relative
+    // motion: its members are walked (tick_clearance.hpp).
     if (g.mass == kInfinity) {
+      if (tick_clearance_.on()) {
+        for (Index m : g.members) walk_at_tick(m);
+      }
       end_event(t, EventKind::periodic_impulse);
       continue;
     }
@@ -139,6 +145,7 @@ void Engine::periodic_impulse(std::uint32_t which, double t) {
     for (Index m : g.members) {
       if (p.applies_to[particles_.state[m].species]) order.push_back(m);
     }
+    const bool by_g_dt = order.size() == g.members.size();
     auto key = [&](Index m) {
       return physics::mix_hash(seed_, static_cast<std::uint64_t>(EventKind::periodic_impulse),
                                which, tick, particles_.id[m]);
@@ -147,12 +154,18 @@ void Engine::periodic_impulse(std::uint32_t which, double t) {
     Vec3 v = g.velocity;
     for (Index m : order) v = physics::impact_velocity(v, impulse_on(m, v), g.mass);
     set_group_velocity(g, v, t);
+    if (!by_g_dt && tick_clearance_.on()) {
+      for (Index m : g.members) walk_at_tick(m);
+    }
     end_event(t, EventKind::periodic_impulse);
   }
   for (Index i = 0; i < particles_.size(); ++i) {
     if (visit_mark_[i] == 2) visit_mark_[i] = 0;
   }
   schedule_periodic(which, tick + 1);
+  // The predictions after the tick may skip the walk for particles whose
+  // clearance reaches the next one.
+  if (tick_clearance_.on()) tick_clearance_.begin_tick(tick + 1);
 }
 
 void Engine::action_potential_transition(std::uint32_t which, double t) {

@@ -86,6 +86,7 @@ Index Engine::append_slot() {
   for (auto& phi : phi_) append_gently(phi, kInfinity);
   append_gently(touched_mark_, 0);
   append_gently(visit_mark_, 0);
+  tick_clearance_.append(next_tick_number());
   roles_.append();  // frozen, not owned
   changes_.append();
   if (has_tethers_) tethers_.resize_particles(n);

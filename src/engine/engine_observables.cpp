@@ -141,7 +141,8 @@ std::size_t Engine::memory_bytes() const {
                       calendar_.memory_bytes() + global_.size() * sizeof(GlobalEvent) +
                       ri_index_.capacity() * sizeof(std::uint64_t) +
                       ri_time_.capacity() * sizeof(double) +
-                      touched_mark_.capacity() + visit_mark_.capacity() + roles_.memory_bytes() +
+                      touched_mark_.capacity() + visit_mark_.capacity() + tick_clearance_.memory_bytes() +
+                      roles_.memory_bytes() +
                       offer_ring_.capacity() * sizeof(ParticleEvent) +
                       changes_.memory_bytes();
   for (const auto& phi : phi_) bytes += phi.capacity() * sizeof(double);

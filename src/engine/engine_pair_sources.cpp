@@ -1,5 +1,6 @@
 // The pair sources: blocking collisions (partners from the 27 sectors
 // around and the hubs) and tethering collisions (the tether network).
+#include <algorithm>
 #include <array>
 
 #include "event_candidates.hpp"
@@ -8,6 +9,21 @@
 #include "tethersim/engine/event_sources.hpp"
 
 namespace tethersim::engine {
+
+namespace {
+
+// A lower bound on when the pair (seen as r, with blocking distance
+// `blocking`) can block within reach (tick_clearance.hpp): a partner the
+// tick does not move by g dt changes the pair's relative motion at every
+// tick, so it clears nothing.
+inline double pair_clearance(const TickClearance& clearance, SpeciesIndex partner, double blocking,
+                             const PairRelative& r) {
+  if (!(blocking > 0.0)) return kInfinity;
+  if (!clearance.shifted(partner)) return r.t_ref;
+  return r.t_ref + physics::time_until_within(r.dx, r.dv, clearance.reach(blocking));
+}
+
+}  // namespace
 
 void Engine::PairSource::execute(Engine& engine, Index i, const ParticleEvent& e) {
   engine.collide(i, e.partner, e.kind, e.time);
@@ -98,15 +114,27 @@ void Engine::BlockingSource::offer_sectors(const Engine& engine, Index i, const 
   std::array<Found, 64> found;
   std::size_t found_count = 0;
   std::array<std::uint8_t, 64> approaching;
+  // The clearance of the pairs met (tick_clearance.hpp): pairs a partner
+  // predicted earlier tested too are counted all the same (from both
+  // records as they are now, they only make the bound safer).
+  const TickClearance& tick_clearance = engine.tick_clearance_;
+  const bool clearing = tick_clearance.on();
+  double clearance = kInfinity;
   auto test_found = [&] {
     if (candidates.sharing()) {
       for (std::size_t c = 0; c < found_count; ++c) {
         const Index j = found[c].particle;
+        if (j == i) continue;
+        if (clearing) {
+          const ParticleState& sj = particles.state[j];
+          clearance = std::min(clearance, pair_clearance(tick_clearance, sj.species, pairs(s.species, sj.species).blocking,
+                                                         pair_relative(s, sj, shifts[found[c].sector])));
+        }
         // Equal velocities cannot meet (dv is exactly zero, and the
         // detection says never whatever dx): members of one loaded group,
         // and a sheet's particles falling together, every one given the
         // same ticks.
-        if (j == i || particles.state[j].v == s.v) continue;
+        if (particles.state[j].v == s.v) continue;
         const double blocking = pairs(s.species, particles.state[j].species).blocking;
         if (blocking > 0.0) candidates.pair(j, shifts[found[c].sector], blocking, EventKind::blocking);
       }
@@ -122,10 +150,22 @@ void Engine::BlockingSource::offer_sectors(const Engine& engine, Index i, const 
     // equal velocities give dv = 0, dx.dv = 0, and drop out with the
     // receding.
     std::size_t kept = 0;
-    for (std::size_t c = 0; c < found_count; ++c) {
-      const PairRelative r = pair_relative(s, particles.state[found[c].particle], shifts[found[c].sector]);
-      approaching[kept] = static_cast<std::uint8_t>(c);
-      kept += r.dx.dot(r.dv) < 0.0 ? 1 : 0;
+    if (clearing) {
+      for (std::size_t c = 0; c < found_count; ++c) {
+        const ParticleState& sj = particles.state[found[c].particle];
+        const PairRelative r = pair_relative(s, sj, shifts[found[c].sector]);
+        approaching[kept] = static_cast<std::uint8_t>(c);
+        kept += r.dx.dot(r.dv) < 0.0 ? 1 : 0;
+        if (found[c].particle != i) {
+          clearance = std::min(clearance, pair_clearance(tick_clearance, sj.species, pairs(s.species, sj.species).blocking, r));
+        }
+      }
+    } else {
+      for (std::size_t c = 0; c < found_count; ++c) {
+        const PairRelative r = pair_relative(s, particles.state[found[c].particle], shifts[found[c].sector]);
+        approaching[kept] = static_cast<std::uint8_t>(c);
+        kept += r.dx.dot(r.dv) < 0.0 ? 1 : 0;
+      }
     }
     engine.stats_.pair_tests += found_count - kept;
     for (std::size_t k = 0; k < kept; ++k) {
@@ -144,6 +184,7 @@ void Engine::BlockingSource::offer_sectors(const Engine& engine, Index i, const 
     }
   }
   test_found();
+  if (clearing) candidates.clear_until(clearance);
 }
 
 void Engine::BlockingSource::offer_hubs(const Engine& engine, Index i, Candidates& candidates) {

@@ -20,7 +20,8 @@ void Engine::repredict(Index i) {
   }
   ++stats_.predictions;
   Candidates candidates(*this, i);
-  if (crossed_.particle == i) {
+  const bool ahead = crossed_.particle == i;
+  if (ahead) {
     offer_after_crossing(candidates, crossed_);
     crossed_.particle = kNoIndex;
   } else {
@@ -28,6 +29,13 @@ void Engine::repredict(Index i) {
   }
   const ParticleEvent best = candidates.best();
   calendar_.set(i, best, candidates.runner_up());
+  if (tick_clearance_.on() && in_grid(i)) {
+    if (ahead) {
+      tick_clearance_.narrow(i, candidates.clearance(), next_tick_number());
+    } else {
+      tick_clearance_.keep(i, candidates.clearance(), next_tick_number());
+    }
+  }
 }
 
 Vec3 Engine::image(Index a, Index b, const Vec3& dx) const {
@@ -146,23 +154,44 @@ bool Engine::runner_up_covers(const RunnerUp& runner_up, const SectorCoords& c) 
   return true;
 }
 
-std::uint8_t Engine::joint_mark(Index i) const {
+std::uint8_t Engine::joint_mark(Index i, bool must_walk) const {
   if (!has_prediction(i)) return 0;
-  return in_grid(i) ? PairOffers::kTogether : PairOffers::kAlone;
+  if (!in_grid(i)) return PairOffers::kAlone;
+  if (tick_clearance_.in_tick() && !must_walk && tick_clearance_.clears(i)) return PairOffers::kWithoutWalk;
+  return PairOffers::kTogether;
+}
+
+void Engine::offer_without_walk(Candidates& candidates) const {
+  const Index i = candidates.owner();
+  for_each_source(ParticleSources{}, [&](auto source) {
+    using Source = decltype(source);
+    if constexpr (std::is_same_v<Source, BlockingSource>) {
+      BlockingSource::offer_hubs(*this, i, candidates);
+    } else {
+      Source::predict(*this, i, candidates);
+    }
+  });
 }
 
 void Engine::predict_joint(Index i, PairOffers& offers) {
   ++stats_.predictions;
   Candidates candidates(*this, i, offers);
-  offer_all(candidates);
+  const bool walk = touched_mark_[i] != PairOffers::kWithoutWalk;
+  if (walk) {
+    offer_all(candidates);
+  } else {
+    offer_without_walk(candidates);
+    ++stats_.walks_skipped;
+  }
   const ParticleEvent best = candidates.best();
   calendar_.set(i, best, candidates.runner_up());
+  if (walk && tick_clearance_.on() && in_grid(i)) tick_clearance_.keep(i, candidates.clearance(), next_tick_number());
 }
 
 void Engine::predict_together() {
   std::size_t predicted = 0;
   for (Index i : touched_) {
-    touched_mark_[i] = joint_mark(i);
+    touched_mark_[i] = joint_mark(i, touched_mark_[i] == kMustWalk);
     predicted += touched_mark_[i] != 0 ? 1 : 0;
   }
   // Ascending index order: a pass over every particle when the touched ones

@@ -59,6 +59,7 @@ void Engine::reorder() {
   permute(ri_index_, new_index, done);
   permute(ri_time_, new_index, done);
   for (auto& phi : phi_) permute(phi, new_index, done);
+  permute(tick_clearance_.until(), new_index, done);
   roles_.renumber(new_index, kept, done);
   changes_.renumber(new_index, kept, done);
   if (kept < n) {
@@ -74,6 +75,7 @@ void Engine::reorder() {
     for (auto& phi : phi_) phi.resize(kept);
     touched_mark_.resize(kept);
     visit_mark_.resize(kept);
+    if (tick_clearance_.on()) tick_clearance_.until().resize(kept);
   }
   particles_.build_id_index();
   rebuild_moving();

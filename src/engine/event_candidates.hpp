@@ -67,6 +67,10 @@ class Engine::Candidates {
     consider(e);
   }
 
+  // The earliest clearance time of the pairs tested (tick_clearance.hpp).
+  void clear_until(double t) { clearance_ = std::min(clearance_, t); }
+  double clearance() const { return clearance_; }
+
   Index owner() const { return owner_; }
   // Whether pairs are shared with particles predicted together (every
   // pair must then be offered, however it ends).
@@ -124,6 +128,7 @@ class Engine::Candidates {
   ParticleEvent best_;  // the earliest but sector crossings
   ParticleEvent crossing_;  // the earliest sector crossing
   bool best_counter_read_ = true;
+  double clearance_ = kInfinity;
 };
 
 }  // namespace tethersim::engine

@@ -32,6 +32,7 @@ class Engine::PairOffers {
   // Marks in touched_mark_ during a joint prediction.
   static constexpr std::uint8_t kAlone = 1;     // predicted, shares nothing (hubs)
   static constexpr std::uint8_t kTogether = 2;  // predicted, shares pairs
+  static constexpr std::uint8_t kWithoutWalk = 3;  // predicted without the sector walk, shares nothing
   static constexpr Index kReach = Index{1} << 15;
 
   enum class Share : std::uint8_t {

@@ -166,6 +166,7 @@ std::string summary_json(const Model& model, const engine::EngineStatistics& st,
   work["stale_events"] = st.stale_events;
   work["predictions"] = st.predictions;
   work["pair_tests"] = st.pair_tests;
+  work["walks_skipped"] = st.walks_skipped;
   json["engine_work"] = std::move(work);
   json["initial"] = observables_json(model, t.start_time, t.initial);
   json["final"] = observables_json(model, t.end_time, t.final);

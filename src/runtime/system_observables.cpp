@@ -246,7 +246,7 @@ engine::EngineStatistics system_statistics(const engine::EngineStatistics& local
   engine::EngineStatistics s = local;
   std::vector<std::uint64_t> v(s.events.begin(), s.events.end());
   v.insert(v.end(), s.responses.begin(), s.responses.end());
-  for (std::uint64_t x : {s.stale_events, s.predictions, s.pair_tests, s.loadings, s.instantaneous,
+  for (std::uint64_t x : {s.stale_events, s.predictions, s.pair_tests, s.walks_skipped, s.loadings, s.instantaneous,
                           s.capped_loadings, s.attachments, s.detachments, s.releases, s.escapes}) {
     v.push_back(x);
   }
@@ -255,8 +255,9 @@ engine::EngineStatistics system_statistics(const engine::EngineStatistics& local
   std::size_t k = 0;
   for (auto& x : s.events) x = v[k++];
   for (auto& x : s.responses) x = v[k++];
-  for (std::uint64_t* x : {&s.stale_events, &s.predictions, &s.pair_tests, &s.loadings, &s.instantaneous,
-                           &s.capped_loadings, &s.attachments, &s.detachments, &s.releases, &s.escapes}) {
+  for (std::uint64_t* x : {&s.stale_events, &s.predictions, &s.pair_tests, &s.walks_skipped, &s.loadings,
+                           &s.instantaneous, &s.capped_loadings, &s.attachments, &s.detachments, &s.releases,
+                           &s.escapes}) {
     *x = v[k++];
   }
   return s;

@@ -1,6 +1,8 @@
 #pragma once
 // Building engines from inline model text in tests.
 
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -53,6 +55,14 @@ inline const char* const kBusyGas =
     "[[attach]]\nspecies = [\"A\", \"A\"]\nmax_partners = { A = 2 }\n"
     "[[detach]]\nspecies = [\"A\", \"A\"]\n"
     "[initial]\ngenerator = \"random-gas\"\n[initial.parameters]\ncount = 400\nspecies = \"A\"\n";
+
+// The same physics counted by two runs: events by kind, collision
+// responses, loadings (the engine's own work may differ).
+inline void expect_same_physics_counts(const engine::EngineStatistics& a, const engine::EngineStatistics& b) {
+  for (std::size_t k = 0; k < a.events.size(); ++k) EXPECT_EQ(a.events[k], b.events[k]) << "kind " << k;
+  for (std::size_t k = 0; k < a.responses.size(); ++k) EXPECT_EQ(a.responses[k], b.responses[k]) << "response " << k;
+  EXPECT_EQ(a.loadings, b.loadings);
+}
 
 // The text of a shipped example model (examples/NAME).
 inline std::string example(const std::string& name) {

@@ -4,6 +4,7 @@
 // sector it was in before its first change: what a distributed run sends
 // its neighbours, and what a speculative window keeps an undo record of.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -27,12 +28,26 @@ class ChangeSet {
     bool mobile = false;
   };
 
-  // Off (the default), note() records nothing.
-  void set_tracking(bool on) { tracking_ = on; }
+  // Off (the default), note() records nothing. The marks (a byte per
+  // particle) are allocated once tracking is first turned on: a serial
+  // run never tracks.
+  void set_tracking(bool on) {
+    tracking_ = on;
+    if (on && !allocated_) {
+      marked_.assign(slots_, 0);
+      allocated_ = true;
+    }
+  }
   bool tracking() const { return tracking_; }
 
-  void assign(std::size_t n) { marked_.assign(n, 0); }
-  void append() { append_gently(marked_, 0); }
+  void assign(std::size_t n) {
+    slots_ = n;
+    if (allocated_) marked_.assign(n, 0);
+  }
+  void append() {
+    ++slots_;
+    if (allocated_) append_gently(marked_, 0);
+  }
 
   // Particle i is about to change; `sector` is where it is now.
   void note(Index i, const SectorCoords& sector, bool mobile) {
@@ -78,12 +93,15 @@ class ChangeSet {
   void renumber(const std::vector<Index>& new_index, std::size_t kept, std::vector<bool>& done) {
     permute(marked_, new_index, done);
     if (kept < marked_.size()) marked_.resize(kept);
+    slots_ = std::min(slots_, kept);
     for (Change& c : changes_) c.particle = new_index[c.particle];
   }
   std::size_t memory_bytes() const { return marked_.capacity() + changes_.capacity() * sizeof(Change); }
 
  private:
   bool tracking_ = false;
+  std::size_t slots_ = 0;  // particle slots (marked_'s size once allocated)
+  bool allocated_ = false;
   BigVector<std::uint8_t> marked_;
   std::vector<Change> changes_;
 };

@@ -39,6 +39,7 @@
 #include "tethersim/engine/snapshot.hpp"
 #include "tethersim/engine/speculation_log.hpp"
 #include "tethersim/engine/statistics.hpp"
+#include "tethersim/engine/tick_clearance.hpp"
 #include "tethersim/model/model.hpp"
 #include "tethersim/physics/exact_sum.hpp"
 #include "tethersim/scenario/initial_particles.hpp"
@@ -205,6 +206,12 @@ class Engine {
   // each pair's test between its two particles (pair_offers.hpp). On by
   // default; every history is the same either way, which tests check.
   void set_joint_prediction(bool on) { joint_prediction_ = on; }
+  // Gravity ticks skip the sector walk of particles whose clearance
+  // reaches the next tick (tick_clearance.hpp). Stopping it (for good)
+  // changes no history, only the work; for tests and comparisons.
+  void stop_tick_clearance() { tick_clearance_.stop(); }
+  bool tick_clearance_on() const { return tick_clearance_.on(); }
+  std::uint64_t tick_walks_skipped() const { return stats_.walks_skipped; }
 
   // --- each particle's roles (particle_roles.hpp; in a serial run every
   // particle is active and owned, none removed) and records. What a
@@ -350,8 +357,21 @@ class Engine {
     return s.alive && s.mobile && is_active(i);
   }
   // What predict_together marks a particle with in touched_mark_: 0 (not
-  // predicted), PairOffers::kAlone or kTogether.
-  std::uint8_t joint_mark(Index i) const;
+  // predicted), PairOffers::kAlone, kTogether or, at a tick, kWithoutWalk
+  // (its clearance reaches the next tick, and nothing asked for a walk).
+  std::uint8_t joint_mark(Index i, bool must_walk) const;
+  // A tick's particle whose sector walk is skipped (tick_clearance.hpp):
+  // every source but the walk (the hubs are still offered).
+  void offer_without_walk(Candidates& candidates) const;
+  // Marks a particle a tick leaves to walk (tick_clearance.hpp).
+  void walk_at_tick(Index i) {
+    mark_for_prediction(i);
+    touched_mark_[i] = kMustWalk;
+  }
+  static constexpr std::uint8_t kMustWalk = 2;  // in touched_mark_ before predict_together
+  // The number of the next tick of the first periodic impulse (the only
+  // one when ticks skip walks), 0 without any.
+  std::uint64_t next_tick_number() const { return periodic_tick_.empty() ? 0 : periodic_tick_[0]; }
   // Predicts marked particle i, one of those predicted together in
   // ascending index order.
   void predict_joint(Index i, PairOffers& offers);
@@ -633,6 +653,8 @@ class Engine {
   // From this many touched particles on, they are predicted together.
   static constexpr std::size_t kJointPrediction = 4;
   bool joint_prediction_ = true;
+  // Gravity ticks that skip the sector walk where they can.
+  TickClearance tick_clearance_;
   // The running bests of predict_together's partners (pair_offers.hpp).
   std::vector<ParticleEvent> offer_ring_;
   CrossedSector crossed_;  // see CrossedSector

@@ -90,6 +90,8 @@ struct Engine::BlockingSource : PairSource {
   static void offer_sectors(const Engine& engine, Index i, const std::array<std::uint32_t, 27>& sectors,
                             const std::array<Vec3, 27>& shifts, int count, Candidates& candidates);
   static void offer_hubs(const Engine& engine, Index i, Candidates& candidates);
+
+  friend class Engine;  // predictions that skip the walk offer the hubs
 };
 
 // Tethering collisions: a tethered pair reaching its tether length

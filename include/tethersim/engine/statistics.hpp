@@ -14,6 +14,9 @@ struct EngineStatistics {
   std::uint64_t stale_events = 0;       // predictions invalidated before their time
   std::uint64_t predictions = 0;        // particle re-predictions
   std::uint64_t pair_tests = 0;         // pair detection computations
+  // Tick predictions that skipped the sector walk (tick_clearance.hpp).
+  // Engine work like the three above; kept in no checkpoint.
+  std::uint64_t walks_skipped = 0;
   std::array<std::uint64_t, 4> responses{};  // none, rebound, retract, revolve
   std::uint64_t loadings = 0;
   std::uint64_t instantaneous = 0;      // collisions resolved without loading
@@ -37,6 +40,7 @@ struct EngineStatistics {
     stale_events += from.stale_events;
     predictions += from.predictions;
     pair_tests += from.pair_tests;
+    walks_skipped += from.walks_skipped;
     loadings += from.loadings;
     instantaneous += from.instantaneous;
     capped_loadings += from.capped_loadings;

@@ -43,6 +43,27 @@ inline double guarded_quotient(double numer, double denom, double dt_max) {
 // be told from round-off).
 inline constexpr double kRestingContactCosine = 0x1p-40;
 
+// A lower bound on when a pair on these lines can come within `reach`,
+// robust to rounding of dx and dv far below reach: 0 when it is within
+// reach already and not firmly receding; kInfinity when it recedes firmly
+// (its distance grows, at an angle well away from a right angle, so that a
+// rounding of dv cannot turn it back); else c / (-2b), where its squared
+// distance d^2 + 2bt + at^2 would reach reach^2 without the at^2 >= 0 that
+// only keeps it further (no square root: a bound is all that is asked).
+// Gravity ticks skip the sector walk of particles whose pairs all stay
+// beyond reach until the next tick.
+inline double time_until_within(const Vec3& dx, const Vec3& dv, double reach) {
+  const double b = dx.dot(dv);
+  const double d2 = dx.squaredNorm();
+  const double c = d2 - reach * reach;
+  if (b >= 0.0) {
+    if (c > 0.0) return kInfinity;
+    return b * b > 1e-12 * d2 * dv.squaredNorm() ? kInfinity : 0.0;
+  }
+  if (c <= 0.0) return 0.0;
+  return c / (-2.0 * b);
+}
+
 // Time until the centres come within the blocking distance while approaching.
 // Overlapping and approaching -> 0; overlapping and receding -> kInfinity
 // (no correction is attempted); D = 0 -> kInfinity. dt_max guards against
