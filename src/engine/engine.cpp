@@ -248,6 +248,7 @@ void Engine::schedule_action_potentials(double from) {
 void Engine::predict_all() {
   // The ticks are scheduled now: every clearance starts from the next one.
   tick_clearance_.assign(particles_.size(), next_tick_number());
+  tick_clearance_.begin_start();
   calendar_.reset(
       particles_.size(), spare_slots_,
       [](const void* context, Index a, Index b, double time) {
@@ -269,6 +270,7 @@ void Engine::predict_all() {
     for (Index i = 0; i < particles_.size(); ++i) {
       if (has_prediction(i)) repredict(i);
     }
+    tick_clearance_.end_start();
     return;
   }
   // Together, each pair tested once (touched_mark_ is all zero between events).
@@ -278,6 +280,7 @@ void Engine::predict_all() {
     if (touched_mark_[i] != 0) predict_joint(i, offers);
   }
   for (Index i = 0; i < particles_.size(); ++i) touched_mark_[i] = 0;
+  tick_clearance_.end_start();
 }
 
 bool Engine::run_until(double end, std::uint64_t max_events) {

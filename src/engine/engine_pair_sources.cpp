@@ -118,7 +118,7 @@ void Engine::BlockingSource::offer_sectors(const Engine& engine, Index i, const 
   // predicted earlier tested too are counted all the same (from both
   // records as they are now, they only make the bound safer).
   const TickClearance& tick_clearance = engine.tick_clearance_;
-  const bool clearing = tick_clearance.on();
+  const bool clearing = candidates.wants_clearance();
   double clearance = kInfinity;
   auto test_found = [&] {
     if (candidates.sharing()) {

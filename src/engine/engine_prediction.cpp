@@ -21,6 +21,8 @@ void Engine::repredict(Index i) {
   ++stats_.predictions;
   Candidates candidates(*this, i);
   const bool ahead = crossed_.particle == i;
+  const bool clearing = wants_clearance(i, ahead);
+  if (clearing) candidates.want_clearance();
   if (ahead) {
     offer_after_crossing(candidates, crossed_);
     crossed_.particle = kNoIndex;
@@ -29,12 +31,30 @@ void Engine::repredict(Index i) {
   }
   const ParticleEvent best = candidates.best();
   calendar_.set(i, best, candidates.runner_up());
-  if (tick_clearance_.on() && in_grid(i)) {
+  note_clearance(i, candidates, clearing, ahead);
+}
+
+bool Engine::wants_clearance(Index i, bool ahead) const {
+  if (!tick_clearance_.on() || !in_grid(i)) return false;
+  // Walks at a tick and at the start note it; a crossing's look-ahead only
+  // keeps one the particle holds. Other walks (an event's) forget it: the
+  // particle walks at the next tick, where most of them had nothing to
+  // skip anyway, and noting it in every walk of a busy membrane cost more
+  // than the ticks saved.
+  if (ahead) return tick_clearance_.holds(i, next_tick_number());
+  return tick_clearance_.in_tick() || tick_clearance_.at_start();
+}
+
+void Engine::note_clearance(Index i, const Candidates& candidates, bool clearing, bool ahead) {
+  if (!tick_clearance_.on() || !in_grid(i)) return;
+  if (clearing) {
     if (ahead) {
       tick_clearance_.narrow(i, candidates.clearance(), next_tick_number());
     } else {
       tick_clearance_.keep(i, candidates.clearance(), next_tick_number());
     }
+  } else if (!ahead) {
+    tick_clearance_.forget(i, next_tick_number());
   }
 }
 
@@ -177,6 +197,8 @@ void Engine::predict_joint(Index i, PairOffers& offers) {
   ++stats_.predictions;
   Candidates candidates(*this, i, offers);
   const bool walk = touched_mark_[i] != PairOffers::kWithoutWalk;
+  const bool clearing = walk && wants_clearance(i, false);
+  if (clearing) candidates.want_clearance();
   if (walk) {
     offer_all(candidates);
   } else {
@@ -185,7 +207,7 @@ void Engine::predict_joint(Index i, PairOffers& offers) {
   }
   const ParticleEvent best = candidates.best();
   calendar_.set(i, best, candidates.runner_up());
-  if (walk && tick_clearance_.on() && in_grid(i)) tick_clearance_.keep(i, candidates.clearance(), next_tick_number());
+  if (walk) note_clearance(i, candidates, clearing, false);
 }
 
 void Engine::predict_together() {

@@ -67,7 +67,10 @@ class Engine::Candidates {
     consider(e);
   }
 
-  // The earliest clearance time of the pairs tested (tick_clearance.hpp).
+  // Whether the walk is to note its pairs' clearance (tick_clearance.hpp),
+  // and the earliest clearance time of the pairs it tested.
+  void want_clearance() { wants_clearance_ = true; }
+  bool wants_clearance() const { return wants_clearance_; }
   void clear_until(double t) { clearance_ = std::min(clearance_, t); }
   double clearance() const { return clearance_; }
 
@@ -128,6 +131,7 @@ class Engine::Candidates {
   ParticleEvent best_;  // the earliest but sector crossings
   ParticleEvent crossing_;  // the earliest sector crossing
   bool best_counter_read_ = true;
+  bool wants_clearance_ = false;
   double clearance_ = kInfinity;
 };
 

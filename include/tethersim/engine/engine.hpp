@@ -360,6 +360,11 @@ class Engine {
   // predicted), PairOffers::kAlone, kTogether or, at a tick, kWithoutWalk
   // (its clearance reaches the next tick, and nothing asked for a walk).
   std::uint8_t joint_mark(Index i, bool must_walk) const;
+  // Whether a walk of particle i (a look-ahead after a crossing, or not)
+  // notes its clearance, and what the prediction then keeps of it
+  // (tick_clearance.hpp).
+  bool wants_clearance(Index i, bool ahead) const;
+  void note_clearance(Index i, const Candidates& candidates, bool clearing, bool ahead);
   // A tick's particle whose sector walk is skipped (tick_clearance.hpp):
   // every source but the walk (the hubs are still offered).
   void offer_without_walk(Candidates& candidates) const;

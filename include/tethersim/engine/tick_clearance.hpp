@@ -101,6 +101,18 @@ class TickClearance {
     if (ahead(until_[i], m) > 0) until_[i] = m;
   }
 
+  // After a walk that noted nothing: the particle walks at the next tick.
+  void forget(Index i, std::uint64_t next_tick) { until_[i] = none(next_tick); }
+  // Whether particle i holds a clearance that reaches past the next tick.
+  bool holds(Index i, std::uint64_t next_tick) const {
+    return ahead(until_[i], static_cast<std::uint8_t>(next_tick + 1)) >= 0;
+  }
+
+  // The start's predictions (every particle, as at a tick).
+  void begin_start() { at_start_ = true; }
+  void end_start() { at_start_ = false; }
+  bool at_start() const { return at_start_; }
+
   // A tick's predictions, before tick `next_tick` (its number), or done.
   void begin_tick(std::uint64_t next_tick) {
     in_tick_ = true;
@@ -142,6 +154,7 @@ class TickClearance {
   double start_ = 0.0;
   double interval_ = 0.0;
   bool in_tick_ = false;
+  bool at_start_ = false;
   std::uint8_t horizon_ = 0;
   BigVector<std::uint8_t> until_;
 };
