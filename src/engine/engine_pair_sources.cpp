@@ -150,6 +150,8 @@ void Engine::BlockingSource::offer_sectors(const Engine& engine, Index i, const 
     // equal velocities give dv = 0, dx.dv = 0, and drop out with the
     // receding.
     std::size_t kept = 0;
+    // Two loops rather than a test of `clearing` per candidate: a walk that
+    // notes no clearance (the gas's, every one) runs the loop it ran before.
     if (clearing) {
       for (std::size_t c = 0; c < found_count; ++c) {
         const ParticleState& sj = particles.state[found[c].particle];

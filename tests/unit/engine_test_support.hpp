@@ -64,6 +64,14 @@ inline void expect_same_physics_counts(const engine::EngineStatistics& a, const 
   EXPECT_EQ(a.loadings, b.loadings);
 }
 
+// Runs both engines to `end`: the same state and the same physics counts.
+inline void expect_same_run(engine::Engine& a, engine::Engine& b, double end) {
+  a.run_until(end);
+  b.run_until(end);
+  EXPECT_EQ(a.state_hash(), b.state_hash());
+  expect_same_physics_counts(a.statistics(), b.statistics());
+}
+
 // The text of a shipped example model (examples/NAME).
 inline std::string example(const std::string& name) {
   std::ifstream in(std::string(TETHERSIM_SOURCE_DIR) + "/examples/" + name);

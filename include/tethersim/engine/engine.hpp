@@ -200,7 +200,8 @@ class Engine {
   // Checks that the calendar entry of every mobile active particle whose
   // trajectory was re-based at the clock is the event a prediction gives
   // now: every particle after construction, every one a tick moved right
-  // after the tick. Throws std::logic_error. For tests.
+  // after the tick (with the tick clearance stopped: a tick that skips a
+  // walk leaves an entry that differs). Throws std::logic_error. For tests.
   void check_predictions_fresh() const;
   // Many particles predicted at once (a tick, a group, the start) share
   // each pair's test between its two particles (pair_offers.hpp). On by
@@ -211,7 +212,6 @@ class Engine {
   // changes no history, only the work; for tests and comparisons.
   void stop_tick_clearance() { tick_clearance_.stop(); }
   bool tick_clearance_on() const { return tick_clearance_.on(); }
-  std::uint64_t tick_walks_skipped() const { return stats_.walks_skipped; }
 
   // --- each particle's roles (particle_roles.hpp; in a serial run every
   // particle is active and owned, none removed) and records. What a
