@@ -30,6 +30,10 @@ if(TETHERSIM_SANITIZE)
   target_compile_options(tethersim_flags INTERFACE
     -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
   target_link_options(tethersim_flags INTERFACE ${TETHERSIM_SANITIZER_LINK_OPTIONS})
+  # Every program keeps the modules MPI and HDF5 load, so that the leak check
+  # can name their allocations at exit (see the file).
+  target_sources(tethersim_flags INTERFACE
+    $<BUILD_INTERFACE:$<$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>:${PROJECT_SOURCE_DIR}/tests/sanitizers/modules_stay_loaded.cpp>>)
 endif()
 
 # Guard against someone adding fast-math through CMAKE_CXX_FLAGS.

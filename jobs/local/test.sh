@@ -20,18 +20,15 @@ phase "build (asan: ASan + UBSan)"
 "$here/build.sh" asan
 phase "tests (asan)"
 # Leak detection stays on everywhere. Open MPI's and HDF5's process-lifetime
-# allocations are suppressed by library (tests/sanitizers/lsan-mpi.supp);
-# that needs the slow unwinder (fast_unwind_on_malloc=0), because Open MPI
-# unloads its components before the leak check and only a full unwind
-# reaches the library that loaded them. The unit tests start no MPI, so
-# they keep the fast unwinder (2.4 times faster under ASan).
+# allocations are suppressed by library (tests/sanitizers/lsan-mpi.supp); the
+# sanitizer build keeps the modules they load loaded until exit
+# (tests/sanitizers/modules_stay_loaded.cpp), so the fast unwinder names them
+# (a full unwind of every allocation made the MPI tests 2.3 times slower).
 # The Python tools and the install tests run in the Release pass only:
 # they drive the same program through the same paths as the other tests.
 asan_env=(ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1")
 suppress="suppressions=$TETHERSIM_ROOT/tests/sanitizers/lsan-mpi.supp:print_suppressions=0"
 env "${asan_env[@]}" LSAN_OPTIONS="$suppress" \
-  ctest --preset asan -j "$(parallel_jobs)" --timeout 1800 -L unit -LE heavy
-env "${asan_env[@]}" LSAN_OPTIONS="$suppress:fast_unwind_on_malloc=0" \
-  ctest --preset asan -j "$(parallel_jobs)" --timeout 1800 -LE "heavy|unit|tools|install"
+  ctest --preset asan -j "$(parallel_jobs)" --timeout 1800 -LE "heavy|tools|install"
 
 echo "== all tests passed in $(( $(date +%s) - start )) s"
