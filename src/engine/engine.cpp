@@ -13,6 +13,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "tethersim/physics/random_impulse.hpp"
 
@@ -349,6 +350,7 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
         owner_->latest = std::max(owner_->latest, e.time);
       }
       clock_ = std::max(clock_, e.time);
+      prefetch_next_particle();
       execute_particle_event(i, e);
     } else {
       const GlobalEvent g = global_.top();
@@ -447,6 +449,35 @@ void Engine::execute_global_event(const GlobalEvent& g) {
   repredict_touched();
 }
 
+void Engine::prefetch_next_particle() {
+  next_hint_ = kNoIndex;
+  if (grid_.heads_in_cache()) return;
+  const Index q = calendar_.likely_next();
+  if (q >= particles_.size()) return;
+  next_hint_ = q;
+  __builtin_prefetch(&coords_[q]);
+  __builtin_prefetch(&particles_.state[q]);
+  calendar_.prefetch_event(q);
+}
+
+void Engine::prefetch_next_neighbourhood() {
+  const Index q = next_hint_;
+  if (q >= particles_.size()) return;
+  grid_.prefetch_around(sector(q));
+  const Index partner = calendar_.stored_partner(q);
+  next_hint_ = kNoIndex;
+  if (partner < particles_.size()) {
+    __builtin_prefetch(&coords_[partner]);
+    __builtin_prefetch(&particles_.state[partner]);
+    next_hint_ = partner;
+  }
+}
+
+void Engine::prefetch_next_partner_neighbourhood() {
+  const Index r = std::exchange(next_hint_, kNoIndex);  // a hint serves one event
+  if (r < particles_.size()) grid_.prefetch_around(sector(r));
+}
+
 void Engine::repredict_touched() {
   // Many particles at once (a tick, a group) share their pair tests. Held
   // particles in owner-computes mode go through repredict.
@@ -456,9 +487,11 @@ void Engine::repredict_touched() {
     tick_clearance_.end_tick();
     return;
   }
+  prefetch_next_neighbourhood();
   for (Index i : touched_) {
     touched_mark_[i] = 0;
     if (has_prediction(i)) repredict(i);
+    prefetch_next_partner_neighbourhood();
   }
   touched_.clear();
   crossed_.particle = kNoIndex;

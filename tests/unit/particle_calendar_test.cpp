@@ -230,6 +230,34 @@ TEST(ParticleCalendar, FollowsASimulationThroughManyLayouts) {
   EXPECT_GT(with_few_near, 25000U);
 }
 
+// The prefetching hint: the particle it names is the top once the top's
+// event is replaced by a later one (distinct times: the hint compares
+// times only), and it names one at most steps, so the engine's prefetch
+// is not for nothing.
+TEST(ParticleCalendar, LikelyNextIsTheTopOnceTheTopMovesLater) {
+  const std::size_t n = 2000;
+  std::mt19937_64 rng(11);
+  CalendarModel model(n);
+  std::exponential_distribution<double> wait(1.0);
+  for (Index i = 0; i < n; ++i) model.set(i, wait(rng), 0);
+  int named = 0, checked = 0;
+  for (int step = 0; step < 20000; ++step) {
+    const Index top = model.calendar().top();
+    const Index hint = model.calendar().likely_next();
+    const double later = model.time(top) + wait(rng);
+    model.set(top, later, 0);
+    if (hint == engine::kNoIndex) continue;
+    ++named;
+    ASSERT_NE(hint, top);
+    if (model.time(hint) < later) {
+      ASSERT_EQ(model.calendar().top(), hint) << "step " << step;
+      ++checked;
+    }
+  }
+  EXPECT_GT(named, 19000);
+  EXPECT_GT(checked, 15000);
+}
+
 bool by_index(const void*, Index a, Index b, double) { return a < b; }
 std::uint32_t no_prefix(const void*, Index, double) { return std::uint32_t{1} << 31; }
 

@@ -406,6 +406,14 @@ class Engine {
   void execute_particle_event(Index i, const ParticleEvent& e);
   void execute_global_event(const GlobalEvent& e);
   void repredict_touched();
+  // Prefetching for the event likely to come next (a hint; it changes
+  // nothing): that particle's records while the current event runs, then
+  // the heads of the sectors around it before the current event's walks,
+  // so that its own walk finds them in cache. Only where the heads are
+  // out of cache (large grids, where the walk waits on memory).
+  void prefetch_next_particle();
+  void prefetch_next_neighbourhood();
+  void prefetch_next_partner_neighbourhood();
   bool in_grid(Index i) const {
     return particles_.state[i].alive && !hub_species_[particles_.state[i].species];
   }
@@ -663,6 +671,7 @@ class Engine {
   // The running bests of predict_together's partners (pair_offers.hpp).
   std::vector<ParticleEvent> offer_ring_;
   CrossedSector crossed_;  // see CrossedSector
+  Index next_hint_ = kNoIndex;  // prefetch_next_particle's particle
   // Scratch space reused by every event.
   mutable Group scratch_a_, scratch_b_;
   mutable std::vector<Index> scratch_stack_;

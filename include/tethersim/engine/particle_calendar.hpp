@@ -100,6 +100,24 @@ class ParticleCalendar {
     if (s.kind == EventKind::sector_crossing) return {time, kNoIndex, 0, s.counter, 0, s.kind, s.detail};
     return {time, s.partner, s.partner_counter, s.counter, s.partner_stamp, s.kind, s.detail};
   }
+  // The particle whose event is likely the next one: the top's earliest
+  // child in the near heap, which becomes the top once the top's event is
+  // replaced by a later one; kNoIndex when the heap holds one event. A
+  // hint for prefetching only (a node of one cache line, no miss).
+  Index likely_next() const {
+    const std::size_t n = size();
+    if (n < 2) return kNoIndex;
+    std::size_t best = 1;
+    for (std::size_t k = 2; k <= 4 && k < n; ++k) {
+      if (node(k).time < node(best).time) best = k;
+    }
+    return node(best).particle;
+  }
+  // Starts loading a particle's stored event (a hint).
+  void prefetch_event(Index particle) const { __builtin_prefetch(&events_[particle]); }
+  // The partner of a particle's stored event, read whether or not it is
+  // scheduled (a hint for prefetching: it may be stale or kNoIndex).
+  Index stored_partner(Index particle) const { return events_[particle].partner; }
   // A scheduled sector crossing's runner-up (else unknown).
   RunnerUp runner_up(Index particle) const {
     const Stored& s = events_[particle];
