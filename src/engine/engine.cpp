@@ -457,6 +457,7 @@ void Engine::prefetch_next_particle() {
   next_hint_ = q;
   __builtin_prefetch(&coords_[q]);
   __builtin_prefetch(&particles_.state[q]);
+  __builtin_prefetch(&particles_.counter[q]);
   calendar_.prefetch_event(q);
 }
 

@@ -60,6 +60,10 @@ class Engine::Candidates {
     if (t < best_.time) {
       best_ = e;
       best_counter_read_ = false;
+      // Read at the end (read_best_counter): separate arrays, a memory
+      // miss each on a large system unless asked for now.
+      __builtin_prefetch(&engine_.particles_.counter[j]);
+      __builtin_prefetch(&engine_.particles_.stamp[j]);
       return;
     }
     e.partner_counter = engine_.particles_.counter[j];
