@@ -466,17 +466,17 @@ void Engine::prefetch_next_neighbourhood() {
   if (q >= particles_.size()) return;
   grid_.prefetch_around(sector(q));
   const Index partner = calendar_.stored_partner(q);
-  next_hint_ = kNoIndex;
   if (partner < particles_.size()) {
     __builtin_prefetch(&coords_[partner]);
     __builtin_prefetch(&particles_.state[partner]);
-    next_hint_ = partner;
   }
 }
 
 void Engine::prefetch_next_partner_neighbourhood() {
-  const Index r = std::exchange(next_hint_, kNoIndex);  // a hint serves one event
-  if (r < particles_.size()) grid_.prefetch_around(sector(r));
+  const Index q = std::exchange(next_hint_, kNoIndex);  // a hint serves one event
+  if (q >= particles_.size()) return;
+  const Index partner = calendar_.stored_partner(q);  // in cache since the last stage
+  if (partner < particles_.size()) grid_.prefetch_around(sector(partner));
 }
 
 void Engine::repredict_touched() {
