@@ -12,6 +12,13 @@ namespace tethersim::engine {
 
 namespace {
 
+// The shifts of sectors seen through no periodic image.
+const std::array<Vec3, 27> kNoShifts = [] {
+  std::array<Vec3, 27> zero;
+  zero.fill(Vec3::Zero());
+  return zero;
+}();
+
 // A lower bound on when the pair (seen as r, with blocking distance
 // `blocking`) can block within reach (tick_clearance.hpp): a partner the
 // tick does not move by g dt changes the pair's relative motion at every
@@ -31,9 +38,15 @@ void Engine::PairSource::execute(Engine& engine, Index i, const ParticleEvent& e
 
 void Engine::BlockingSource::predict(const Engine& engine, Index i, Candidates& candidates) {
   std::array<std::uint32_t, 27> sectors;
-  std::array<Vec3, 27> shifts;
-  const int count = engine.grid_.neighbourhood(engine.sector(i), sectors, shifts);
-  offer_sectors(engine, i, sectors, shifts, count, candidates);
+  const SectorCoords c = engine.sector(i);
+  if (engine.grid_.interior(c)) {
+    engine.grid_.interior_neighbourhood(c, sectors);
+    offer_sectors(engine, i, sectors, kNoShifts, 27, candidates);
+  } else {
+    std::array<Vec3, 27> shifts;
+    const int count = engine.grid_.neighbourhood(c, sectors, shifts);
+    offer_sectors(engine, i, sectors, shifts, count, candidates);
+  }
   offer_hubs(engine, i, candidates);
 }
 
@@ -55,11 +68,6 @@ void Engine::BlockingSource::predict_ahead(const Engine& engine, Index i, const 
       sectors[static_cast<std::size_t>(count++)] = engine.grid_.linear(n);
     }
   }
-  static const std::array<Vec3, 27> kNoShifts = [] {
-    std::array<Vec3, 27> zero;
-    zero.fill(Vec3::Zero());
-    return zero;
-  }();
   offer_sectors(engine, i, sectors, kNoShifts, count, candidates);
   if (crossed.partner != kNoIndex) {
     const ParticleStore& particles = engine.particles_;
@@ -120,27 +128,9 @@ void Engine::BlockingSource::offer_sectors(const Engine& engine, Index i, const 
   const TickClearance& tick_clearance = engine.tick_clearance_;
   const bool clearing = candidates.wants_clearance();
   double clearance = kInfinity;
-  auto test_found = [&] {
-    if (candidates.sharing()) {
-      for (std::size_t c = 0; c < found_count; ++c) {
-        const Index j = found[c].particle;
-        if (j == i) continue;
-        if (clearing) {
-          const ParticleState& sj = particles.state[j];
-          clearance = std::min(clearance, pair_clearance(tick_clearance, sj.species, pairs(s.species, sj.species).blocking,
-                                                         pair_relative(s, sj, shifts[found[c].sector])));
-        }
-        // Equal velocities cannot meet (dv is exactly zero, and the
-        // detection says never whatever dx): members of one loaded group,
-        // and a sheet's particles falling together, every one given the
-        // same ticks.
-        if (particles.state[j].v == s.v) continue;
-        const double blocking = pairs(s.species, particles.state[j].species).blocking;
-        if (blocking > 0.0) candidates.pair(j, shifts[found[c].sector], blocking, EventKind::blocking);
-      }
-      found_count = 0;
-      return;
-    }
+  // Inlined at both calls: as a function of its own it cost the gas of
+  // 10^4 a few per cent.
+  auto test_found = [&]() __attribute__((always_inline)) {
     // Most pairs recede, in no pattern a branch predictor can learn: the
     // detection's first test (dx.dv >= 0: never) cost a mispredicted
     // branch every other candidate. So the test is made for the whole
@@ -148,7 +138,10 @@ void Engine::BlockingSource::offer_sectors(const Engine& engine, Index i, const 
     // to the detection, which makes the same test again and passes it
     // (both from pair_relative: the same bits). The particle itself and
     // equal velocities give dv = 0, dx.dv = 0, and drop out with the
-    // receding.
+    // receding: members of one loaded group, and a sheet's particles
+    // falling together. Pairs shared with particles predicted together
+    // (pair_offers.hpp) go the same way: a receding pair's time is never,
+    // which neither wins nor is offered to the partner.
     std::size_t kept = 0;
     // Two loops rather than a test of `clearing` per candidate: a walk that
     // notes no clearance (the gas's, every one) runs the loop it ran before.

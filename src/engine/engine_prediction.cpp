@@ -29,7 +29,7 @@ void Engine::repredict(Index i) {
   } else {
     offer_all(candidates);
   }
-  const ParticleEvent best = candidates.best();
+  const ParticleEvent& best = candidates.best();
   calendar_.set(i, best, candidates.runner_up());
   note_clearance(i, candidates, clearing, ahead);
 }
@@ -205,7 +205,7 @@ void Engine::predict_joint(Index i, PairOffers& offers) {
     offer_without_walk(candidates);
     ++stats_.walks_skipped;
   }
-  const ParticleEvent best = candidates.best();
+  const ParticleEvent& best = candidates.best();
   calendar_.set(i, best, candidates.runner_up());
   if (walk) note_clearance(i, candidates, clearing, false);
 }

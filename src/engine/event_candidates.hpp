@@ -13,9 +13,11 @@ class Engine::Candidates {
  public:
   // Every candidate carries the owner's counter (its tie key's).
   Candidates(const Engine& engine, Index owner) : engine_(engine), owner_(owner) {
-    blank_.counter = engine.particles_.counter[owner];
-    best_ = blank_;
-    crossing_ = blank_;
+    // Each set in place (see place).
+    const std::uint32_t counter = engine.particles_.counter[owner];
+    blank_.counter = counter;
+    best_.counter = counter;
+    crossing_.counter = counter;
   }
 
   // One of particles predicted together (pair_offers.hpp): the running
@@ -31,6 +33,15 @@ class Engine::Candidates {
   // so that the earliest of the rest is known when a crossing wins (its
   // runner-up).
   void single(double time, EventKind kind, std::uint8_t detail = 0) {
+    ParticleEvent& kept = kind == EventKind::sector_crossing ? crossing_ : best_;
+    // An earlier event is written in place (see place); only an exact tie
+    // needs the whole event and the total order.
+    if (time < kept.time) {
+      place(kept, time, kNoIndex, kind, detail);
+      if (&kept == &best_) best_counter_read_ = true;
+      return;
+    }
+    if (time != kept.time || time == kInfinity) return;
     ParticleEvent e = blank_;
     e.time = time;
     e.kind = kind;
@@ -53,12 +64,8 @@ class Engine::Candidates {
     const double t = engine_.pair_time(owner_, j, shift, distance, kind);
     if (share == PairOffers::Share::offer) offers_->offer(j, owner_, t, kind);
     if (t > best_.time || t == kInfinity) return;
-    ParticleEvent e = blank_;
-    e.time = t;
-    e.partner = j;
-    e.kind = kind;
     if (t < best_.time) {
-      best_ = e;
+      place(best_, t, j, kind, 0);
       best_counter_read_ = false;
       // Read at the end (read_best_counter): separate arrays, a memory
       // miss each on a large system unless asked for now.
@@ -66,6 +73,10 @@ class Engine::Candidates {
       __builtin_prefetch(&engine_.particles_.stamp[j]);
       return;
     }
+    ParticleEvent e = blank_;
+    e.time = t;
+    e.partner = j;
+    e.kind = kind;
     e.partner_counter = engine_.particles_.counter[j];
     e.partner_stamp = engine_.particles_.stamp[j];
     consider(e);
@@ -79,12 +90,11 @@ class Engine::Candidates {
   double clearance() const { return clearance_; }
 
   Index owner() const { return owner_; }
-  // Whether pairs are shared with particles predicted together (every
-  // pair must then be offered, however it ends).
-  bool sharing() const { return offers_ != nullptr; }
 
-  // The earliest event offered (time kInfinity: none).
-  ParticleEvent best() {
+  // The earliest event offered (time kInfinity: none). A reference, read
+  // field by field by the calendar: a copy's wide loads would wait for the
+  // small stores that wrote it (place).
+  const ParticleEvent& best() {
     read_best_counter();
     return crossing_wins() ? crossing_ : best_;
   }
@@ -106,6 +116,22 @@ class Engine::Candidates {
       best_.partner_stamp = engine_.particles_.stamp[best_.partner];
       best_counter_read_ = true;
     }
+  }
+
+  // Writes an event over `kept` field by field. Building it in a temporary
+  // from small stores and copying it whole made the copy's wide loads wait
+  // for those stores to drain (a failed store-to-load forwarding each time:
+  // a quarter of the boundary source's time on the gas of 10^4). The
+  // result is the same event, the blank's counter and no partner counter
+  // or stamp (read at the end for a pair, read_best_counter).
+  void place(ParticleEvent& kept, double time, Index partner, EventKind kind, std::uint8_t detail) {
+    kept.time = time;
+    kept.partner = partner;
+    kept.partner_counter = 0;
+    kept.counter = blank_.counter;
+    kept.partner_stamp = 0;
+    kept.kind = kind;
+    kept.detail = detail;
   }
 
   // Whether a comes before b in the total event order (both with their

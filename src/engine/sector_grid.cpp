@@ -84,8 +84,7 @@ int SectorGrid::neighbourhood(const SectorCoords& c, std::array<std::uint32_t, 2
   // case below. A prediction asks for this; computing it through the
   // general case's loops took 9% of a membrane sheet's run.
   if (interior(c)) {
-    const std::int64_t centre = linear(c);
-    for (int t = 0; t < 27; ++t) out[t] = static_cast<std::uint32_t>(centre + interior_offsets_[t]);
+    interior_neighbourhood(c, out);
     shifts.fill(Vec3::Zero());
     return 27;
   }
