@@ -2,22 +2,59 @@
 #include <algorithm>
 
 #include "tethersim/engine/engine.hpp"
+#include "tethersim/engine/free_storage.hpp"
 #include "tethersim/engine/permute.hpp"
 
 namespace tethersim::engine {
 
 void Engine::reorder() {
-  const std::size_t n = particles_.size();
   // Grid particles by sector, then hubs, then particles that left the
   // simulation; slots of particles removed from this view go last and are
   // dropped.
+  // The numbering borrows the storage of the dense id index, which is not
+  // read until it is built again afterwards, at the same place: an array
+  // of its own was 4 bytes per particle above the engine's arrays for the
+  // rest of the run (glibc's heap kept its pages). Sparse ids (a rank's
+  // window) have no such storage, and the numbering is mapped on its own.
+  const std::size_t n = particles_.size();
+  BigVector<Index> borrowed;
+  borrowed.swap(particles_.dense_index);
+  MappedVector<Index> mapped;
+  std::span<Index> new_index;
+  if (borrowed.capacity() >= n) {
+    borrowed.resize(n);
+    new_index = borrowed;
+  } else {
+    mapped.resize(n);
+    new_index = mapped;
+  }
+  const std::size_t kept = sector_order_numbering(new_index);
+  // Pending events that name a dropped partner are predicted afresh.
+  std::vector<Index> repredict_after;
+  for (Index i = 0; i < n; ++i) {
+    if (is_removed(i)) continue;
+    // A crossing's runner-up names a partner too.
+    const RunnerUp runner_up = calendar_.runner_up(i);
+    const Index partner = runner_up.state == RunnerUp::State::pair ? runner_up.partner : calendar_.event(i).partner;
+    if (partner != kNoIndex && is_removed(partner) && calendar_.event(i).time != kInfinity) {
+      repredict_after.push_back(new_index[i]);
+    }
+  }
+  renumber(new_index, kept);
+  free_storage(mapped);
+  particles_.dense_index.swap(borrowed);
+  particles_.build_id_index();
+  for (Index i : repredict_after) repredict(i);
+}
+
+std::size_t Engine::sector_order_numbering(std::span<Index> new_index) const {
+  const std::size_t n = particles_.size();
   // The sector lists give the grid particles sector by sector: each list
   // (a handful of particles) is sorted by index, which is the order a stable
   // sort by sector would give, at linear cost.
   // The new numbering is written as the order is found (new_index[old] =
   // new): an array of the order beside it was 4 bytes per particle more at
   // the peak of a run.
-  std::vector<Index> new_index(n);
   Index next = 0;
   std::vector<Index> sector_members;
   grid_.for_each_sector([&](std::uint32_t sector) {
@@ -38,18 +75,11 @@ void Engine::reorder() {
   for (Index i = 0; i < n; ++i) {
     if (is_removed(i)) new_index[i] = next++;
   }
-  // Pending events that name a dropped partner are predicted afresh.
-  std::vector<Index> repredict_after;
-  for (Index i = 0; i < n; ++i) {
-    if (is_removed(i)) continue;
-    // A crossing's runner-up names a partner too.
-    const RunnerUp runner_up = calendar_.runner_up(i);
-    const Index partner = runner_up.state == RunnerUp::State::pair ? runner_up.partner : calendar_.event(i).partner;
-    if (partner != kNoIndex && is_removed(partner) && calendar_.event(i).time != kInfinity) {
-      repredict_after.push_back(new_index[i]);
-    }
-  }
+  return kept;
+}
 
+void Engine::renumber(std::span<const Index> new_index, std::size_t kept) {
+  const std::size_t n = new_index.size();
   std::vector<bool> done;
   permute(particles_.state, new_index, done);
   permute(particles_.id, new_index, done);
@@ -77,7 +107,6 @@ void Engine::reorder() {
     visit_mark_.resize(kept);
     if (tick_clearance_.on()) tick_clearance_.until().resize(kept);
   }
-  particles_.build_id_index();
   rebuild_moving();
 
   grid_.clear();
@@ -97,7 +126,6 @@ void Engine::reorder() {
   for (auto& hubs : hubs_for_) {
     for (Index& h : hubs) h = new_index[h];
   }
-  for (Index i : repredict_after) repredict(i);
 }
 
 }  // namespace tethersim::engine

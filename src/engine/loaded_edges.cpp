@@ -36,7 +36,7 @@ void LoadedEdges::remove(EdgeIndex e) {
   --open_;
 }
 
-void LoadedEdges::renumber(const std::vector<Index>& new_index) {
+void LoadedEdges::renumber(std::span<const Index> new_index) {
   adjacency_.renumber(new_index);
   for (LoadedEdge& e : edges_) {
     if (!e.alive) continue;

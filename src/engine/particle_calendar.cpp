@@ -285,7 +285,7 @@ void ParticleCalendar::sift_down(std::size_t k) {
   place(k, moving);
 }
 
-void ParticleCalendar::renumber(const std::vector<Index>& new_index) {
+void ParticleCalendar::renumber(std::span<const Index> new_index) {
   if (events_.size() != new_index.size() || place_.size() != new_index.size()) {
     throw std::logic_error("particle calendar: renumbering " + std::to_string(new_index.size()) +
                            " slots of a calendar of " + std::to_string(events_.size()));

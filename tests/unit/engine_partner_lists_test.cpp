@@ -59,7 +59,7 @@ TEST(PartnerLists, EdgesKeepTheirPayloads) {
   EXPECT_EQ(edges.payload(0, 1), 7u);
   EXPECT_EQ(listed(edges, 1), (std::vector<std::pair<Index, std::uint32_t>>{{0, 7}, {2, 9}}));
   // Renumbering moves the lists with their particles and renames partners.
-  edges.renumber({2, 0, 1});
+  edges.renumber(std::vector<Index>{2, 0, 1});
   EXPECT_EQ(listed(edges, 0), (std::vector<std::pair<Index, std::uint32_t>>{{1, 9}, {2, 7}}));
   EXPECT_EQ(listed(edges, 2), (std::vector<std::pair<Index, std::uint32_t>>{{0, 7}}));
   EXPECT_EQ(edges.entries(), 3u);

@@ -60,7 +60,7 @@ TEST(ParticleRoles, RenumberingMovesRolesAndDropsTheTail) {
   roles.mark_removed(3);
   // 0 -> 2, 1 -> 0, 2 -> 1, 3 -> 3 (dropped: 3 kept).
   std::vector<bool> done;
-  roles.renumber({2, 0, 1, 3}, 3, done);
+  roles.renumber(std::vector<Index>{2, 0, 1, 3}, 3, done);
   EXPECT_FALSE(roles.active(2));
   EXPECT_TRUE(roles.owned(2));
   EXPECT_TRUE(roles.active(0));
@@ -115,7 +115,7 @@ TEST(ChangeSet, RenumberingFollowsTheParticles) {
   changes.set_tracking(true);
   changes.note(0, {1, 1, 1}, true);
   std::vector<bool> done;
-  changes.renumber({2, 0, 1}, 3, done);
+  changes.renumber(std::vector<Index>{2, 0, 1}, 3, done);
   ASSERT_EQ(changes.size(), 1u);
   EXPECT_EQ(changes.list()[0].particle, 2u);
   EXPECT_TRUE(changes.marked(2));

@@ -279,13 +279,13 @@ TEST(ParticleCalendar, UnscheduledEventsNameNoPartner) {
   calendar.set(1, pair);  // no event in sight
   EXPECT_EQ(calendar.event(1).partner, engine::kNoIndex);
   // Particle 3 dropped: slots 0-2 kept, renumbered in reverse.
-  calendar.renumber({2, 1, 0, 3});
+  calendar.renumber(std::vector<Index>{2, 1, 0, 3});
   calendar.resize(3);
   pair.time = 2.0;
   pair.partner = 1;
   calendar.set(0, pair);
   // A second renumbering reads every stored partner.
-  calendar.renumber({1, 2, 0});
+  calendar.renumber(std::vector<Index>{1, 2, 0});
   EXPECT_EQ(calendar.event(1).partner, 2u);
   for (Index i = 0; i < 3; ++i) {
     if (i != 1) {

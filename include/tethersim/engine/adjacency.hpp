@@ -4,6 +4,7 @@
 // a payload), with no allocation per particle.
 
 #include <cstdint>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -55,7 +56,7 @@ class PartnerLists {
 
   // Renumbers particles: new_index[old] for every particle (list heads move
   // with their particles, partners are renamed).
-  void renumber(const std::vector<Index>& new_index);
+  void renumber(std::span<const Index> new_index);
 
  private:
   struct NodeWithPayload {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "tethersim/engine/big_vector.hpp"
@@ -90,7 +91,7 @@ class ChangeSet {
   }
 
   // Particle i becomes new_index[i]; slots from `kept` on are dropped.
-  void renumber(const std::vector<Index>& new_index, std::size_t kept, std::vector<bool>& done) {
+  void renumber(std::span<const Index> new_index, std::size_t kept, std::vector<bool>& done) {
     permute(marked_, new_index, done);
     if (kept < marked_.size()) marked_.resize(kept);
     slots_ = std::min(slots_, kept);

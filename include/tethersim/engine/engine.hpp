@@ -401,6 +401,11 @@ class Engine {
   // neighbours in memory. Changes no result: nothing depends on local
   // indices, only on ids and trajectories.
   void reorder();
+  // Writes the sector order's numbering (new_index[old] = new) and returns
+  // the number of slots not removed from this view (they come first).
+  std::size_t sector_order_numbering(std::span<Index> new_index) const;
+  // Moves every per-particle array and every stored index to it.
+  void renumber(std::span<const Index> new_index, std::size_t kept);
 
   // --- execution (each event by its source, event_sources.hpp)
   void execute_particle_event(Index i, const ParticleEvent& e);

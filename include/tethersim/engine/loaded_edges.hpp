@@ -4,6 +4,7 @@
 // restitution time and its place in the loading order.
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "tethersim/engine/adjacency.hpp"
@@ -38,7 +39,7 @@ class LoadedEdges {
   const Adjacency& adjacency() const { return adjacency_; }
   std::size_t open_count() const { return open_; }
   std::size_t memory_bytes() const;
-  void renumber(const std::vector<Index>& new_index);
+  void renumber(std::span<const Index> new_index);
 
   template <typename F>
   void for_each_open(F&& f) const {

@@ -24,6 +24,7 @@
 // particles' links.
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "tethersim/engine/big_vector.hpp"
@@ -132,7 +133,7 @@ class ParticleCalendar {
   // after, so it costs about the number found, not the calendar's size.
   void particles_before(double time, std::vector<Index>& out) const;
   // Renumbers particles (new_index[old]); the heap's shape is kept.
-  void renumber(const std::vector<Index>& new_index);
+  void renumber(std::span<const Index> new_index);
   // How the events are spread now (for tests and profiles).
   std::size_t near_events() const { return size(); }
   std::size_t buckets() const { return buckets_; }

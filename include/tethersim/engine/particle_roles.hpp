@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "tethersim/engine/big_vector.hpp"
@@ -63,7 +64,7 @@ class ParticleRoles {
   }
 
   // Particle i becomes new_index[i]; slots from `kept` on are dropped.
-  void renumber(const std::vector<Index>& new_index, std::size_t kept, std::vector<bool>& done) {
+  void renumber(std::span<const Index> new_index, std::size_t kept, std::vector<bool>& done) {
     permute(role_, new_index, done);
     if (kept < role_.size()) role_.resize(kept);
   }

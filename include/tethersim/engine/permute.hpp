@@ -2,6 +2,7 @@
 // Moving per-particle arrays to a new numbering of the particles, in place.
 
 #include <cstddef>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -13,7 +14,7 @@ namespace tethersim::engine {
 // permutation's cycles: no second copy of large arrays. `done` is scratch
 // space shared by the calls of one renumbering.
 template <typename Vector>
-void permute(Vector& values, const std::vector<Index>& new_index, std::vector<bool>& done) {
+void permute(Vector& values, std::span<const Index> new_index, std::vector<bool>& done) {
   if (values.empty()) return;
   done.assign(values.size(), false);
   for (std::size_t start = 0; start < values.size(); ++start) {
