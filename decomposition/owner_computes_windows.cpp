@@ -439,11 +439,15 @@ std::size_t OwnerComputesWindows::receive(Turn& t, double end) {
           }
           // Undone only from where it can have changed what ran here.
           ++d_.counters_.late_outcomes;
+          const engine::UndoReach before = view.late_undo_reach();
           counted_undo(t, [&]() -> std::optional<double> {
             const std::optional<double> from = view.take_late_outcome(std::move(o), sender);
             if (from) t.late = true;
             return from;
           });
+          const engine::UndoReach after = view.late_undo_reach();
+          d_.counters_.late_undo_instants += after.instants - before.instants;
+          d_.counters_.late_undo_instants_reached += after.reached - before.reached;
         },
         [&](const engine::EventKey& key) {
           if (key.time < view.protected_floor()) view.protect_floor(std::max(t.floor, key.time));

@@ -129,11 +129,6 @@ double Engine::impact_in_logs(const EventOutcome& outcome) const {
   for (const Changed& x : changed) {
     if (x.record->particle.alive != 0) impact = std::min(impact, sector_exit(grid_, x.record->particle));
   }
-  const double reach = model_.min_sector_size();
-  double half_period = kInfinity;
-  for (int k = 0; k < 3; ++k) {
-    if (grid_.periodic(k)) half_period = std::min(half_period, 0.5 * grid_.length()[k]);
-  }
   // One record saved here before a change at `changed_at` (at or after t):
   // the particle followed it from its t0 until then.
   const auto piece = [&](Index i, const SavedRecords& saved, std::size_t k, double changed_at) {
@@ -148,29 +143,38 @@ double Engine::impact_in_logs(const EventOutcome& outcome) const {
         return;
       }
     }
-    const ParticleSnapshot& y = saved.particle(k);
-    if (y.alive == 0) return;
-    const double start = std::max(t, y.t0);
+    // (b): a meeting with its old piece. A saved record's sector is the one
+    // it was in since its previous change (a crossing is a change): a piece
+    // in no sector around the new record's never came near it before the
+    // record's exit, where the search stops.
+    const SectorCoords& sector = saved.particle(k).sector;
     for (const Changed& x : changed) {
-      const ParticleRecord& r = *x.record;
-      // A saved record's sector is the one it was in since its previous
-      // change (a crossing is a change), so the piece never came near.
-      if (r.particle.alive == 0 || !neighbouring(grid_, r.particle.sector, y.sector)) continue;
-      // Tethered partners interact at any distance inside the tether (and a
-      // taut one at once): from the start.
-      if (saved.tethered_to(k, r.particle.id) ||
-          std::find(r.tethers.begin(), r.tethers.end(), y.id) != r.tethers.end()) {
-        impact = std::min(impact, start);
-        continue;
-      }
-      Vec3 dx = y.position(start) - r.particle.position(start);
-      dx += grid_.nearest_image_shift(dx);
-      const double dt = first_within(dx, y.v - r.particle.v, reach, changed_at - start, half_period);
-      if (dt < kInfinity) impact = std::min(impact, start + dt);  // (b): a meeting with its old piece
+      if (!neighbouring(grid_, x.record->particle.sector, sector)) continue;
+      impact = std::min(impact, meeting_with_piece(*x.record, saved, k, t, changed_at));
     }
   };
   for_each_saved_since(t, piece);
   return std::max(impact, t);
+}
+
+double Engine::meeting_with_piece(const ParticleRecord& r, const SavedRecords& saved, std::size_t k, double t,
+                                  double changed_at) const {
+  const ParticleSnapshot& y = saved.particle(k);
+  if (y.alive == 0 || r.particle.alive == 0) return kInfinity;
+  const double start = std::max(t, y.t0);
+  // Tethered partners interact at any distance inside the tether (and a
+  // taut one at once): from the start.
+  if (saved.tethered_to(k, r.particle.id) || std::find(r.tethers.begin(), r.tethers.end(), y.id) != r.tethers.end()) {
+    return start;
+  }
+  double half_period = kInfinity;
+  for (int d = 0; d < 3; ++d) {
+    if (grid_.periodic(d)) half_period = std::min(half_period, 0.5 * grid_.length()[d]);
+  }
+  Vec3 dx = y.position(start) - r.particle.position(start);
+  dx += grid_.nearest_image_shift(dx);
+  const double dt = first_within(dx, y.v - r.particle.v, model_.min_sector_size(), changed_at - start, half_period);
+  return dt < kInfinity ? start + dt : kInfinity;
 }
 
 double Engine::first_event_of(const EventOutcome& outcome) const {
@@ -188,6 +192,62 @@ double Engine::first_event_of(const EventOutcome& outcome) const {
   return first;
 }
 
+UndoReach Engine::undo_reach(const EventOutcome& outcome, double from) const {
+  // Instant by instant in time order, from the outcome's particles and the
+  // pieces their new records come within reach of: an instant that changed
+  // a particle already reached reached every particle it changed. What this
+  // misses (so a lower bound on what an undo of only the particles
+  // concerned takes back): meetings that the re-run trajectories would have
+  // had and did not.
+  std::vector<bool> reached(particles_.size(), false);
+  for (const ParticleRecord& r : outcome.records) {
+    const Index i = particles_.index_of(r.particle.id);
+    if (i != kNoIndex) reached[i] = true;
+  }
+  UndoReach out;
+  std::vector<Index> changed;
+  bool hit = false, open = false;
+  double instant = 0.0;
+  const auto close = [&]() {
+    if (!open) return;
+    ++out.instants;
+    if (hit) {
+      ++out.reached;
+      for (Index j : changed) reached[j] = true;
+    }
+    changed.clear();
+    hit = false;
+  };
+  for_each_saved_since(from, [&](Index i, const SavedRecords& saved, std::size_t k, double time) {
+    if (!open || time != instant) {
+      close();
+      open = true;
+      instant = time;
+    }
+    // A particle the new records come within reach of, before this change
+    // of it, is reached (a re-run would meet it), whatever the sectors: the
+    // records' straight lines past their sectors' exits are the first guess
+    // of where the re-run goes.
+    if (!reached[i]) {
+      for (const ParticleRecord& r : outcome.records) {
+        if (meeting_with_piece(r, saved, k, from, time) < kInfinity) {
+          reached[i] = true;
+          break;
+        }
+      }
+    }
+    changed.push_back(i);
+    hit = hit || reached[i];
+  });
+  close();
+  return out;
+}
+
+UndoReach Engine::late_undo_reach() const {
+  if (!owner_) throw std::logic_error("owner-computes mode is not on");
+  return owner_->late_reach;
+}
+
 std::optional<double> Engine::take_late_outcome(EventOutcome outcome, int sender) {
   if (!is_straggler(outcome.key)) throw std::logic_error("take_late_outcome: the outcome is not late");
   const double t = outcome.key.time;
@@ -197,7 +257,12 @@ std::optional<double> Engine::take_late_outcome(EventOutcome outcome, int sender
     undone = undone ? std::min(*undone, from) : from;
   };
   const double impact = impact_in_logs(outcome);
-  if (impact <= owner_->latest) undo(impact);
+  if (impact <= owner_->latest) {
+    const UndoReach reach = undo_reach(outcome, impact);
+    owner_->late_reach.instants += reach.instants;
+    owner_->late_reach.reached += reach.reached;
+    undo(impact);
+  }
   if (!is_straggler(outcome.key)) {
     owner_->foreign.add(std::move(outcome), sender);  // it waits for its key
     return undone;

@@ -40,6 +40,7 @@ struct Engine::OwnerComputes {
   // An event or outcome that came up before `latest` (owner_undo_due):
   // run_until stopped in front of it.
   std::optional<EventKey> undo_due;
+  UndoReach late_reach;  // Engine::late_undo_reach
 };
 
 }  // namespace tethersim::engine

@@ -26,7 +26,9 @@
 # start may hold more than f times the initial particles (a fresh run's
 # window of its initial state, never the whole). With OWNER=k the run must
 # have been made of owner-computes rounds that ran no event twice, and at
-# least k outcomes must have come late to a rank (and undone it there); with
+# least k outcomes must have come late to a rank (and undone it there), the
+# instants their particles reached no more than those undone (at least one
+# when k >= 100); with
 # MIN_HELD_UNDOS=k at least k undos before an event a rank had held while
 # later ones ran; with MIN_FORCED_UNDOS=k at least k undos forced by
 # TETHERSIM_OWNER_FAIL_RATE.
@@ -114,6 +116,14 @@ if [[ -n "${OWNER:-}" ]]; then
   /usr/bin/python3 -c "import sys; r, d, l, k = map(float, sys.argv[1:]); sys.exit(0 if r >= 1 and d == 0 and l >= k else 1)" \
     "$rounds" "$duplicated" "$late" "$OWNER" ||
     { echo "expected owner-computes rounds, no event run twice and at least $OWNER late outcomes"; exit 1; }
+  # What the late outcomes' undos took back, and what their particles
+  # reached of it: never more than was taken back, and with many late
+  # outcomes, some of it.
+  instants=$(counter late_undo_instants total) reached=$(counter late_undo_instants_reached total)
+  echo "instants undone by late outcomes: $instants; reached by their particles: $reached"
+  /usr/bin/python3 -c "import sys; i, r, k = map(float, sys.argv[1:]); sys.exit(0 if r <= i and (k < 100 or r >= 1) else 1)" \
+    "$instants" "$reached" "$OWNER" ||
+    { echo "expected the instants reached within those undone (and some reached with $OWNER late outcomes)"; exit 1; }
 fi
 at_least MIN_HELD_UNDOS held_undos total "undos before a held event"
 at_least MIN_FORCED_UNDOS forced_undos total "undos forced by the testing switch"

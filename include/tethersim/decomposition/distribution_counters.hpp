@@ -81,6 +81,11 @@ struct DistributionCounters {
   std::uint64_t cancels_sent = 0;         // withdrawals (outcomes of undone events no re-run gave)
   std::uint64_t held_undos = 0;           // undos before an event held while later ones ran
   std::uint64_t forced_undos = 0;         // undos forced by TETHERSIM_OWNER_FAIL_RATE (testing)
+  // Instants that late outcomes' undos took back, and those among them the
+  // outcome's particles reached through the events run since (a lower
+  // bound on what undoing only the particles concerned would take back).
+  std::uint64_t late_undo_instants = 0;
+  std::uint64_t late_undo_instants_reached = 0;
   double seconds_throttled = 0.0;         // waiting at the throttle's horizon (part of seconds_wait)
   double seconds_verify = 0.0;            // comparing histories, undoing
 };
@@ -132,6 +137,8 @@ inline constexpr DistributionCounterRow kRowList[] = {
     {"cancels_sent", count<&C::cancels_sent>},
     {"held_undos", count<&C::held_undos>},
     {"forced_undos", count<&C::forced_undos>},
+    {"late_undo_instants", count<&C::late_undo_instants>},
+    {"late_undo_instants_reached", count<&C::late_undo_instants_reached>},
     // Owner-computes rounds: how deep an undo goes, and how much is
     // committed per agreement on the floor.
     {"events_per_rollback",

@@ -46,6 +46,15 @@
 
 namespace tethersim::engine {
 
+// Owner-computes mode: what late outcomes' undos from their impact times
+// took back, and how much of it the outcomes' particles reached through the
+// events run since (a lower bound on what an undo of only the particles
+// concerned would take back).
+struct UndoReach {
+  std::uint64_t instants = 0;  // instants undone
+  std::uint64_t reached = 0;   // of which changed a particle the outcome reached
+};
+
 class SavedRecords;  // src/engine/saved_records.hpp
 
 class Engine {
@@ -273,6 +282,8 @@ class Engine {
   std::optional<EventKey> take_undo_due();
   void add_foreign_outcome(EventOutcome outcome, int sender);
   std::optional<double> take_late_outcome(EventOutcome outcome, int sender);
+  // Totals over this engine's life (engine_impact.cpp, undo_reach).
+  UndoReach late_undo_reach() const;
   void undo_owner_from(double t);
   EventKey cancel_foreign_from(int sender, const EventKey& from);
   EventKey withdraw_foreign(int sender, const EventKey& key);
@@ -545,6 +556,13 @@ class Engine {
   template <typename Visit>
   void for_each_saved_since(double t, Visit&& visit) const;
   double first_event_of(const EventOutcome& outcome) const;
+  UndoReach undo_reach(const EventOutcome& outcome, double from) const;
+  // When a new record `r` (from t, on its straight line) first comes
+  // within reach of a piece the logs saved (saved.particle(k), followed
+  // until `changed_at`), or kInfinity: a lower bound on any event between
+  // them while the record's line holds.
+  double meeting_with_piece(const ParticleRecord& r, const SavedRecords& saved, std::size_t k, double t,
+                            double changed_at) const;
   void place_again_at_once();
   void owner_noted_change(Index i);
   void finish_outcome(const EventKey& key);

@@ -191,6 +191,11 @@ class PartialView {
   std::optional<double> take_late_outcome(EventOutcome outcome, int sender) const {
     return engine_->take_late_outcome(std::move(outcome), sender);
   }
+  // Of the instants the late outcomes' undos took back (from their impact
+  // times), those that changed a particle the outcome's particles reach
+  // through the events run since: a lower bound on what an undo of only
+  // the particles concerned would take back (totals over the engine's life).
+  UndoReach late_undo_reach() const { return engine_->late_undo_reach(); }
   // Undoes every event at or after t (placed outcomes go back to wait for
   // their keys; outcomes of undone events not yet taken are dropped; holds
   // are made again as events surface).
