@@ -13,13 +13,33 @@ void SparseSectorHeads::reset(std::size_t capacity) {
   size_ = 0;
 }
 
-void SparseSectorHeads::grow() {
-  std::vector<std::uint32_t> keys = std::move(keys_);
-  std::vector<Index> heads = std::move(heads_);
-  reset(2 * keys.size());
-  for (std::size_t k = 0; k < keys.size(); ++k) {
-    if (keys[k] != kFree) head(keys[k]) = heads[k];
+void SparseSectorHeads::grow() { rebuild(2 * keys_.size()); }
+
+void SparseSectorHeads::rebuild(std::size_t capacity) {
+  // Fibonacci hashing first, the folded hash if that leaves the table
+  // crowded: decided again at every growth, because the same keys can fold
+  // at one table size and spread perfectly at the next (linear_probing.hpp).
+  // Small tables stay with the first: a few entries far from home cost
+  // nothing there, and chance alone crowds them.
+  for (const bool folded : {false, true}) {
+    std::vector<std::uint32_t> keys = std::move(keys_);
+    std::vector<Index> heads = std::move(heads_);
+    folded_ = folded;
+    reset(capacity);
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      if (keys[k] != kFree) head(keys[k]) = heads[k];
+    }
+    if (size_ < kJudgedFrom || mean_displacement() <= probing::kMostMeanDisplacement) return;
   }
+}
+
+double SparseSectorHeads::mean_displacement() const {
+  if (size_ == 0) return 0.0;
+  std::size_t displaced = 0;
+  for (std::size_t slot = 0; slot < keys_.size(); ++slot) {
+    if (keys_[slot] != kFree) displaced += (slot - home(keys_[slot])) & mask_;
+  }
+  return static_cast<double>(displaced) / static_cast<double>(size_);
 }
 
 Index& SparseSectorHeads::head(std::uint32_t sector) {

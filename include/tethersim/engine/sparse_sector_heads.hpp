@@ -40,20 +40,34 @@ class SparseSectorHeads {
   std::size_t size() const { return size_; }
   // The occupied sectors in increasing order.
   std::vector<std::uint32_t> sectors() const;
+  // How many buckets past its home an entry sits, on average: what a
+  // lookup of it reads beyond the first (linear_probing.hpp).
+  double mean_displacement() const;
+  // Whether this table size takes the folded hash (Fibonacci hashing
+  // crowded its keys).
+  bool folded_hash() const { return folded_; }
   std::size_t memory_bytes() const {
     return keys_.capacity() * sizeof(std::uint32_t) + heads_.capacity() * sizeof(Index);
   }
 
  private:
-  std::size_t home(std::uint32_t sector) const { return probing::home(sector, shift_); }
+  std::size_t home(std::uint32_t sector) const {
+    return folded_ ? probing::folded_home(sector, shift_) : probing::home(sector, shift_);
+  }
   void reset(std::size_t capacity);
   void grow();
+  // The entries again, in a table of `capacity` buckets.
+  void rebuild(std::size_t capacity);
 
   std::vector<std::uint32_t> keys_;
   std::vector<Index> heads_;
   std::size_t mask_ = 0;
   int shift_ = 64;
   std::size_t size_ = 0;
+  // The hash of this table size (rebuild): Fibonacci hashing, or the
+  // folded one where Fibonacci hashing crowds these keys.
+  bool folded_ = false;
+  static constexpr std::size_t kJudgedFrom = 4096;
 };
 
 }  // namespace tethersim::engine
