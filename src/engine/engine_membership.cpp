@@ -10,6 +10,9 @@ namespace tethersim::engine {
 
 void Engine::set_active(Index i, bool active) {
   if (!roles_.set_active(i, active)) return;
+  // Frozen, a particle is no longer moved by ticks: the clearances around
+  // it assumed it was. Active again, its own walks at the next tick.
+  forget_clearances_around(i);
   if (!particles_.state[i].alive) return;
   if (active) {
     if (particles_.state[i].mobile) repredict(i);

@@ -21,12 +21,13 @@ const std::array<Vec3, 27> kNoShifts = [] {
 
 // A lower bound on when the pair (seen as r, with blocking distance
 // `blocking`) can block within reach (tick_clearance.hpp): a partner the
-// tick does not move by g dt changes the pair's relative motion at every
+// tick does not move by g dt (a species it leaves alone, or a frozen
+// particle of a partial view) changes the pair's relative motion at every
 // tick, so it clears nothing.
-inline double pair_clearance(const TickClearance& clearance, SpeciesIndex partner, double blocking,
-                             const PairRelative& r) {
+inline double pair_clearance(const TickClearance& clearance, SpeciesIndex partner, bool partner_active,
+                             double blocking, const PairRelative& r) {
   if (!(blocking > 0.0)) return kInfinity;
-  if (!clearance.shifted(partner)) return r.t_ref;
+  if (!clearance.shifted(partner) || !partner_active) return r.t_ref;
   return r.t_ref + physics::time_until_within(r.dx, r.dv, clearance.reach(blocking));
 }
 
@@ -152,7 +153,8 @@ void Engine::BlockingSource::offer_sectors(const Engine& engine, Index i, const 
         approaching[kept] = static_cast<std::uint8_t>(c);
         kept += r.dx.dot(r.dv) < 0.0 ? 1 : 0;
         if (found[c].particle != i) {
-          clearance = std::min(clearance, pair_clearance(tick_clearance, sj.species, pairs(s.species, sj.species).blocking, r));
+          clearance = std::min(clearance, pair_clearance(tick_clearance, sj.species, engine.is_active(found[c].particle),
+                                                         pairs(s.species, sj.species).blocking, r));
         }
       }
     } else {

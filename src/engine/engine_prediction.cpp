@@ -1,6 +1,7 @@
 // Predicting each particle's next event (every source offers its
 // candidates) and ordering events exactly.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <type_traits>
 
@@ -55,6 +56,22 @@ void Engine::note_clearance(Index i, const Candidates& candidates, bool clearing
     }
   } else if (!ahead) {
     tick_clearance_.forget(i, next_tick_number());
+  }
+}
+
+void Engine::forget_clearances_around(Index i) {
+  if (!tick_clearance_.on()) return;
+  const std::uint64_t next_tick = next_tick_number();
+  tick_clearance_.forget(i, next_tick);
+  if (!in_grid(i)) return;
+  std::array<std::uint32_t, 27> sectors;
+  std::array<Vec3, 27> shifts;
+  const int count = grid_.neighbourhood(sector(i), sectors, shifts);
+  for (int k = 0; k < count; ++k) {
+    for (Index j = grid_.first(sectors[static_cast<std::size_t>(k)]); j != kNoIndex;
+         j = particles_.state[j].next_in_sector) {
+      tick_clearance_.forget(j, next_tick);
+    }
   }
 }
 

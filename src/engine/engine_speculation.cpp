@@ -415,6 +415,12 @@ void Engine::undo_speculation() {
   if (!speculation_) throw std::logic_error("no speculative window is open");
   std::unique_ptr<SpeculationState> owned_state = std::move(speculation_);
   SpeculationState& s = *owned_state;
+  // The ticks first: placing a record forgets clearances against the next
+  // tick's number. Clearances are kept against tick numbers, which an undone
+  // tick takes back: every one is forgotten (tick_clearance.hpp).
+  const bool ticks_undone = periodic_tick_ != s.periodic_ticks;
+  periodic_tick_ = s.periodic_ticks;
+  if (ticks_undone) tick_clearance_.forget_all(next_tick_number());
   // Records go back first; predictions wait until every one is back (a
   // prediction reads partners that may not be restored yet).
   for (std::size_t k = 0; k < s.undo.size(); ++k) place_record(s.undo.record(k));
@@ -423,7 +429,6 @@ void Engine::undo_speculation() {
   clock_ = s.clock;
   escapes_.resize(s.escapes);
   releases_.resize(s.releases);
-  periodic_tick_ = s.periodic_ticks;
   active_window_ = s.active_window;
   if (s.phi_saved) phi_ = std::move(s.phi);
   rebuild_global_calendar(s.log.start);

@@ -18,10 +18,9 @@ namespace tethersim::engine {
 
 class PartialView {
  public:
-  // Records overwritten from outside void what a tick's clearances rest
-  // on (tick_clearance.hpp): an engine seen through a partial view walks at
-  // every tick.
-  explicit PartialView(Engine& engine) : engine_(&engine) { engine.tick_clearance_.stop(); }
+  // Records placed from outside forget the tick clearances around them
+  // (tick_clearance.hpp): the engine's ticks skip walks as a serial one's.
+  explicit PartialView(Engine& engine) : engine_(&engine) {}
 
   Engine& engine() const { return *engine_; }
 

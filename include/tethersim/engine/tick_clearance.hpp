@@ -21,9 +21,22 @@
 // gives no clearance; a mobile particle in a group moved otherwise is
 // walked at every tick (engine_impulses.cpp).
 //
-// On only for one gravity impulse in a model, in an engine that nothing
-// overwrites from outside: a partial view (distributed runs, speculative
-// windows) stops it for good.
+// On only for one gravity impulse in a model, and kept by an engine seen
+// through a partial view (distributed runs, speculative windows), whose
+// records change from outside:
+// - a record placed from outside (a neighbour's, or one an undo restores)
+//   of a particle with a prediction is predicted again at once, by a walk
+//   that forgets its clearance: the pairs its new record makes are tested
+//   by it last, and it walks at the next tick;
+// - a frozen particle (no events, not moved by ticks) changes the relative
+//   motion of its pairs at every tick: a pair with it clears nothing, and
+//   freezing it forgets the clearances of every particle in the 27 sectors
+//   around it (they counted on it moving);
+// - an undo that takes a tick back forgets every clearance, since they are
+//   kept against tick numbers, which go back with it;
+// - owner-computes mode predicts one particle at a time (held particles
+//   are not predicted at all) and skips no walk.
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -66,7 +79,7 @@ class TickClearance {
     start_ = p.start;
     interval_ = p.interval;
   }
-  // For good: the engine's records may now be overwritten from outside.
+  // For good: every tick walks every particle (tests and comparisons).
   void stop() {
     if (!on_) return;
     on_ = false;
@@ -101,8 +114,13 @@ class TickClearance {
     if (ahead(until_[i], m) > 0) until_[i] = m;
   }
 
-  // After a walk that noted nothing: the particle walks at the next tick.
+  // After a walk that noted nothing, or a record that voids it: the
+  // particle walks at the next tick.
   void forget(Index i, std::uint64_t next_tick) { until_[i] = none(next_tick); }
+  // Every particle walks at the next tick.
+  void forget_all(std::uint64_t next_tick) {
+    if (on_) std::fill(until_.begin(), until_.end(), none(next_tick));
+  }
   // Whether particle i holds a clearance that reaches past the next tick.
   bool holds(Index i, std::uint64_t next_tick) const {
     return ahead(until_[i], static_cast<std::uint8_t>(next_tick + 1)) >= 0;
