@@ -11,7 +11,7 @@
 #                 on 1, 2, 4, ..., 64 ranks
 #   gas-weak      about 125 000 particles per rank (t = 1 -> 1.2), 1 to 32 ranks
 #   sheet-strong  the membrane sheet of 2 000 001 particles from t = 12,
-#                 tethers engaged (t = 12 -> 12.2), 1 to 64 ranks
+#                 tethers engaged (t = 12 -> 12.5: ten gravity ticks), 1 to 64 ranks
 #   small         the gas of 10^5 and the sheet of 80 001 particles, 1 to 8
 #                 ranks (a quick look)
 #   cpu-check     whether CPU time is honest when ranks share cores: the gas
@@ -148,8 +148,8 @@ for case in ${cases//,/ }; do
       plotted+=("gas 125 000 per rank, weak=$out/gas-weak.json") ;;
     sheet-strong)
       melt sheet-2000001 "$sheet" 12 --set initial.parameters.size=1000
-      record_shared sheet-strong sheet-2000001 12.2
-      for p in $(rank_counts 64); do record sheet-strong sheet-2000001 "$p" 12.2; done
+      record_shared sheet-strong sheet-2000001 12.5
+      for p in $(rank_counts 64); do record sheet-strong sheet-2000001 "$p" 12.5; done
       replay sheet-strong strong
       plotted+=("membrane sheet 2x10^6, strong=$out/sheet-strong.json") ;;
     small)
