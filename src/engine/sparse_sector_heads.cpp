@@ -16,20 +16,36 @@ void SparseSectorHeads::reset(std::size_t capacity) {
 void SparseSectorHeads::grow() { rebuild(2 * keys_.size()); }
 
 void SparseSectorHeads::rebuild(std::size_t capacity) {
-  // Fibonacci hashing first, the folded hash if that leaves the table
-  // crowded: decided again at every growth, because the same keys can fold
-  // at one table size and spread perfectly at the next (linear_probing.hpp).
+  // Fibonacci hashing first, the next multiplier while the entries sit
+  // further from home than a random hash would leave them, and the
+  // folded key last; if none does that well, the one that did best.
+  // Decided again at every growth, because the same keys can crowd at one
+  // table size and spread perfectly at the next (linear_probing.hpp).
   // Small tables stay with the first: a few entries far from home cost
   // nothing there, and chance alone crowds them.
-  for (const bool folded : {false, true}) {
-    std::vector<std::uint32_t> keys = std::move(keys_);
-    std::vector<Index> heads = std::move(heads_);
-    folded_ = folded;
-    reset(capacity);
-    for (std::size_t k = 0; k < keys.size(); ++k) {
-      if (keys[k] != kFree) head(keys[k]) = heads[k];
+  std::size_t best = 0;
+  double least = 0.0;
+  for (std::size_t choice = 0; choice < kChoices; ++choice) {
+    rehash(capacity, choice);
+    if (size_ < kJudgedFrom) return;
+    const double displacement = mean_displacement();
+    const double fill = static_cast<double>(size_) / static_cast<double>(capacity);
+    if (displacement <= probing::random_mean_displacement(fill)) return;
+    if (choice == 0 || displacement < least) {
+      best = choice;
+      least = displacement;
     }
-    if (size_ < kJudgedFrom || mean_displacement() <= probing::kMostMeanDisplacement) return;
+  }
+  if (best != choice_) rehash(capacity, best);
+}
+
+void SparseSectorHeads::rehash(std::size_t capacity, std::size_t choice) {
+  std::vector<std::uint32_t> keys = std::move(keys_);
+  std::vector<Index> heads = std::move(heads_);
+  choose(choice);
+  reset(capacity);
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (keys[k] != kFree) head(keys[k]) = heads[k];
   }
 }
 

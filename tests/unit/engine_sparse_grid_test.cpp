@@ -53,17 +53,17 @@ TEST(SparseSectorHeads, SpreadsALatticeOfKeysThatFibonacciHashingFolds) {
   // With X a Fibonacci number (317 811 = F(28)), X times the hash's
   // multiplier is nearly 0 modulo 2^64, so Fibonacci hashing sends every
   // row to the same buckets: 8 192 keys sat 31 buckets past their homes on
-  // average. The table sees it as it grows and folds the keys first.
+  // average. The table sees it as it grows and takes another hash.
   constexpr std::uint32_t kStride = 317811;
   engine::SparseSectorHeads lattice, run;
   for (std::uint32_t y = 0; y < 64; ++y) {
     for (std::uint32_t x = 0; x < 128; ++x) lattice.head(x + kStride * y) = x + 128 * y;
   }
   for (std::uint32_t k = 0; k < 8192; ++k) run.head(k) = k;
-  EXPECT_TRUE(lattice.folded_hash());
+  EXPECT_FALSE(lattice.fibonacci_hash());
   EXPECT_LT(lattice.mean_displacement(), 1.0);
   // A run of keys is what Fibonacci hashing spreads best: it keeps it.
-  EXPECT_FALSE(run.folded_hash());
+  EXPECT_TRUE(run.fibonacci_hash());
   EXPECT_LT(run.mean_displacement(), 1.0);
   for (std::uint32_t y = 0; y < 64; ++y) {
     for (std::uint32_t x = 0; x < 130; ++x) {

@@ -43,17 +43,27 @@ class SparseSectorHeads {
   // How many buckets past its home an entry sits, on average: what a
   // lookup of it reads beyond the first (linear_probing.hpp).
   double mean_displacement() const;
-  // Whether this table size takes the folded hash (Fibonacci hashing
-  // crowded its keys).
-  bool folded_hash() const { return folded_; }
+  // Whether this table size hashes by Fibonacci hashing (the first
+  // choice: rebuild), which crowds some lattices of keys.
+  bool fibonacci_hash() const { return choice_ == 0; }
   std::size_t memory_bytes() const {
     return keys_.capacity() * sizeof(std::uint32_t) + heads_.capacity() * sizeof(Index);
   }
 
  private:
   std::size_t home(std::uint32_t sector) const {
-    return folded_ ? probing::folded_home(sector, shift_) : probing::home(sector, shift_);
+    return probing::home(folded_ ? probing::folded(sector) : sector, multiplier_, shift_);
   }
+  // The hashes a table may take: each multiplier, then the first on the
+  // folded key.
+  static constexpr std::size_t kChoices = probing::kMultipliers.size() + 1;
+  void choose(std::size_t choice) {
+    choice_ = choice;
+    folded_ = choice == probing::kMultipliers.size();
+    multiplier_ = probing::kMultipliers[folded_ ? 0 : choice];
+  }
+  // The entries again, in a table of `capacity` buckets, hashed by `choice`.
+  void rehash(std::size_t capacity, std::size_t choice);
   void reset(std::size_t capacity);
   void grow();
   // The entries again, in a table of `capacity` buckets.
@@ -64,8 +74,9 @@ class SparseSectorHeads {
   std::size_t mask_ = 0;
   int shift_ = 64;
   std::size_t size_ = 0;
-  // The hash of this table size (rebuild): Fibonacci hashing, or the
-  // folded one where Fibonacci hashing crowds these keys.
+  // The hash of this table size (rebuild).
+  std::size_t choice_ = 0;
+  std::uint64_t multiplier_ = probing::kMultipliers[0];
   bool folded_ = false;
   static constexpr std::size_t kJudgedFrom = 4096;
 };
