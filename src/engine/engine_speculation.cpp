@@ -415,9 +415,10 @@ void Engine::undo_speculation() {
   if (!speculation_) throw std::logic_error("no speculative window is open");
   std::unique_ptr<SpeculationState> owned_state = std::move(speculation_);
   SpeculationState& s = *owned_state;
-  // The ticks first: placing a record forgets clearances against the next
-  // tick's number. Clearances are kept against tick numbers, which an undone
-  // tick takes back: every one is forgotten (tick_clearance.hpp).
+  // The ticks first, so that the predictions below forget clearances
+  // against the right tick number. Clearances are kept against tick
+  // numbers, which an undone tick takes back: every one is forgotten
+  // (tick_clearance.hpp).
   const bool ticks_undone = periodic_tick_ != s.periodic_ticks;
   periodic_tick_ = s.periodic_ticks;
   if (ticks_undone) tick_clearance_.forget_all(next_tick_number());

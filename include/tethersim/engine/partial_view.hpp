@@ -18,8 +18,9 @@ namespace tethersim::engine {
 
 class PartialView {
  public:
-  // Records placed from outside forget the tick clearances around them
-  // (tick_clearance.hpp): the engine's ticks skip walks as a serial one's.
+  // The engine's ticks skip walks as a serial one's: what records placed
+  // from outside, frozen particles and undone ticks do to the clearances
+  // is in tick_clearance.hpp.
   explicit PartialView(Engine& engine) : engine_(&engine) {}
 
   Engine& engine() const { return *engine_; }
