@@ -11,8 +11,10 @@ namespace tethersim::engine {
 void Engine::set_active(Index i, bool active) {
   if (!roles_.set_active(i, active)) return;
   // Frozen, a particle is no longer moved by ticks: the clearances around
-  // it assumed it was. Active again, its own walks at the next tick.
-  forget_clearances_around(i);
+  // it assumed it was. Active again it needs nothing: no walk since the
+  // freeze took a clearance from it, and its own prediction below (a
+  // mobile one's; no other is predicted) forgets its own.
+  if (!active) forget_clearances_around(i);
   if (!particles_.state[i].alive) return;
   if (active) {
     if (particles_.state[i].mobile) repredict(i);

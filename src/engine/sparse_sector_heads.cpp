@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
 
 namespace tethersim::engine {
 
@@ -24,19 +25,19 @@ void SparseSectorHeads::rebuild(std::size_t capacity) {
   // Small tables stay with the first: a few entries far from home cost
   // nothing there, and chance alone crowds them.
   std::size_t best = 0;
-  double least = 0.0;
+  double least = std::numeric_limits<double>::infinity();
   for (std::size_t choice = 0; choice < kChoices; ++choice) {
     rehash(capacity, choice);
     if (size_ < kJudgedFrom) return;
     const double displacement = mean_displacement();
     const double fill = static_cast<double>(size_) / static_cast<double>(capacity);
     if (displacement <= probing::random_mean_displacement(fill)) return;
-    if (choice == 0 || displacement < least) {
+    if (displacement < least) {
       best = choice;
       least = displacement;
     }
   }
-  if (best != choice_) rehash(capacity, best);
+  if (best != kChoices - 1) rehash(capacity, best);  // the last one tried is in place
 }
 
 void SparseSectorHeads::rehash(std::size_t capacity, std::size_t choice) {

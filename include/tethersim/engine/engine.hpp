@@ -376,9 +376,9 @@ class Engine {
   // (tick_clearance.hpp).
   bool wants_clearance(Index i, bool ahead) const;
   void note_clearance(Index i, const Candidates& candidates, bool clearing, bool ahead);
-  // Particle i frozen (no longer moved by ticks) or active again voids its
-  // clearance and those of every particle in the 27 sectors around it:
-  // they walk at the next tick (tick_clearance.hpp).
+  // Particle i frozen (no longer moved by ticks) voids its clearance and
+  // those of every particle in the 27 sectors around it: they walk at the
+  // next tick (tick_clearance.hpp).
   void forget_clearances_around(Index i);
   // A tick's particle whose sector walk is skipped (tick_clearance.hpp):
   // every source but the walk (the hubs are still offered).

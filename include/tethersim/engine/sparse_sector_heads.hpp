@@ -45,7 +45,7 @@ class SparseSectorHeads {
   double mean_displacement() const;
   // Whether this table size hashes by Fibonacci hashing (the first
   // choice: rebuild), which crowds some lattices of keys.
-  bool fibonacci_hash() const { return choice_ == 0; }
+  bool fibonacci_hash() const { return !folded_ && multiplier_ == probing::kMultipliers[0]; }
   std::size_t memory_bytes() const {
     return keys_.capacity() * sizeof(std::uint32_t) + heads_.capacity() * sizeof(Index);
   }
@@ -58,7 +58,6 @@ class SparseSectorHeads {
   // folded key.
   static constexpr std::size_t kChoices = probing::kMultipliers.size() + 1;
   void choose(std::size_t choice) {
-    choice_ = choice;
     folded_ = choice == probing::kMultipliers.size();
     multiplier_ = probing::kMultipliers[folded_ ? 0 : choice];
   }
@@ -75,7 +74,6 @@ class SparseSectorHeads {
   int shift_ = 64;
   std::size_t size_ = 0;
   // The hash of this table size (rebuild).
-  std::size_t choice_ = 0;
   std::uint64_t multiplier_ = probing::kMultipliers[0];
   bool folded_ = false;
   static constexpr std::size_t kJudgedFrom = 4096;
