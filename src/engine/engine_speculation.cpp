@@ -415,10 +415,13 @@ void Engine::undo_speculation() {
   if (!speculation_) throw std::logic_error("no speculative window is open");
   std::unique_ptr<SpeculationState> owned_state = std::move(speculation_);
   SpeculationState& s = *owned_state;
-  // The ticks first, so that the predictions below forget clearances
-  // against the right tick number. Clearances are kept against tick
-  // numbers, which an undone tick takes back: every one is forgotten
-  // (tick_clearance.hpp).
+  // Clearances are kept as tick numbers modulo 256, compared only within
+  // 66 of the next tick; an undone tick takes the numbers back, so every
+  // one is forgotten (tick_clearance.hpp). Restored particles would be
+  // forgotten anyway by their predictions below; this keeps the encoding's
+  // premise for the others too (a tick's particles that it did not change,
+  // such as a group held by an infinite mass, walked at every tick), which
+  // no test can tell apart today.
   const bool ticks_undone = periodic_tick_ != s.periodic_ticks;
   periodic_tick_ = s.periodic_ticks;
   if (ticks_undone) tick_clearance_.forget_all(next_tick_number());
