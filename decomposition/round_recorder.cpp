@@ -49,10 +49,12 @@ RoundRecorder::RoundRecorder(const std::string& directory, int rank) : rank_(ran
 }
 
 RoundRecorder::~RoundRecorder() {
-  // What ran after the last round is not the loop's.
   if (in_round_) enter(phase_);
+  count_loop(false);
   if (burst_ > 0.0) line("compute %.9g", burst_ * kFlopsPerSecond);
   line("finalize");
+  std::fprintf(rounds_, "{\"loop\": true, \"cpu_outside\": %.9g, \"wall\": %.9g}\n", loop_outside_seconds_,
+               loop_wall_seconds_);
   std::fclose(trace_);
   std::fclose(rounds_);
 }
@@ -75,7 +77,11 @@ void RoundRecorder::enter(RoundPhase p) {
 }
 
 void RoundRecorder::close_burst() {
-  enter(phase_);
+  if (in_round_) {
+    enter(phase_);
+  } else {
+    account_outside();
+  }
   if (burst_ > 0.0) line("compute %.9g", burst_ * kFlopsPerSecond);
   burst_ = 0.0;
 }
@@ -135,8 +141,26 @@ void RoundRecorder::gather(std::size_t bytes, int root) {
   ++collectives_;
 }
 
+void RoundRecorder::account_outside() {
+  const double now = thread_cpu_seconds();
+  if (loop_counted_) {
+    loop_outside_seconds_ += now - mark_;
+    burst_ += now - mark_;
+  }
+  mark_ = now;
+}
+
+void RoundRecorder::count_loop(bool counted) {
+  if (counted == loop_counted_) return;
+  if (!in_round_) account_outside();
+  const double wall = seconds_now();
+  if (loop_counted_) loop_wall_seconds_ += wall - loop_counted_since_;
+  loop_counted_since_ = wall;
+  loop_counted_ = counted;
+}
+
 void RoundRecorder::begin_round(double time) {
-  if (!in_round_) mark_ = thread_cpu_seconds();
+  if (!in_round_) account_outside();
   in_round_ = true;
   phase_ = RoundPhase::other;
   phase_seconds_ = {};

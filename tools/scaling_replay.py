@@ -57,9 +57,18 @@ It assumes that price would not grow with the rank count on cores of
 their own; the table as measured (without the option) bounds it from
 above. One-rank runs and references are left as measured.
 
-Prints a table (ranks, projected seconds, efficiency, CPU seconds on the
-critical path by phase, events executed, duplicated and rolled back per
-committed event, bytes per committed event) and writes it as CSV/JSON when
+The traces hold the whole run loop, as summary.json's loop_seconds
+measures it: the rounds, and between them what the loop does besides
+(samples of the observables, progress lines, a checkpoint's preparation;
+not a checkpoint's write, which loop_seconds leaves out too). The loop's
+line in each rank's records gives its CPU seconds outside rounds and its
+wall seconds: a run made with a core per rank can be set against its own
+projection (columns "loop s" and "projected s").
+
+Prints a table (ranks, projected seconds, the loop's measured wall
+seconds (the slowest rank's), efficiency, CPU seconds on the critical path
+by phase, the slowest rank's CPU seconds outside rounds, events executed,
+duplicated and rolled back per committed event, bytes per committed event) and writes it as CSV/JSON when
 asked. --plot draws efficiency against ranks (several cases: give --json of
 each and use scaling_replay.py plot).
 """
@@ -94,14 +103,23 @@ def traces_of(directory):
     return traces
 
 
-def read_rounds(directory, ranks):
-    """Every rank's round lines, as lists of dicts."""
-    rounds = []
+def read_records(directory, ranks):
+    """Every rank's round lines (lists of dicts), and its line for the
+    whole run loop (CPU seconds outside rounds, wall seconds; None in
+    records written before the loop was recorded)."""
+    rounds, loops = [], []
     for k in range(ranks):
         path = os.path.join(directory, f"rank-{k:05d}.rounds.jsonl")
         with open(path) as f:
-            rounds.append([json.loads(line) for line in f if line.strip()])
-    return rounds
+            lines = [json.loads(line) for line in f if line.strip()]
+        rounds.append([r for r in lines if not r.get("loop")])
+        loops.append(next((r for r in lines if r.get("loop")), None))
+    return rounds, loops
+
+
+def read_rounds(directory, ranks):
+    """Every rank's round lines, as lists of dicts."""
+    return read_records(directory, ranks)[0]
 
 
 def platform_xml(hosts, latency, bandwidth):
@@ -198,7 +216,7 @@ def summarise(directory, latency, bandwidth, cost_per_event=None):
     (multi-rank runs only)."""
     traces = traces_of(directory)
     ranks = len(traces)
-    rounds = read_rounds(directory, ranks)
+    rounds, loops = read_records(directory, ranks)
     counts = {len(r) for r in rounds}
     if len(counts) != 1:
         fail(f"{directory}: the ranks recorded different numbers of rounds {sorted(counts)}")
@@ -233,6 +251,12 @@ def summarise(directory, latency, bandwidth, cost_per_event=None):
     executed, duplicated, rolled_back = total("executed"), total("duplicated"), total("rolled_back")
     committed = executed - duplicated - rolled_back
     projected = simgrid_replay(traces, latency, bandwidth, rounds, scales)
+    # The loop's work between rounds (samples of the observables, progress,
+    # a checkpoint's preparation): in the traces, so in the projection;
+    # priced per event, it is scaled like the round it precedes.
+    recorded_loop = all(loop is not None for loop in loops)
+    outside = max((loop["cpu_outside"] for loop in loops), default=0.0) if recorded_loop else 0.0
+    measured_loop = max((loop["wall"] for loop in loops), default=0.0) if recorded_loop else 0.0
     per = lambda x: x / committed if committed > 0 else 0.0
     return {
         "records": directory,
@@ -242,6 +266,8 @@ def summarise(directory, latency, bandwidth, cost_per_event=None):
         "rounds": n,
         "projected_seconds": projected,
         "measured_round_seconds": measured_wall,
+        "measured_loop_seconds": measured_loop,
+        "outside_seconds": outside,
         "critical_cpu_seconds": critical_cpu,
         **{f"critical_{p}_seconds": critical[p] for p in phases},
         "cpu_seconds": total("cpu"),
@@ -269,11 +295,13 @@ def add_efficiency(rows, reference, mode):
 COLUMNS = [
     ("ranks", "ranks", "{:d}"),
     ("projected_seconds", "projected s", "{:.4g}"),
+    ("measured_loop_seconds", "loop s", "{:.4g}"),
     ("efficiency", "efficiency", "{:.3f}"),
     ("critical_execute_seconds", "execute s", "{:.4g}"),
     ("critical_verify_seconds", "verify s", "{:.4g}"),
     ("critical_commit_seconds", "commit s", "{:.4g}"),
     ("critical_other_seconds", "other s", "{:.4g}"),
+    ("outside_seconds", "outside s", "{:.4g}"),
     ("rounds", "rounds", "{:d}"),
     ("duplicated_per_committed", "dup/ev", "{:.3f}"),
     ("rolled_back_per_committed", "undone/ev", "{:.4f}"),
@@ -369,7 +397,8 @@ def main(argv):
         add_efficiency(alone, ones[0], args.mode)
         for row, other in zip(rows, alone):
             row["efficiency_alone"] = other["efficiency"]
-        columns = COLUMNS[:3] + [("efficiency_alone", "vs alone", "{:.3f}")] + COLUMNS[3:]
+        after = [c[0] for c in COLUMNS].index("efficiency") + 1
+        columns = COLUMNS[:after] + [("efficiency_alone", "vs alone", "{:.3f}")] + COLUMNS[after:]
     if cost is not None:
         columns = columns + [("cpu_scale", "mean scale", "{:.3f}")]
     print(f"# {args.mode} scaling, replayed on a cluster of latency {args.latency:g} s, "

@@ -12,6 +12,11 @@
 #   gas-weak      about 125 000 particles per rank (t = 1 -> 1.2), 1 to 32 ranks
 #   sheet-strong  the membrane sheet of 2 000 001 particles from t = 12,
 #                 tethers engaged (t = 12 -> 12.5: ten gravity ticks), 1 to 64 ranks
+#   validate      the replay against real 2-rank runs: the gas of 10^6 and
+#                 the sheet of 2x10^6 (the cases above), three times each:
+#                 two one-rank runs at once (the ceiling), one rank alone,
+#                 2 ranks; each 2-rank run's projection on a model of this
+#                 machine (1 µs, 5 GB/s) against its measured loop
 #   small         the gas of 10^5 and the sheet of 80 001 particles, 1 to 8
 #                 ranks (a quick look)
 #   cpu-check     whether CPU time is honest when ranks share cores: the gas
@@ -27,7 +32,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/env.sh"
-out=scaling-replay cases=gas-strong,gas-weak,sheet-strong max_ranks=64
+out=scaling-replay cases=gas-strong,gas-weak,sheet-strong,validate max_ranks=64
 replay_options=()
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -152,6 +157,39 @@ for case in ${cases//,/ }; do
       for p in $(rank_counts 64); do record sheet-strong sheet-2000001 "$p" 12.5; done
       replay sheet-strong strong
       plotted+=("membrane sheet 2x10^6, strong=$out/sheet-strong.json") ;;
+    validate)
+      melt gas-1000188 "$gas" 1 --set initial.parameters.cells=63
+      melt sheet-2000001 "$sheet" 12 --set initial.parameters.size=1000
+      for spec in gas-1000188:1.2 sheet-2000001:12.5; do
+        name=${spec%%:*} end=${spec##*:}
+        for k in 1 2 3; do
+          record_shared "validate-$name-$k" "$name" "$end"
+          rm -rf "$out/validate-$name-$k/alone" && cp -rL "$out/melts/$name" "$out/validate-$name-$k/alone"
+          "$exe" run --restart "$out/validate-$name-$k/alone" --end-time "$end" -q
+          record "validate-$name-$k" "$name" 2 "$end"
+        done
+      done
+      "$TETHERSIM_PYTHON" - "$out" "$TETHERSIM_ROOT/tools/scaling_replay.py" <<'PY' | tee "$out/validate.txt"
+import json, os, subprocess, sys
+out, tool = sys.argv[1:]
+loop = lambda d: json.load(open(os.path.join(d, "summary.json")))["loop_seconds"]
+print("# the replay against real 2-rank runs: projected on a model of this machine (latency 1e-6 s, 5e9 B/s)")
+print("# against the measured loop; the ceiling is half the loop of one of two one-rank runs made at once")
+print("case            run  2-rank loop s  projected s  projected/loop  one alone s  ceiling s  2 ranks/ceiling")
+for name in ("gas-1000188", "sheet-2000001"):
+    for k in (1, 2, 3):
+        d = os.path.join(out, f"validate-{name}-{k}")
+        records = os.path.join(d, "ranks-002", "records")
+        table = os.path.join(d, "replay.json")
+        subprocess.run([sys.executable, tool, records, "--reference", records, "--latency", "1e-6",
+                        "--json", table], check=True, capture_output=True)
+        projected = json.load(open(table))["rows"][0]["projected_seconds"]
+        two = loop(os.path.join(d, "ranks-002"))
+        ceiling = 0.5 * sum(loop(os.path.join(d, f"shared-{s}")) for s in "ab") / 2
+        print(f"{name:14s}  {k:3d}  {two:13.3f}  {projected:11.3f}  {projected / two:14.3f}  "
+              f"{loop(os.path.join(d, 'alone')):11.3f}  {ceiling:9.3f}  {ceiling / two:15.3f}")
+PY
+      continue ;;
     small)
       melt gas-108000 "$gas" 1 --set initial.parameters.cells=30
       melt sheet-80001 "$sheet" 12 --set initial.parameters.size=200
@@ -178,7 +216,8 @@ for case in ${cases//,/ }; do
       "$TETHERSIM_PYTHON" - "$out/cpu-check" <<'PY' | tee "$out/cpu-check.txt"
 import glob, json, os, sys
 d = sys.argv[1]
-rounds = lambda run: [json.loads(l) for l in open(os.path.join(d, run, "records", "rank-00000.rounds.jsonl"))]
+rounds = lambda run: [r for r in map(json.loads, open(os.path.join(d, run, "records", "rank-00000.rounds.jsonl")))
+                      if not r.get("loop")]
 alone = rounds("alone")
 total = sum(r["cpu"] for r in alone)
 wall = sum(r["wall"] for r in alone)

@@ -42,6 +42,7 @@ class DistributedSimulation final : public Simulation {
   bool stalled() const override { return engine_.halt() == decomposition::DistributedEngine::Halt::stall; }
   std::string stall_description() const override;
   std::optional<DistributionReport> distribution(double simulated_time) const override;
+  void count_loop(bool counted) override { engine_.count_loop(counted); }
 
  private:
   const Model& model_;

@@ -41,6 +41,9 @@ class SerialSimulation final : public Simulation {
   void set_stall_limit(std::uint64_t events) override { watch_ = engine::StallWatch(events); }
   bool stalled() const override { return stalled_; }
   std::string stall_description() const override { return stall_description_; }
+  void count_loop(bool counted) override {
+    if (recorder_) recorder_->count_loop(counted);
+  }
 
   const engine::Engine& engine() const { return engine_; }
   // Writes a round record of every advance() into `directory`, as a

@@ -72,6 +72,10 @@ class Simulation {
   // Synchronization counters of a distributed run (collective); empty for
   // one process.
   virtual std::optional<DistributionReport> distribution(double) const { return std::nullopt; }
+  // Whether the time from here on, outside advance(), belongs to the run
+  // loop (summary.json's loop_seconds): --record-rounds then writes its CPU
+  // time into the traces, so that a replay projects the whole loop.
+  virtual void count_loop(bool counted) = 0;
 };
 
 }  // namespace tethersim::runtime

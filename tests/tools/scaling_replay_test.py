@@ -21,9 +21,10 @@ def check(name, value, expected, tolerance):
         failures.append(name)
 
 
-def write_run(directory, lines_by_rank):
+def write_run(directory, lines_by_rank, loops=None):
     """One trace and one round line per rank; `lines_by_rank[k]` are the
-    trace lines of rank k between init and finalize."""
+    trace lines of rank k between init and finalize, `loops[k]` (CPU
+    seconds outside the round, wall seconds) its loop's line."""
     os.makedirs(directory)
     for k, lines in enumerate(lines_by_rank):
         with open(os.path.join(directory, f"rank-{k:05d}.ti"), "w") as f:
@@ -36,6 +37,8 @@ def write_run(directory, lines_by_rank):
                   "executed": 1000, "duplicated": 0, "rolled_back": 0}
         with open(os.path.join(directory, f"rank-{k:05d}.rounds.jsonl"), "w") as f:
             f.write(json.dumps(record) + "\n")
+            if loops is not None:
+                f.write(json.dumps({"loop": True, "cpu_outside": loops[k][0], "wall": loops[k][1]}) + "\n")
 
 
 def replay(*args):
@@ -112,6 +115,23 @@ with tempfile.TemporaryDirectory() as work:
     replay(pingpong, "--reference", one, "--latency", "2e-6", "--json", table)
     row = json.load(open(table))["rows"][0]
     check("1000 messages in turn at 2 µs", row["projected_seconds"], 1000 * 2e-6, 0.2 * 1000 * 2e-6)
+
+    # The loop's work outside rounds: two ranks compute a second in their
+    # round, then rank 1 half a second more after it (a sample of the
+    # observables) and rank 0 a quarter: the projection is the whole loop,
+    # 1.5 s, beside the 1.6 s of wall time the slowest rank's loop took.
+    looped = os.path.join(work, "looped")
+    write_run(looped, [["compute 1e9", "allreduce 8 0", "compute %s" % ("2.5e8" if k == 0 else "5e8")]
+                       for k in range(2)], loops=[(0.25, 1.55), (0.5, 1.6)])
+    table = os.path.join(work, "looped.json")
+    done = replay(looped, "--reference", one, "--json", table)
+    row = json.load(open(table))["rows"][0]
+    check("the loop's work outside rounds is projected", row["projected_seconds"], 1.5, 1e-3)
+    check("the slowest rank's CPU outside rounds", row["outside_seconds"], 0.5, 1e-9)
+    check("the loop as measured", row["measured_loop_seconds"], 1.6, 1e-9)
+    check("rounds: the loop's line is not one", row["rounds"], 1, 0)
+    if "outside s" not in done.stdout or "loop s" not in done.stdout:
+        failures.append("the 'outside s' and 'loop s' columns")
 
     # Records that are not there are one line and exit 2.
     done = subprocess.run([sys.executable, TOOL, os.path.join(work, "missing")], capture_output=True, text=True)

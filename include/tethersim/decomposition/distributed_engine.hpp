@@ -183,6 +183,11 @@ class DistributedEngine {
   }
   // This rank's description of the stall it saw (empty: none).
   const std::string& stall_description() const { return stall_description_; }
+  // Whether the time outside rounds from here on is the run loop's
+  // (--record-rounds, RoundRecorder::count_loop).
+  void count_loop(bool counted) {
+    if (recorder_) recorder_->count_loop(counted);
+  }
 
   const engine::Engine& engine() const { return *engine_; }
   // The particle records this rank's start held at once: its window of the

@@ -12,7 +12,12 @@
 //  - rank-NNNNN.rounds.jsonl: one line per round (a window, a certified
 //    round, a fallback): the CPU seconds of each phase, the seconds spent in
 //    communication calls, bytes and messages sent, and the events executed,
-//    duplicated and rolled back.
+//    duplicated and rolled back; then one line for the whole run loop (its
+//    CPU seconds outside rounds, its wall seconds).
+// The run loop's work between rounds (observables sampled, progress, a
+// checkpoint's preparation) is part of the trace while the loop is counted
+// (`count_loop`): a run's projected time is then its whole loop, as
+// summary.json's loop_seconds measures it, not its rounds alone.
 // Thread CPU time, not wall time, is what makes the records honest on a
 // machine with fewer cores than ranks: an oversubscribed rank that waits for
 // a core is not charged for it.
@@ -74,14 +79,24 @@ class RoundRecorder {
   void broadcast(std::size_t bytes, int root);
   void gather(std::size_t bytes, int root);
 
-  // A round's records: the CPU time between rounds (start-up, frames,
-  // samples, checkpoints, whose collective I/O is not recorded) is left out,
-  // so that the trace is the run loop alone.
+  // A round's records. The CPU time between rounds is the trace's (a
+  // compute burst before the next round's first communication) while the
+  // loop is counted, and left out otherwise (start-up, checkpoint writes,
+  // whose collective I/O is not recorded).
   void begin_round(double time);
   void end_round(std::string_view kind, double time, const RoundWork& work);
 
+  // From here on, the CPU and wall time outside rounds is the run loop's
+  // (true) or not (false: the start-up before the loop, a checkpoint's
+  // write, what follows the loop). The loop's line is written when the
+  // recorder closes.
+  void count_loop(bool counted);
+
  private:
   void close_burst();
+  // The CPU time since the last mark, outside any round: the loop's when
+  // it is counted, dropped otherwise.
+  void account_outside();
   void line(const char* format, ...) __attribute__((format(printf, 2, 3)));
 
   int rank_;
@@ -91,6 +106,11 @@ class RoundRecorder {
   double burst_ = 0.0;  // CPU seconds not yet written as a compute burst
   RoundPhase phase_ = RoundPhase::other;
   bool in_round_ = false;
+  // The run loop: counted now, since when (wall), and its totals.
+  bool loop_counted_ = false;
+  double loop_counted_since_ = 0.0;
+  double loop_outside_seconds_ = 0.0;  // CPU, outside rounds
+  double loop_wall_seconds_ = 0.0;
   // The current round.
   std::uint64_t round_ = 0;
   double round_start_time_ = 0.0;
