@@ -100,8 +100,16 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
 
 void DistributedEngine::maybe_rebalance() {
   if (ranks_ == 1 || !balancer_->due()) return;
-  // Work per sector layer along each axis, summed over ranks.
-  std::vector<double> work = balancer_->take_work();
+  // Work per sector layer along each axis, summed over ranks: the ticks'
+  // lies where the particles are.
+  const engine::Engine& e = *engine_;
+  for (engine::Index i = 0; i < e.particles().size(); ++i) {
+    if (e.is_removed(i) || !e.is_owned(i) || e.is_hub(i) || !e.particles().state[i].mobile) continue;
+    balancer_->add_resident(e.sector(i));
+  }
+  const double now = seconds_now();
+  std::vector<double> work = balancer_->take_work(now - last_balance_check_, last_move_seconds_);
+  last_balance_check_ = now;
   {
     RecordedCommunication call(recorder_.get());
     call.allreduce(work.size() * sizeof(double));
@@ -122,7 +130,8 @@ void DistributedEngine::maybe_rebalance() {
   neighbours_ = std::make_unique<NeighbourExchange>(comm_, layout_.neighbours(rank_));
   neighbours_->record_to(recorder_.get());
   redistribute(std::move(records), globals, statistics, escapes, releases);
-  counters_.seconds_rebuild += seconds_now() - started;
+  last_move_seconds_ = seconds_now() - started;
+  counters_.seconds_rebuild += last_move_seconds_;
 }
 
 }  // namespace tethersim::decomposition

@@ -3,12 +3,16 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 namespace tethersim::decomposition {
 
 LoadBalancer::LoadBalancer(BalanceMode mode, const GridShape& sectors, int interval, double threshold)
     : mode_(mode), sectors_(sectors), interval_(interval), threshold_(threshold) {
-  for (std::size_t k = 0; k < 3; ++k) work_[k].assign(static_cast<std::size_t>(sectors[k]), 0.0);
+  for (std::size_t k = 0; k < 3; ++k) {
+    work_[k].assign(static_cast<std::size_t>(sectors[k]), 0.0);
+    residents_[k].assign(static_cast<std::size_t>(sectors[k]), 0.0);
+  }
 }
 
 bool LoadBalancer::due() {
@@ -18,15 +22,52 @@ bool LoadBalancer::due() {
   return true;
 }
 
-std::vector<double> LoadBalancer::take_work() {
+std::vector<double> LoadBalancer::take_work(double interval_seconds, double move_seconds) {
   std::vector<double> work;
-  for (const auto& slab : work_) work.insert(work.end(), slab.begin(), slab.end());
-  for (auto& slab : work_) std::fill(slab.begin(), slab.end(), 0.0);
+  for (auto* counts : {&work_, &residents_}) {
+    for (auto& slab : *counts) {
+      work.insert(work.end(), slab.begin(), slab.end());
+      std::fill(slab.begin(), slab.end(), 0.0);
+    }
+  }
+  work.push_back(std::exchange(event_seconds_, 0.0));
+  work.push_back(std::exchange(tick_seconds_, 0.0));
+  work.push_back(interval_seconds);
+  work.push_back(move_seconds);
   return work;
 }
 
-CutPlanes LoadBalancer::planes(const CutPlanes& cuts, const GridShape& ranks, const std::vector<double>& work,
+std::vector<double> LoadBalancer::weighed(const std::vector<double>& summed) const {
+  const std::size_t layers = static_cast<std::size_t>(sectors_[0] + sectors_[1] + sectors_[2]);
+  const double* changed = summed.data();
+  const double* residents = changed + layers;
+  const double event_seconds = summed[2 * layers], tick_seconds = summed[2 * layers + 1];
+  // Totals from the x axis (every axis counts each particle once).
+  const auto x = static_cast<std::ptrdiff_t>(sectors_[0]);
+  const double changed_total = std::accumulate(changed, changed + x, 0.0);
+  const double resident_total = std::accumulate(residents, residents + x, 0.0);
+  double per_changed = 1.0, per_resident = 0.0;
+  if (event_seconds + tick_seconds > 0.0) {
+    // Windows without events still cost (their bookkeeping): with no
+    // changed particle to put it on, it goes with the ticks'.
+    per_changed = changed_total > 0.0 ? event_seconds / changed_total : 0.0;
+    per_resident = resident_total > 0.0
+                       ? (tick_seconds + (changed_total > 0.0 ? 0.0 : event_seconds)) / resident_total
+                       : 0.0;
+    if (per_changed == 0.0 && per_resident == 0.0) per_changed = 1.0;
+  }
+  std::vector<double> work(layers);
+  for (std::size_t s = 0; s < layers; ++s) work[s] = changed[s] * per_changed + residents[s] * per_resident;
+  return work;
+}
+
+CutPlanes LoadBalancer::planes(const CutPlanes& cuts, const GridShape& ranks, const std::vector<double>& summed,
                                const std::function<std::uint64_t()>& coin) {
+  const std::vector<double> work = weighed(summed);
+  // The ranks' mean interval and move.
+  const double rank_count = static_cast<double>(ranks[0]) * ranks[1] * ranks[2];
+  const double interval_seconds = summed[summed.size() - 2] / rank_count;
+  const double move_seconds = summed[summed.size() - 1] / rank_count;
   CutPlanes moved = cuts;
   std::size_t at = 0;
   for (std::size_t k = 0; k < 3; ++k) {
@@ -34,14 +75,15 @@ CutPlanes LoadBalancer::planes(const CutPlanes& cuts, const GridShape& ranks, co
     const double* w = work.data() + at;
     at += static_cast<std::size_t>(n);
     if (ranks[k] == 1) continue;
-    place_axis(moved[k], w, n, coin);
+    place_axis(moved[k], w, n, coin, interval_seconds, move_seconds);
   }
   if (mode_ == BalanceMode::forced) forced_shift_ = -forced_shift_;
   return moved;
 }
 
 void LoadBalancer::place_axis(std::vector<int>& c, const double* w, int n,
-                              const std::function<std::uint64_t()>& coin) const {
+                              const std::function<std::uint64_t()>& coin, double interval_seconds,
+                              double move_seconds) const {
   const int parts = static_cast<int>(c.size()) - 1;
   const int min_width = n >= kMinBlockWidth * parts ? kMinBlockWidth : 1;
   if (mode_ == BalanceMode::forced) {
@@ -64,6 +106,10 @@ void LoadBalancer::place_axis(std::vector<int>& c, const double* w, int n,
     if (total <= 0.0) return;
     const double worst = *std::max_element(slab.begin(), slab.end());
     if (worst * parts <= threshold_ * total) return;
+    // What balancing would save over an interval like the last: the
+    // heaviest slab's excess over the mean, as a share of its time.
+    const double saved = interval_seconds * (1.0 - total / (parts * worst));
+    if (move_seconds > 0.0 && saved <= move_seconds) return;
     // Cut where the cumulative work reaches each equal share (a little
     // work per layer keeps empty regions from collapsing).
     const double floor = 1e-3 * total / n;

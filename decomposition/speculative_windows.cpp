@@ -57,7 +57,9 @@ bool SpeculativeWindows::round(double end) {
   // The window's end exactly: windows that reach a scheduled stop end on it.
   const double until = length == room ? cap : d_.time_ + length;
   ++d_.counters_.speculative_windows;
+  const double cpu_started = thread_cpu_seconds();
   const Attempt attempt = run_window(until);
+  d_.balancer_->add_event_seconds(thread_cpu_seconds() - cpu_started);
   const Claim claim = claim_violation(attempt);
   SpeculativeVerdict verdict{-claim.violation, claim.forced ? 1.0 : 0.0, static_cast<double>(attempt.halt),
                              claim.injected ? 1.0 : 0.0, d_.run_totals()};

@@ -97,7 +97,9 @@ void SpeculativeWindows::run_ticks_between_windows() {
   const std::uint64_t counted = e.statistics().total_events();
   const double started = seconds_now();
   d_.enter(RoundPhase::execute);
+  const double cpu_started = thread_cpu_seconds();
   view.run_ticks_at(d_.time_);
+  d_.balancer_->add_tick_seconds(thread_cpu_seconds() - cpu_started);
   d_.counters_.seconds_execute += seconds_now() - started;
   ++d_.counters_.ticks_between_windows;
   d_.counters_.events_executed += e.statistics().total_events() - counted;

@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <numeric>
 #include <vector>
 
 #include "tethersim/decomposition/fallback_policy.hpp"
@@ -186,11 +187,22 @@ const GridShape kRanks{2, 1, 1};
 const CutPlanes kHalves{std::vector<int>{0, 4, 8}, std::vector<int>{0, 1}, std::vector<int>{0, 1}};
 std::uint64_t no_coin() { return 0; }
 
-std::vector<double> work_along_x(const std::vector<double>& x) {
+// Summed counts (LoadBalancer::take_work's layout) with changed particles
+// `x` along x, residents `residents` along x, and the seconds of events
+// and ticks.
+std::vector<double> counts_along_x(const std::vector<double>& x, const std::vector<double>& residents,
+                                   double event_seconds, double tick_seconds) {
   std::vector<double> w = x;
-  w.push_back(0.0);
-  w.push_back(0.0);
+  const auto sum = [](const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); };
+  w.insert(w.end(), {sum(x), sum(x)});  // the y and z layer
+  w.insert(w.end(), residents.begin(), residents.end());
+  w.insert(w.end(), {sum(residents), sum(residents), event_seconds, tick_seconds, 0.0, 0.0});
   return w;
+}
+
+// Changed particles alone (no seconds measured): the work is their count.
+std::vector<double> work_along_x(const std::vector<double>& x) {
+  return counts_along_x(x, std::vector<double>(x.size(), 0.0), 0.0, 0.0);
 }
 
 TEST(LoadBalancer, ChecksEveryIntervalUnlessOff) {
@@ -208,13 +220,46 @@ TEST(LoadBalancer, CountsWorkByLayerAndStartsAgain) {
   b.add_work(std::array<int, 3>{2, 0, 0});
   b.add_work(std::array<int, 3>{2, 0, 0});
   b.add_work(std::array<int, 3>{7, 0, 0});
-  const std::vector<double> w = b.take_work();
-  ASSERT_EQ(w.size(), 10u);
+  b.add_resident(std::array<int, 3>{5, 0, 0});
+  b.add_event_seconds(0.25);
+  b.add_tick_seconds(0.5);
+  const std::vector<double> w = b.take_work(2.0, 0.5);
+  ASSERT_EQ(w.size(), 24u);
   EXPECT_EQ(w[2], 2.0);
   EXPECT_EQ(w[7], 1.0);
   EXPECT_EQ(w[8], 3.0);  // y layer 0
   EXPECT_EQ(w[9], 3.0);  // z layer 0
-  for (double v : b.take_work()) EXPECT_EQ(v, 0.0);
+  EXPECT_EQ(w[10 + 5], 1.0);  // the resident, x layer 5
+  EXPECT_EQ(w[10 + 8], 1.0);
+  EXPECT_EQ(w[20], 0.25);
+  EXPECT_EQ(w[21], 0.5);
+  EXPECT_EQ(w[22], 2.0);  // the interval's seconds
+  EXPECT_EQ(w[23], 0.5);  // a move's
+  const std::vector<double> again = b.take_work(0.0, 0.0);
+  for (double v : again) EXPECT_EQ(v, 0.0);
+}
+
+TEST(LoadBalancer, WeighsEventsAndTicksByTheirSeconds) {
+  LoadBalancer b(BalanceMode::automatic, kSectors, 1, 1.1);
+  // Every event in layer 0 (a clamped edge), ten particles in every layer.
+  const std::vector<double> events{100, 0, 0, 0, 0, 0, 0, 0};
+  const std::vector<double> residents(8, 10.0);
+  // Counted alone, the events pull the plane to the edge.
+  EXPECT_EQ(b.planes(kHalves, kRanks, work_along_x(events), no_coin)[0], (std::vector<int>{0, 2, 8}));
+  // When the ticks took nine times the events' seconds, the work is
+  // 1 + 10 x 9/80 in layer 0 and 9/8 in each other: 5.5 against 4.5 in
+  // the two halves, within the threshold, and the planes stay.
+  EXPECT_EQ(b.planes(kHalves, kRanks, counts_along_x(events, residents, 1.0, 9.0), no_coin), kHalves);
+  const std::vector<double> w = b.weighed(counts_along_x(events, residents, 1.0, 9.0));
+  EXPECT_DOUBLE_EQ(w[0], 1.0 + 10.0 * 9.0 / 80.0);
+  EXPECT_DOUBLE_EQ(w[1], 10.0 * 9.0 / 80.0);
+  // Equal seconds: layer 0 carries 1.125 of 2, and the plane moves to it.
+  EXPECT_EQ(b.planes(kHalves, kRanks, counts_along_x(events, residents, 1.0, 1.0), no_coin)[0],
+            (std::vector<int>{0, 2, 8}));
+  // Windows without events: their seconds go with the ticks', spread over
+  // the particles (even here: the planes stay).
+  EXPECT_EQ(b.planes(kHalves, kRanks, counts_along_x(std::vector<double>(8, 0.0), residents, 1.0, 1.0), no_coin),
+            kHalves);
 }
 
 TEST(LoadBalancer, MovesThePlaneToEqualShares) {
@@ -227,6 +272,21 @@ TEST(LoadBalancer, MovesThePlaneToEqualShares) {
   // Everything in one layer: blocks stay kMinBlockWidth wide.
   const CutPlanes d = b.planes(kHalves, kRanks, work_along_x({0, 0, 0, 0, 0, 0, 0, 9}), no_coin);
   EXPECT_EQ(d[0], (std::vector<int>{0, 6, 8}));
+}
+
+TEST(LoadBalancer, MovesOnlyWhenBalanceSavesMoreThanTheMove) {
+  LoadBalancer b(BalanceMode::automatic, kSectors, 1, 1.1);
+  // All work in the first half: balanced, the interval would take half
+  // as long. Over 10 s that saves 5 s, over 1 s half a second; a move
+  // costs 2 s (summed over the 2 ranks: 4, 20 and 2).
+  auto with_times = [](double interval, double move) {
+    std::vector<double> w = work_along_x({10, 10, 10, 10, 0, 0, 0, 0});
+    w[w.size() - 2] = 2 * interval;
+    w[w.size() - 1] = 2 * move;
+    return w;
+  };
+  EXPECT_EQ(b.planes(kHalves, kRanks, with_times(10.0, 2.0), no_coin)[0], (std::vector<int>{0, 3, 8}));
+  EXPECT_EQ(b.planes(kHalves, kRanks, with_times(1.0, 2.0), no_coin), kHalves);
 }
 
 TEST(LoadBalancer, KeepsThePlanesWithinTheThreshold) {

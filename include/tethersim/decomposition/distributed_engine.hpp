@@ -352,6 +352,10 @@ class DistributedEngine {
   FallbackPolicy fallback_policy_{settings_.lean_fallback};
   std::uint64_t global_owned_ = 0;     // particles on all ranks (agreed)
   double start_build_seconds_ = 0.0;       // building this rank's engine at start-up
+  // Load balance: the wall clock at the last check, and what the last move
+  // of the planes took (before any, the start-up's build).
+  double last_balance_check_ = 0.0;
+  double last_move_seconds_ = 0.0;
   std::uint64_t start_particles_ = 0;
   std::vector<ParticleId> active_ghosts_;  // ghosts running in the current window
   std::uint64_t global_events_ = 0;    // executed on all ranks (agreed)
