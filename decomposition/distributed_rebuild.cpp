@@ -1,5 +1,6 @@
-// Rebuilding every rank's engine: the fallback for clusters no halo can
-// hold, and moving block boundaries to balance the load.
+// Rebuilding every rank's engine (the fallback for clusters no halo can
+// hold), and when block boundaries move to balance the load
+// (moving_planes.cpp moves them).
 #include <algorithm>
 #include <cstdio>
 #include <array>
@@ -120,16 +121,7 @@ void DistributedEngine::maybe_rebalance() {
   const double started = seconds_now();
   ++counters_.rebalances;
   if (trace_) std::fprintf(stderr, "[rank %d] rebalance at t = %.17g\n", rank_, time_);
-  std::vector<engine::ParticleRecord> records = accounted_records(*engine_);
-  const Globals globals = current_globals();
-  const engine::EngineStatistics statistics = engine_->statistics();
-  const std::vector<engine::EscapeSnapshot> escapes = engine_->escapes();
-  const std::vector<engine::ReleaseSnapshot> releases = engine_->releases();
-  engine_.reset();  // built again from the records: not held beside them
-  layout_.set_cuts(cuts);
-  neighbours_ = std::make_unique<NeighbourExchange>(comm_, layout_.neighbours(rank_));
-  neighbours_->record_to(recorder_.get());
-  redistribute(std::move(records), globals, statistics, escapes, releases);
+  move_planes(cuts);
   last_move_seconds_ = seconds_now() - started;
   counters_.seconds_rebuild += last_move_seconds_;
 }

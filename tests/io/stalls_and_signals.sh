@@ -17,7 +17,7 @@ export OMPI_MCA_mpi_yield_when_idle=1
 
 for seed in 2 8; do
   code=0
-  timeout 600 "$exe" run "$src/examples/presynaptic.toml" --seed "$seed" -q -o "$work/presynaptic-$seed" \
+  timeout -k 10 600 "$exe" run "$src/examples/presynaptic.toml" --seed "$seed" -q -o "$work/presynaptic-$seed" \
     --stall-events 2000000 2> "$work/presynaptic-$seed.err" || code=$?
   [ "$code" -eq 0 ] || fail "presynaptic seed $seed exited $code: $(cat "$work/presynaptic-$seed.err")"
   [ "$(json_field "$work/presynaptic-$seed/summary.json" end_time)" = "900" ] ||

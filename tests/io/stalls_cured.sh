@@ -18,7 +18,7 @@ rm -rf "$work"; mkdir -p "$work"; cd "$work"
 # runs_to_end NAME END MODEL ARGS...: the run exits 0 at t = END.
 runs_to_end() {
   local name=$1 end=$2 code=0; shift 2
-  timeout 600 "$exe" run "$@" --end-time "$end" --stall-events 2000000 -q -o "$name" 2> "$name.err" || code=$?
+  timeout -k 10 600 "$exe" run "$@" --end-time "$end" --stall-events 2000000 -q -o "$name" 2> "$name.err" || code=$?
   [ "$code" -eq 0 ] || fail "$name exited $code: $(cat "$name.err")"
   [ "$(json_field "$name/summary.json" end_time)" = "$end" ] || fail "$name did not reach t = $end"
   [ "$(json_field "$name/summary.json" interrupted)" = "False" ] || fail "$name was interrupted"
@@ -58,7 +58,7 @@ runs_to_end presynaptic-c-0 300 "$presynaptic" --set pair_defaults.c=0.0
 # 20 s of some 10^6 events per second); with the TC model it runs to its end.
 dense=("${gas[@]}" --set initial.parameters.density=1.3 --set pair.0.c=0.1)
 code=0
-timeout 600 "$exe" run "${dense[@]}" --end-time 2 --max-walltime 0.001 -q -o dense 2> dense.err || code=$?
+timeout -k 10 600 "$exe" run "${dense[@]}" --end-time 2 --max-walltime 0.001 -q -o dense 2> dense.err || code=$?
 [ "$code" -eq 0 ] || fail "the dense gas exited $code: $(cat dense.err)"
 [ "$(json_field dense/summary.json interrupted)" = "True" ] || fail "the dense gas reached its end without the TC model"
 runs_to_end dense-tc 2 "${dense[@]}" --set physics.tc_elastic_time=0.001

@@ -29,7 +29,7 @@ assert np.isfinite(positions).all(), "a frame has rows without a particle"
 PY
 for n in 2 3; do
   status=0
-  timeout 240 mpirun -np "$n" --oversubscribe "$exe" "${model[@]}" -o "$work/np$n" 2> "$work/np$n.err" || status=$?
+  timeout -k 10 240 mpirun -np "$n" --oversubscribe "$exe" "${model[@]}" -o "$work/np$n" 2> "$work/np$n.err" || status=$?
   if (( status != 0 )); then
     cat "$work/np$n.err"
     echo "FAIL: the run on $n ranks exited $status"

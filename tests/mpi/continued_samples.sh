@@ -24,7 +24,7 @@ for k in 1 2 3 4 5 6; do
   cp "$work/uninterrupted/trajectory.h5" "$work/uninterrupted/observables.jsonl" "$lost/"
   cp "$work/uninterrupted/checkpoint.prev.h5" "$lost/checkpoint.h5"
   status=0
-  timeout 120 mpirun -np 8 --oversubscribe "$exe" run --restart "$lost" --end-time 1 -q \
+  timeout -k 10 120 mpirun -np 8 --oversubscribe "$exe" run --restart "$lost" --end-time 1 -q \
     2> "$work/lost-$k.err" || status=$?
   if (( status != 0 )); then
     cat "$work/lost-$k.err"

@@ -15,7 +15,7 @@ rm -rf "$work" && mkdir -p "$work"
 "$exe" "${model[@]}" -o "$work/reference"
 
 status=0
-TETHERSIM_FAIL_ON_RANK=1@1.7 timeout 120 mpirun -np 2 --oversubscribe "$exe" "${model[@]}" -o "$work/failed" \
+TETHERSIM_FAIL_ON_RANK=1@1.7 timeout -k 10 120 mpirun -np 2 --oversubscribe "$exe" "${model[@]}" -o "$work/failed" \
   2> "$work/failed.err" || status=$?
 cat "$work/failed.err"
 if (( status == 124 )); then echo "FAIL: the ranks did not end within 120 s"; exit 1; fi

@@ -17,7 +17,7 @@ rm -rf "$work" && mkdir -p "$work"
 "$exe" run --restart "$work/start" -o "$work/reference" --end-time 0.2 -q
 for k in 1 2 3 4 5 6 7 8; do
   status=0
-  timeout 120 mpirun -np 2 --oversubscribe "$exe" run --restart "$work/start" -o "$work/new-$k" --end-time 0.2 -q \
+  timeout -k 10 120 mpirun -np 2 --oversubscribe "$exe" run --restart "$work/start" -o "$work/new-$k" --end-time 0.2 -q \
     2> "$work/new-$k.err" || status=$?
   if (( status != 0 )); then
     cat "$work/new-$k.err"

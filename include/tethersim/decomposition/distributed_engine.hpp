@@ -315,6 +315,10 @@ class DistributedEngine {
   // model's seed (so a failing test can be repeated).
   std::uint64_t random_decision();
   void maybe_rebalance();
+  // Moves the planes between blocks to `cuts` in place, between windows
+  // (moving_planes.cpp): particles that enter a window travel, the rest
+  // stay with their predictions.
+  void move_planes(const CutPlanes& cuts);
   // Collective agreement on the named fields of `a` (agreements.hpp),
   // recorded and timed.
   template <typename Agreement>
