@@ -235,6 +235,7 @@ void DistributedEngine::fail_if_asked() const {
 void DistributedEngine::finish_start(double started) {
   start_build_seconds_ = seconds_now() - started;
   last_move_seconds_ = start_build_seconds_;
+  last_move_particles_ = engine_->particles().size();
   last_balance_check_ = seconds_now();
   speculative_ = std::make_unique<SpeculativeWindows>(*this);
   certified_ = std::make_unique<CertifiedWindows>(*this);

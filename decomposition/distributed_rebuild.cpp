@@ -109,7 +109,8 @@ void DistributedEngine::maybe_rebalance() {
     balancer_->add_resident(e.sector(i));
   }
   const double now = seconds_now();
-  std::vector<double> work = balancer_->take_work(now - last_balance_check_, last_move_seconds_);
+  std::vector<double> work =
+      balancer_->take_work(now - last_balance_check_, last_move_seconds_, static_cast<double>(last_move_particles_));
   last_balance_check_ = now;
   {
     RecordedCommunication call(recorder_.get());
@@ -121,7 +122,7 @@ void DistributedEngine::maybe_rebalance() {
   const double started = seconds_now();
   ++counters_.rebalances;
   if (trace_) std::fprintf(stderr, "[rank %d] rebalance at t = %.17g\n", rank_, time_);
-  move_planes(cuts);
+  last_move_particles_ = move_planes(cuts);
   last_move_seconds_ = seconds_now() - started;
   counters_.seconds_rebuild += last_move_seconds_;
 }

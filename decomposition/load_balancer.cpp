@@ -22,7 +22,7 @@ bool LoadBalancer::due() {
   return true;
 }
 
-std::vector<double> LoadBalancer::take_work(double interval_seconds, double move_seconds) {
+std::vector<double> LoadBalancer::take_work(double period_seconds, double move_seconds, double move_particles) {
   std::vector<double> work;
   for (auto* counts : {&work_, &residents_}) {
     for (auto& slab : *counts) {
@@ -32,8 +32,9 @@ std::vector<double> LoadBalancer::take_work(double interval_seconds, double move
   }
   work.push_back(std::exchange(event_seconds_, 0.0));
   work.push_back(std::exchange(tick_seconds_, 0.0));
-  work.push_back(interval_seconds);
+  work.push_back(period_seconds);
   work.push_back(move_seconds);
+  work.push_back(move_particles);
   return work;
 }
 
@@ -64,28 +65,39 @@ std::vector<double> LoadBalancer::weighed(const std::vector<double>& summed) con
 CutPlanes LoadBalancer::planes(const CutPlanes& cuts, const GridShape& ranks, const std::vector<double>& summed,
                                const std::function<std::uint64_t()>& coin) {
   const std::vector<double> work = weighed(summed);
-  // The ranks' mean interval and move.
+  // The ranks' mean time to the next check, and what a move costs per
+  // particle a rank gains (the last move's seconds over its particles).
   const double rank_count = static_cast<double>(ranks[0]) * ranks[1] * ranks[2];
-  const double interval_seconds = summed[summed.size() - 2] / rank_count;
-  const double move_seconds = summed[summed.size() - 1] / rank_count;
+  const double horizon_seconds = summed[summed.size() - 3] / rank_count;
+  const double move_particles = summed[summed.size() - 1];
+  const double seconds_per_particle = move_particles > 0.0 ? summed[summed.size() - 2] / move_particles : 0.0;
+  const std::size_t layers = static_cast<std::size_t>(sectors_[0] + sectors_[1] + sectors_[2]);
   CutPlanes moved = cuts;
   std::size_t at = 0;
   for (std::size_t k = 0; k < 3; ++k) {
     const int n = sectors_[k];
     const double* w = work.data() + at;
+    const double* residents = summed.data() + layers + at;
     at += static_cast<std::size_t>(n);
     if (ranks[k] == 1) continue;
-    place_axis(moved[k], w, n, coin, interval_seconds, move_seconds);
+    const MoveCost cost{horizon_seconds, seconds_per_particle, residents, rank_count / ranks[k]};
+    place_axis(moved[k], w, n, coin, cost);
   }
   if (mode_ == BalanceMode::forced) forced_shift_ = -forced_shift_;
   return moved;
 }
 
 void LoadBalancer::place_axis(std::vector<int>& c, const double* w, int n,
-                              const std::function<std::uint64_t()>& coin, double interval_seconds,
-                              double move_seconds) const {
+                              const std::function<std::uint64_t()>& coin, const MoveCost& cost) const {
   const int parts = static_cast<int>(c.size()) - 1;
   const int min_width = n >= kMinBlockWidth * parts ? kMinBlockWidth : 1;
+  // Every block at least min_width wide, inside the axis.
+  auto clamp_widths = [&](std::vector<int>& cuts) {
+    for (int b = 1; b < parts; ++b) {
+      int& cut = cuts[static_cast<std::size_t>(b)];
+      cut = std::clamp(cut, cuts[static_cast<std::size_t>(b - 1)] + min_width, n - (parts - b) * min_width);
+    }
+  };
   if (mode_ == BalanceMode::forced) {
     // Planes move one layer back and forth: migration and rebuilding are
     // exercised whatever the load (tests).
@@ -106,25 +118,37 @@ void LoadBalancer::place_axis(std::vector<int>& c, const double* w, int n,
     if (total <= 0.0) return;
     const double worst = *std::max_element(slab.begin(), slab.end());
     if (worst * parts <= threshold_ * total) return;
-    // What balancing would save over an interval like the last: the
-    // heaviest slab's excess over the mean, as a share of its time.
-    const double saved = interval_seconds * (1.0 - total / (parts * worst));
-    if (move_seconds > 0.0 && saved <= move_seconds) return;
     // Cut where the cumulative work reaches each equal share (a little
     // work per layer keeps empty regions from collapsing).
+    std::vector<int> placed = c;
     const double floor = 1e-3 * total / n;
     double sum = 0.0, grand = total + floor * n;
     int b = 1;
     for (int s = 0; s < n && b < parts; ++s) {
       sum += w[s] + floor;
-      while (b < parts && sum >= grand * b / parts) c[static_cast<std::size_t>(b++)] = s + 1;
+      while (b < parts && sum >= grand * b / parts) placed[static_cast<std::size_t>(b++)] = s + 1;
     }
+    clamp_widths(placed);
+    if (cost.seconds_per_particle > 0.0) {
+      // What balancing would save until the next check (the heaviest
+      // slab's excess over the mean, as a share of its time), against what
+      // the move costs the rank that gains most (a slab's gain shared by
+      // its ranks).
+      const double saved = cost.horizon_seconds * (1.0 - total / (parts * worst));
+      double most = 0.0;
+      for (std::size_t q = 0; q + 1 < placed.size(); ++q) {
+        double gained = 0.0;
+        for (int s = placed[q]; s < placed[q + 1]; ++s) {
+          if (s < c[q] || s >= c[q + 1]) gained += cost.residents[s];
+        }
+        most = std::max(most, gained);
+      }
+      if (saved <= cost.seconds_per_particle * most / cost.ranks_per_slab) return;
+    }
+    c = placed;
+    return;
   }
-  // Keep every block at least min_width wide, inside the axis.
-  for (int b = 1; b < parts; ++b) {
-    int& cut = c[static_cast<std::size_t>(b)];
-    cut = std::clamp(cut, c[static_cast<std::size_t>(b - 1)] + min_width, n - (parts - b) * min_width);
-  }
+  clamp_widths(c);
 }
 
 }  // namespace tethersim::decomposition

@@ -14,7 +14,7 @@
 
 namespace tethersim::decomposition {
 
-void DistributedEngine::move_planes(const CutPlanes& cuts) {
+std::size_t DistributedEngine::move_planes(const CutPlanes& cuts) {
   engine::Engine& e = *engine_;
   const engine::PartialView view(e);
   const BlockLayout before = layout_;
@@ -78,6 +78,7 @@ void DistributedEngine::move_planes(const CutPlanes& cuts) {
   view.clear_changes();
   neighbours_ = std::make_unique<NeighbourExchange>(comm_, layout_.neighbours(rank_));
   neighbours_->record_to(recorder_.get());
+  return arrived.size();
 }
 
 }  // namespace tethersim::decomposition

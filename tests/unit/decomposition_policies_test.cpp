@@ -196,7 +196,7 @@ std::vector<double> counts_along_x(const std::vector<double>& x, const std::vect
   const auto sum = [](const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); };
   w.insert(w.end(), {sum(x), sum(x)});  // the y and z layer
   w.insert(w.end(), residents.begin(), residents.end());
-  w.insert(w.end(), {sum(residents), sum(residents), event_seconds, tick_seconds, 0.0, 0.0});
+  w.insert(w.end(), {sum(residents), sum(residents), event_seconds, tick_seconds, 0.0, 0.0, 0.0});
   return w;
 }
 
@@ -223,8 +223,8 @@ TEST(LoadBalancer, CountsWorkByLayerAndStartsAgain) {
   b.add_resident(std::array<int, 3>{5, 0, 0});
   b.add_event_seconds(0.25);
   b.add_tick_seconds(0.5);
-  const std::vector<double> w = b.take_work(2.0, 0.5);
-  ASSERT_EQ(w.size(), 24u);
+  const std::vector<double> w = b.take_work(2.0, 0.5, 1000.0);
+  ASSERT_EQ(w.size(), 25u);
   EXPECT_EQ(w[2], 2.0);
   EXPECT_EQ(w[7], 1.0);
   EXPECT_EQ(w[8], 3.0);  // y layer 0
@@ -234,8 +234,9 @@ TEST(LoadBalancer, CountsWorkByLayerAndStartsAgain) {
   EXPECT_EQ(w[20], 0.25);
   EXPECT_EQ(w[21], 0.5);
   EXPECT_EQ(w[22], 2.0);  // the interval's seconds
-  EXPECT_EQ(w[23], 0.5);  // a move's
-  const std::vector<double> again = b.take_work(0.0, 0.0);
+  EXPECT_EQ(w[23], 0.5);     // the last move's seconds
+  EXPECT_EQ(w[24], 1000.0);  // and particles
+  const std::vector<double> again = b.take_work(0.0, 0.0, 0.0);
   for (double v : again) EXPECT_EQ(v, 0.0);
 }
 
@@ -276,17 +277,22 @@ TEST(LoadBalancer, MovesThePlaneToEqualShares) {
 
 TEST(LoadBalancer, MovesOnlyWhenBalanceSavesMoreThanTheMove) {
   LoadBalancer b(BalanceMode::automatic, kSectors, 1, 1.1);
-  // All work in the first half: balanced, the interval would take half
-  // as long. Over 10 s that saves 5 s, over 1 s half a second; a move
-  // costs 2 s (summed over the 2 ranks: 4, 20 and 2).
-  auto with_times = [](double interval, double move) {
-    std::vector<double> w = work_along_x({10, 10, 10, 10, 0, 0, 0, 0});
-    w[w.size() - 2] = 2 * interval;
-    w[w.size() - 1] = 2 * move;
+  // All work in the first half (ten particles a layer): balanced, the
+  // time to the next check would be half as long. Over 10 s that saves
+  // 5 s, over 1 s half a second. The plane moves from layer 4 to 3: the
+  // second block gains layer 3's ten particles, at 0.2 s each (the last
+  // move: 1 s for 5 particles, summed over the 2 ranks) 2 s.
+  auto with_times = [](double horizon, double per_particle) {
+    std::vector<double> w = counts_along_x({10, 10, 10, 10, 0, 0, 0, 0}, std::vector<double>(8, 10.0), 0.0, 0.0);
+    w[w.size() - 3] = 2 * horizon;
+    w[w.size() - 2] = 2 * per_particle * 5;
+    w[w.size() - 1] = 2 * 5;
     return w;
   };
-  EXPECT_EQ(b.planes(kHalves, kRanks, with_times(10.0, 2.0), no_coin)[0], (std::vector<int>{0, 3, 8}));
-  EXPECT_EQ(b.planes(kHalves, kRanks, with_times(1.0, 2.0), no_coin), kHalves);
+  EXPECT_EQ(b.planes(kHalves, kRanks, with_times(10.0, 0.2), no_coin)[0], (std::vector<int>{0, 3, 8}));
+  EXPECT_EQ(b.planes(kHalves, kRanks, with_times(1.0, 0.2), no_coin), kHalves);
+  // At a tenth of the price, half a second pays for it.
+  EXPECT_EQ(b.planes(kHalves, kRanks, with_times(1.0, 0.02), no_coin)[0], (std::vector<int>{0, 3, 8}));
 }
 
 TEST(LoadBalancer, KeepsThePlanesWithinTheThreshold) {

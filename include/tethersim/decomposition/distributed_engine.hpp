@@ -317,8 +317,8 @@ class DistributedEngine {
   void maybe_rebalance();
   // Moves the planes between blocks to `cuts` in place, between windows
   // (moving_planes.cpp): particles that enter a window travel, the rest
-  // stay with their predictions.
-  void move_planes(const CutPlanes& cuts);
+  // stay with their predictions. Returns how many this rank received.
+  std::size_t move_planes(const CutPlanes& cuts);
   // Collective agreement on the named fields of `a` (agreements.hpp),
   // recorded and timed.
   template <typename Agreement>
@@ -360,6 +360,7 @@ class DistributedEngine {
   // of the planes took (before any, the start-up's build).
   double last_balance_check_ = 0.0;
   double last_move_seconds_ = 0.0;
+  std::size_t last_move_particles_ = 0;  // the particles this rank gained in it
   std::uint64_t start_particles_ = 0;
   std::vector<ParticleId> active_ghosts_;  // ghosts running in the current window
   std::uint64_t global_events_ = 0;    // executed on all ranks (agreed)

@@ -15,13 +15,19 @@
 // since the last check: the counts say where, the summed seconds how much
 // (a rank's own speed does not enter, only the two kinds' ratio).
 //
-// Moving a plane rebuilds every rank's engine (every particle predicted
-// anew): on the sheet of 2x10^6 on 8 ranks as long as 20 to 40 rounds. A
-// move is made only when the time the heaviest slab would save over the
-// next interval, taken to be like the last, exceeds what the last move
-// (at first, the start-up's build) took; otherwise a balancer that checks
-// every few windows would rebuild at nearly every check and lose more
-// than it saves.
+// Moving a plane costs every rank the particles it gains (on the sheet of
+// 2x10^6 on 8 ranks a large move is 10 to 15 rounds' work). A move is made
+// only when the time the heaviest slab would save until the next check
+// (an interval taken to be like the last) exceeds what the move would
+// cost the rank that gains most, priced per particle as the last move was
+// (before any, as the start-up's build was); otherwise a balancer that
+// checks every few windows would move at nearly every check and lose
+// more than it saves. The load changes with time (the sheet of 2x10^6
+// has bursts of 170 000 events a rank every 0.3 time units between
+// stretches where only its clamped edges work), so the interval must be
+// long enough to see both: a check 8 rounds after a start moved the
+// planes for the quiet stretch and lost more in the next burst than it
+// saved.
 
 #include <array>
 #include <cstddef>
@@ -66,10 +72,12 @@ class LoadBalancer {
   bool due();
   // This rank's counts for summing over ranks: the changed particles per
   // layer, axis after axis, then the residents per layer likewise, then
-  // the event and the tick seconds, then `interval_seconds` (the wall time
-  // since the last check) and `move_seconds` (what a move takes: the last
-  // one's wall time). Everything starts again from zero.
-  std::vector<double> take_work(double interval_seconds, double move_seconds);
+  // the event and the tick seconds, then the wall seconds of the interval
+  // just ended (`period_seconds`: the next is taken to be like it), then what the last move
+  // took (`move_seconds`, wall) and the particles this rank gained in it
+  // (`move_particles`; before any move, the start-up's build and the
+  // particles it placed). Everything starts again from zero.
+  std::vector<double> take_work(double period_seconds, double move_seconds, double move_particles);
   // The planes from `cuts` (BlockLayout::cuts, `ranks` blocks per axis)
   // for the counts summed over ranks (take_work's layout); `coin` draws
   // the random mode's places, the same on every rank.
@@ -82,11 +90,18 @@ class LoadBalancer {
   std::vector<double> weighed(const std::vector<double>& summed) const;
 
  private:
+  // What a move along one axis would cost and has to pay for.
+  struct MoveCost {
+    double horizon_seconds;       // to the next check
+    double seconds_per_particle;  // per particle a rank gains (0: no test)
+    const double* residents;      // owned particles per layer of the axis
+    double ranks_per_slab;        // ranks sharing a slab's gain
+  };
   // One axis of `n` layers cut into `c.size() - 1` blocks, from its work
-  // `w`; a move must save more than `move_seconds` over `interval_seconds`
-  // (no such test when they are 0).
+  // `w`; an automatic move must save, until the next check, more than it
+  // costs the rank that gains most.
   void place_axis(std::vector<int>& c, const double* w, int n, const std::function<std::uint64_t()>& coin,
-                  double interval_seconds, double move_seconds) const;
+                  const MoveCost& cost) const;
 
   BalanceMode mode_;
   GridShape sectors_;
