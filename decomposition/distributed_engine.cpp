@@ -434,8 +434,10 @@ void DistributedEngine::recorded_round(double end) {
     return;
   }
   const DistributionCounters before = counters_;
+  const std::uint64_t predictions = engine_->statistics().predictions;
   recorder_->begin_round(time_);
   round(end);
+  const std::uint64_t predicted = engine_->statistics().predictions;
   const char* kind = counters_.fallbacks > before.fallbacks                  ? "fallback"
                      : counters_.certified_rounds > before.certified_rounds ? "certified"
                      : counters_.owner_rounds > before.owner_rounds         ? "owner"
@@ -445,7 +447,8 @@ void DistributedEngine::recorded_round(double end) {
                         counters_.events_executed - before.events_executed + counters_.events_rolled_back -
                             before.events_rolled_back,
                         counters_.events_duplicated - before.events_duplicated,
-                        counters_.events_rolled_back - before.events_rolled_back});
+                        counters_.events_rolled_back - before.events_rolled_back,
+                        predicted > predictions ? predicted - predictions : 0});
 }
 
 void DistributedEngine::round(double end) {

@@ -184,11 +184,13 @@ void RoundRecorder::end_round(std::string_view kind, double time, const RoundWor
   }
   std::fprintf(rounds_,
                ", \"communication\": %.9g, \"wall\": %.9g, \"bytes_sent\": %llu, \"messages_sent\": %llu, "
-               "\"collectives\": %llu, \"executed\": %llu, \"duplicated\": %llu, \"rolled_back\": %llu}\n",
+               "\"collectives\": %llu, \"executed\": %llu, \"duplicated\": %llu, \"rolled_back\": %llu, "
+               "\"predictions\": %llu}\n",
                communication_seconds_, seconds_now() - round_start_wall_,
                static_cast<unsigned long long>(bytes_sent_), static_cast<unsigned long long>(messages_sent_),
                static_cast<unsigned long long>(collectives_), static_cast<unsigned long long>(work.executed),
-               static_cast<unsigned long long>(work.duplicated), static_cast<unsigned long long>(work.rolled_back));
+               static_cast<unsigned long long>(work.duplicated), static_cast<unsigned long long>(work.rolled_back),
+               static_cast<unsigned long long>(work.predictions));
   ++round_;
 }
 

@@ -4,7 +4,9 @@
 Usage:
     scaling_replay.py RECORDS [RECORDS ...] [--mode strong|weak]
                       [--latency SECONDS] [--bandwidth BYTES_PER_SECOND]
-                      [--reference RECORDS] [--csv FILE] [--json FILE]
+                      [--reference RECORDS] [--normalise-to RECORDS
+                      [--price-by events|predictions]]
+                      [--csv FILE] [--json FILE]
                       [--plot FILE --label NAME]
 
 Each RECORDS is the directory a run wrote with `tethersim run
@@ -55,7 +57,11 @@ that go with them) decides its share, at the price per event measured
 where every rank had a core.
 It assumes that price would not grow with the rank count on cores of
 their own; the table as measured (without the option) bounds it from
-above. One-rank runs and references are left as measured.
+above. One-rank runs and references are left as measured. With
+--price-by predictions the unit of work is a particle prediction instead
+of an event: a membrane's rounds are mostly gravity ticks, which predict
+every particle a rank holds and execute few events (an undone window's
+predictions are not counted: undoing restores the engine's statistics).
 
 The traces hold the whole run loop, as summary.json's loop_seconds
 measures it: the rounds, and between them what the loop does besides
@@ -156,19 +162,25 @@ def scaled_trace(source, target, rounds, scales):
             out.write(line)
 
 
-def execute_cost(rounds, what):
-    """CPU seconds of the execute phase per executed event in `rounds`."""
+# What a round's work is counted in (--price-by): events executed, or
+# particle predictions made (a membrane's ticks are mostly predictions).
+WORK_UNITS = {"events": "executed", "predictions": "predictions"}
+
+
+def execute_cost(rounds, what, unit="events"):
+    """CPU seconds of the execute phase per unit of work in `rounds`."""
+    key = WORK_UNITS[unit]
     cpu = sum(r["cpu_execute"] for r in rounds)
-    events = sum(r["executed"] for r in rounds)
-    if events <= 0 or cpu <= 0:
-        fail(f"{what} executed no events: it has no cost per event")
-    return cpu / events
+    work = sum(r.get(key, 0) for r in rounds)
+    if work <= 0 or cpu <= 0:
+        fail(f"{what} counted no {unit}: it has no cost per unit of work")
+    return cpu / work
 
 
-def execute_cost_per_event(directory):
-    """CPU seconds of the execute phase per executed event, all ranks."""
+def execute_cost_per_unit(directory, unit="events"):
+    """CPU seconds of the execute phase per unit of work, all ranks."""
     rounds = read_rounds(directory, len(traces_of(directory)))
-    return execute_cost([r for rank in rounds for r in rank], directory)
+    return execute_cost([r for rank in rounds for r in rank], directory, unit)
 
 
 def simgrid_replay(traces, latency, bandwidth, rounds=None, scales=None):
@@ -210,10 +222,10 @@ def simgrid_replay(traces, latency, bandwidth, rounds=None, scales=None):
         return max(times)
 
 
-def summarise(directory, latency, bandwidth, cost_per_event=None):
+def summarise(directory, latency, bandwidth, cost_per_event=None, unit="events"):
     """The replay of one run. `cost_per_event`: scale each rank's compute,
-    round by round, so that its execute CPU per executed event is this
-    (multi-rank runs only)."""
+    round by round, so that its execute CPU per unit of work (`unit`: an
+    executed event, or a prediction) is this (multi-rank runs only)."""
     traces = traces_of(directory)
     ranks = len(traces)
     rounds, loops = read_records(directory, ranks)
@@ -227,13 +239,14 @@ def summarise(directory, latency, bandwidth, cost_per_event=None):
     # the run's.
     scales = None
     if cost_per_event is not None and ranks > 1:
-        priced = lambda r: r["executed"] > 0 and r["cpu_execute"] > 0
-        whole = cost_per_event / execute_cost([r for rank in rounds for r in rank], directory)
+        key = WORK_UNITS[unit]
+        priced = lambda r: r.get(key, 0) > 0 and r["cpu_execute"] > 0
+        whole = cost_per_event / execute_cost([r for rank in rounds for r in rank], directory, unit)
         scales = []
         for q in range(ranks):
-            own = (cost_per_event / execute_cost(rounds[q], f"{directory} rank {q}")
+            own = (cost_per_event / execute_cost(rounds[q], f"{directory} rank {q}", unit)
                    if any(map(priced, rounds[q])) else whole)
-            scales.append([cost_per_event * r["executed"] / r["cpu_execute"] if priced(r) else own
+            scales.append([cost_per_event * r[key] / r["cpu_execute"] if priced(r) else own
                            for r in rounds[q]])
     scale_of = lambda q, k: 1.0 if scales is None else scales[q][k]
     phases = ("execute", "verify", "commit", "other")
@@ -368,15 +381,18 @@ def main(argv):
                         help="one-rank records (default: the one-rank run among RECORDS); "
                              "more than once: T1 is their mean")
     parser.add_argument("--normalise-to", metavar="RECORDS",
-                        help="scale each multi-rank run's CPU to this run's execute CPU per event "
+                        help="scale each multi-rank run's CPU to this run's execute CPU per unit of work "
                              "(a run with one rank per core)")
+    parser.add_argument("--price-by", choices=sorted(WORK_UNITS), default="events",
+                        help="the unit of work --normalise-to prices: executed events (default), or "
+                             "particle predictions (membranes, whose ticks are mostly predictions)")
     parser.add_argument("--csv", help="write the table as CSV")
     parser.add_argument("--json", help="write the table as JSON")
     args = parser.parse_args(argv)
     if not (args.latency >= 0 and args.bandwidth > 0):
         fail("--latency must be at least 0 and --bandwidth above 0")
-    cost = execute_cost_per_event(args.normalise_to) if args.normalise_to else None
-    rows = [summarise(d, args.latency, args.bandwidth, cost) for d in args.records]
+    cost = execute_cost_per_unit(args.normalise_to, args.price_by) if args.normalise_to else None
+    rows = [summarise(d, args.latency, args.bandwidth, cost, args.price_by) for d in args.records]
     rows.sort(key=lambda r: r["ranks"])
     ones = [r for r in rows if r["ranks"] == 1]
     if args.reference:
@@ -404,7 +420,8 @@ def main(argv):
     print(f"# {args.mode} scaling, replayed on a cluster of latency {args.latency:g} s, "
           f"{args.bandwidth:g} B/s per link; reference {reference['projected_seconds']:.4g} s ({what})")
     if cost is not None:
-        print(f"# every rank of a multi-rank run at {1e6 * cost:.3f} µs of execute CPU per executed event, "
+        unit = "executed event" if args.price_by == "events" else "prediction"
+        print(f"# every rank of a multi-rank run at {1e6 * cost:.3f} µs of execute CPU per {unit}, "
               f"as {args.normalise_to} ran with one rank per core")
     print_table(rows, columns)
     if args.csv:

@@ -24,8 +24,9 @@
 #                 on the 2 cores; each copy's recorded CPU time, round by
 #                 round, against the lone run's (not in the default list)
 # Writes DIR/CASE/ranks-NNN/ (run and records), DIR/CASE.json and .csv
-# (the replay's table; for the gas cases each rank priced per event as in
-# the 2-rank run, and DIR/CASE-measured.* with CPU time as recorded),
+# (the replay's table, each rank priced as in the 2-rank run: the gas per
+# event, the sheet per prediction; DIR/CASE-measured.* with CPU time as
+# recorded),
 # DIR/scaling.md (every table) and DIR/scaling.png (efficiency against
 # ranks, one curve per case). Every run of a case must end in the same
 # state (strong cases): the script fails otherwise.
@@ -95,14 +96,13 @@ record_shared() {
   for k in "${pids[@]}"; do wait "$k"; done
 }
 
-# replay CASE MODE [per-event]: the table of CASE's runs as measured, and
-# with "per-event" a second one with every rank's rounds priced per
-# executed event as in the 2-rank run, which had a core per rank
+# replay CASE MODE [UNIT]: the table of CASE's runs as measured, and with
+# a UNIT of work (events, predictions) a second one with every rank's
+# rounds priced per unit as in the 2-rank run, which had a core per rank
 # (oversubscribed ranks record CPU time that varies by rank and round for
-# the same work; tools/scaling_replay.py, --normalise-to). The second is
-# CASE.json, the one plotted. Only where events are the work: the
-# membrane's rounds are priced by its gravity ticks, which repredict every
-# particle whatever the events.
+# the same work; tools/scaling_replay.py, --normalise-to, --price-by). The
+# second is CASE.json, the one plotted. The gas's work is its events; the
+# membrane's is mostly its gravity ticks' predictions.
 replay() {
   local case=$1 mode=$2 per_event=${3:-} references=() k
   for k in a b; do
@@ -116,7 +116,7 @@ replay() {
   if [[ -n $per_event ]]; then
     "$TETHERSIM_PYTHON" "$TETHERSIM_ROOT/tools/scaling_replay.py" "$out/$case"/ranks-*/records --mode "$mode" \
       "${references[@]}" "${replay_options[@]}" --normalise-to "$out/$case/ranks-002/records" \
-      --json "$out/$case.json" --csv "$out/$case.csv" | tee "$out/$case.txt"
+      --price-by "$per_event" --json "$out/$case.json" --csv "$out/$case.csv" | tee "$out/$case.txt"
   fi
   if [[ $mode == strong ]]; then
     local hashes
@@ -138,7 +138,7 @@ for case in ${cases//,/ }; do
       melt gas-1000188 "$gas" 1 --set initial.parameters.cells=63
       record_shared gas-strong gas-1000188 1.2
       for p in $(rank_counts 64); do record gas-strong gas-1000188 "$p" 1.2; done
-      replay gas-strong strong per-event
+      replay gas-strong strong events
       plotted+=("gas 10^6, strong=$out/gas-strong.json") ;;
     gas-weak)
       # 4 c^3 particles closest to 125 000 per rank.
@@ -149,13 +149,13 @@ for case in ${cases//,/ }; do
         melt "gas-weak-$p" "$gas" 1 --set initial.parameters.cells=${cells[$p]}
         record gas-weak "gas-weak-$p" "$p" 1.2
       done
-      replay gas-weak weak per-event
+      replay gas-weak weak events
       plotted+=("gas 125 000 per rank, weak=$out/gas-weak.json") ;;
     sheet-strong)
       melt sheet-2000001 "$sheet" 12 --set initial.parameters.size=1000
       record_shared sheet-strong sheet-2000001 12.5
       for p in $(rank_counts 64); do record sheet-strong sheet-2000001 "$p" 12.5; done
-      replay sheet-strong strong
+      replay sheet-strong strong predictions
       plotted+=("membrane sheet 2x10^6, strong=$out/sheet-strong.json") ;;
     validate)
       melt gas-1000188 "$gas" 1 --set initial.parameters.cells=63

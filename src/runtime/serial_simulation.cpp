@@ -22,11 +22,14 @@ constexpr std::uint64_t kMaxTiedEvents = 100000;
 
 bool SerialSimulation::advance(double end, std::uint64_t max_events) {
   if (!recorder_) return run(end, max_events);
-  const std::uint64_t events = engine_.statistics().total_events();
+  const engine::EngineStatistics& stats = engine_.statistics();
+  const std::uint64_t events = stats.total_events(), predictions = stats.predictions;
   recorder_->begin_round(time_);
   recorder_->enter(decomposition::RoundPhase::execute);
   const bool reached = run(end, max_events);
-  recorder_->end_round("serial", time_, {engine_.statistics().total_events() - events, 0, 0});
+  recorder_->end_round("serial", time_,
+                       {engine_.statistics().total_events() - events, 0, 0,
+                        engine_.statistics().predictions - predictions});
   return reached;
 }
 

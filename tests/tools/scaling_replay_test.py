@@ -34,7 +34,7 @@ def write_run(directory, lines_by_rank, loops=None):
         record = {"round": 0, "kind": "synthetic", "from": 0, "to": 1, "cpu": flops / 1e9,
                   "cpu_execute": flops / 1e9, "cpu_verify": 0, "cpu_commit": 0, "cpu_other": 0,
                   "communication": 0, "wall": 0, "bytes_sent": sent, "messages_sent": 1, "collectives": 1,
-                  "executed": 1000, "duplicated": 0, "rolled_back": 0}
+                  "executed": 1000, "duplicated": 0, "rolled_back": 0, "predictions": 2000}
         with open(os.path.join(directory, f"rank-{k:05d}.rounds.jsonl"), "w") as f:
             f.write(json.dumps(record) + "\n")
             if loops is not None:
@@ -80,6 +80,13 @@ with tempfile.TemporaryDirectory() as work:
     check("priced per event: the mean scale", rows["slow"]["cpu_scale"], 4.0 / 5.0, 1e-9)
     if "mean scale" not in done.stdout:
         failures.append("the 'mean scale' column")
+
+    # Priced per prediction (--price-by predictions): every round above
+    # counts 2000 of them, so the answer is the same.
+    table = os.path.join(work, "priced-predictions.json")
+    replay(one, slow, "--normalise-to", balanced, "--price-by", "predictions", "--json", table)
+    rows = {os.path.basename(r["records"]): r for r in json.load(open(table))["rows"]}
+    check("priced per prediction: the slow rank at the others' price", rows["slow"]["projected_seconds"], 1.0, 1e-3)
 
     # Two one-rank runs made at once (each slowed by sharing the host: 5 s
     # and 6 s of CPU for the lone run's 4) are the reference: T1 = 5.5, so

@@ -45,6 +45,10 @@ struct RoundWork {
   std::uint64_t executed = 0;     // events run here
   std::uint64_t duplicated = 0;   // run here, counted by another rank
   std::uint64_t rolled_back = 0;  // run here and undone
+  // Particle predictions made here (a membrane's ticks are mostly
+  // predictions, not events); an undone window's are not counted, since
+  // undoing restores the engine's statistics.
+  std::uint64_t predictions = 0;
 };
 
 // The thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID).
