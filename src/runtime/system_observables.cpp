@@ -100,7 +100,9 @@ struct LocalObservable {
   std::vector<std::uint64_t> counts;    // ObservableType::count
 };
 
-using Measure = LocalObservable (*)(const engine::Engine&, const Model&, MPI_Comm);
+// `so_far`: the system's values of the observables measured before this
+// one (kObservableFields' order), which a measure may reuse.
+using Measure = LocalObservable (*)(const engine::Engine&, const Model&, MPI_Comm, const FrameObservables& so_far);
 
 // How each observable of kObservableFields is measured, in the same order.
 struct ObservableMeasure {
@@ -108,24 +110,24 @@ struct ObservableMeasure {
   Measure measure;
 };
 
-LocalObservable measure_kinetic_energy(const engine::Engine& e, const Model&, MPI_Comm) {
+LocalObservable measure_kinetic_energy(const engine::Engine& e, const Model&, MPI_Comm, const FrameObservables&) {
   return {{e.kinetic_energy_sum()}, {}};
 }
 
-LocalObservable measure_momentum(const engine::Engine& e, const Model&, MPI_Comm) {
+LocalObservable measure_momentum(const engine::Engine& e, const Model&, MPI_Comm, const FrameObservables&) {
   const std::array<physics::ExactSum, 3> p = e.momentum_sum();
   return {{p.begin(), p.end()}, {}};
 }
 
-LocalObservable measure_particles(const engine::Engine& e, const Model&, MPI_Comm) {
+LocalObservable measure_particles(const engine::Engine& e, const Model&, MPI_Comm, const FrameObservables&) {
   return {{}, {static_cast<std::uint64_t>(e.alive_count())}};
 }
 
-LocalObservable measure_escapes(const engine::Engine& e, const Model&, MPI_Comm) {
+LocalObservable measure_escapes(const engine::Engine& e, const Model&, MPI_Comm, const FrameObservables&) {
   return {{}, {static_cast<std::uint64_t>(e.escapes().size())}};
 }
 
-LocalObservable measure_tethers(const engine::Engine& e, const Model&, MPI_Comm) {
+LocalObservable measure_tethers(const engine::Engine& e, const Model&, MPI_Comm, const FrameObservables&) {
   std::uint64_t tethers = 0;
   const engine::ParticleStore& store = e.particles();
   for (engine::Index i = 0; i < store.size(); ++i) {
@@ -137,12 +139,12 @@ LocalObservable measure_tethers(const engine::Engine& e, const Model&, MPI_Comm)
   return {{}, {tethers}};
 }
 
-LocalObservable measure_event_counts(const engine::Engine& e, const Model&, MPI_Comm) {
+LocalObservable measure_event_counts(const engine::Engine& e, const Model&, MPI_Comm, const FrameObservables&) {
   const auto& events = e.statistics().events;
   return {{}, {events.begin(), events.end()}};
 }
 
-LocalObservable measure_clusters(const engine::Engine& e, const Model& model, MPI_Comm comm) {
+LocalObservable measure_clusters(const engine::Engine& e, const Model& model, MPI_Comm comm, const FrameObservables&) {
   LocalObservable v;
   for (const std::string& name : model.output().cluster_species) {
     v.counts.push_back(cluster_count(e, *model.find_species(name), comm));
@@ -150,7 +152,7 @@ LocalObservable measure_clusters(const engine::Engine& e, const Model& model, MP
   return v;
 }
 
-LocalObservable measure_tethered(const engine::Engine& e, const Model& model, MPI_Comm comm) {
+LocalObservable measure_tethered(const engine::Engine& e, const Model& model, MPI_Comm comm, const FrameObservables&) {
   LocalObservable v;
   for (const auto& pair : model.output().tethered_pairs) {
     v.counts.push_back(
@@ -162,15 +164,17 @@ LocalObservable measure_tethered(const engine::Engine& e, const Model& model, MP
 // kT = 2 KE / (d N) over the N alive particles of finite mass that are
 // free to move (docs/output-format.md, "temperature"): the ranks' exact
 // energy sums and counts are combined first, so every rank divides the
-// same two numbers.
-LocalObservable measure_temperature(const engine::Engine& e, const Model& model, MPI_Comm comm) {
+// same two numbers. The energy is the system's, measured just before (a
+// second pass over every particle cost a quarter of a sample).
+LocalObservable measure_temperature(const engine::Engine& e, const Model& model, MPI_Comm comm,
+                                    const FrameObservables& so_far) {
   std::uint64_t mobile = 0;
   const engine::ParticleStore& store = e.particles();
   for (engine::Index i = 0; i < store.size(); ++i) {
     mobile += store.state[i].alive && store.state[i].mobile && e.accounted_here(i);
   }
   mobile = reduced(mobile, comm);
-  const double energy = reduced(e.kinetic_energy_sum(), comm).value();
+  const double energy = so_far.kinetic_energy;
   physics::ExactSum kT;
   if (mobile > 0) kT.add(2.0 * energy / (static_cast<double>(model.dimensions()) * static_cast<double>(mobile)));
   return {{kT}, {}};
@@ -195,6 +199,15 @@ constexpr bool measures_follow_fields() {
   return true;
 }
 static_assert(measures_follow_fields(), "every observable of kObservableFields has its measure, in order");
+
+constexpr std::size_t measure_index(std::string_view name) {
+  for (std::size_t k = 0; k < kMeasures.size(); ++k) {
+    if (kMeasures[k].name == name) return k;
+  }
+  return kMeasures.size();
+}
+static_assert(measure_index("kinetic_energy") < measure_index("temperature"),
+              "the temperature reuses the kinetic energy measured before it");
 
 // The system's value from every rank's part, as the field says.
 void reduce(LocalObservable& v, ObservableReduction reduction, MPI_Comm comm) {
@@ -234,7 +247,7 @@ void store(FrameObservables& o, const ObservableField& field, const LocalObserva
 FrameObservables system_observables(const engine::Engine& e, const Model& model, MPI_Comm comm) {
   FrameObservables o;
   for (std::size_t k = 0; k < kObservableFieldCount; ++k) {
-    LocalObservable v = kMeasures[k].measure(e, model, comm);
+    LocalObservable v = kMeasures[k].measure(e, model, comm, o);
     reduce(v, kObservableFields[k].reduction, comm);
     store(o, kObservableFields[k], v);
   }
