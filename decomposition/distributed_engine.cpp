@@ -283,7 +283,6 @@ void DistributedEngine::assign_roles() {
   view.track_changes(true);
   every_particle_live_ = false;
   if (layout_.cuts() != logged_for_cuts_) logged_sectors_ = {};
-  counters_.owned = counters_.ghosts = 0;
   for (engine::Index i = 0; i < e.particles().size(); ++i) {
     if (e.is_removed(i)) continue;
     if (e.is_hub(i)) {
@@ -297,11 +296,19 @@ void DistributedEngine::assign_roles() {
     const bool owned = !s.alive || layout_.owner(e.sector(i)) == rank_;
     view.set_owned(i, owned);
     view.set_active(i, owned || !s.mobile);
-    if (!s.alive) continue;
-    (owned ? counters_.owned : counters_.ghosts) += 1;
+  }
+  count_held();
+  active_ghosts_.clear();
+}
+
+void DistributedEngine::count_held() {
+  const engine::Engine& e = *engine_;
+  counters_.owned = counters_.ghosts = 0;
+  for (engine::Index i = 0; i < e.particles().size(); ++i) {
+    if (e.is_removed(i) || e.is_hub(i) || !e.particles().state[i].alive) continue;
+    (e.is_owned(i) ? counters_.owned : counters_.ghosts) += 1;
   }
   counters_.ghosts_max = std::max(counters_.ghosts_max, counters_.ghosts);
-  active_ghosts_.clear();
 }
 
 std::size_t DistributedEngine::reaction_count() const {

@@ -127,12 +127,7 @@ void DistributedEngine::exchange_changes() {
       throw SynchronizationError("particle " + std::to_string(id) + " changed here but its owner reported no change");
     }
   }
-  counters_.owned = counters_.ghosts = 0;
-  for (engine::Index i = 0; i < e.particles().size(); ++i) {
-    if (e.is_removed(i) || e.is_hub(i) || !e.particles().state[i].alive) continue;
-    (e.is_owned(i) ? counters_.owned : counters_.ghosts) += 1;
-  }
-  counters_.ghosts_max = std::max(counters_.ghosts_max, counters_.ghosts);
+  count_held();
   const double ended = seconds_now();
   counters_.seconds_exchange += ended - started - (wait_ended - wait_started);
 }

@@ -30,6 +30,7 @@ std::vector<double> LoadBalancer::take_work(double period_seconds, double move_s
       std::fill(slab.begin(), slab.end(), 0.0);
     }
   }
+  // In the order of Scalar.
   work.push_back(std::exchange(event_seconds_, 0.0));
   work.push_back(std::exchange(tick_seconds_, 0.0));
   work.push_back(period_seconds);
@@ -39,22 +40,20 @@ std::vector<double> LoadBalancer::take_work(double period_seconds, double move_s
 }
 
 std::vector<double> LoadBalancer::weighed(const std::vector<double>& summed) const {
-  const std::size_t layers = static_cast<std::size_t>(sectors_[0] + sectors_[1] + sectors_[2]);
+  const std::size_t layers = layer_count();
   const double* changed = summed.data();
   const double* residents = changed + layers;
-  const double event_seconds = summed[2 * layers], tick_seconds = summed[2 * layers + 1];
+  const double events = scalar(summed, Scalar::event_seconds), ticks = scalar(summed, Scalar::tick_seconds);
   // Totals from the x axis (every axis counts each particle once).
   const auto x = static_cast<std::ptrdiff_t>(sectors_[0]);
   const double changed_total = std::accumulate(changed, changed + x, 0.0);
   const double resident_total = std::accumulate(residents, residents + x, 0.0);
   double per_changed = 1.0, per_resident = 0.0;
-  if (event_seconds + tick_seconds > 0.0) {
+  if (events + ticks > 0.0) {
     // Windows without events still cost (their bookkeeping): with no
     // changed particle to put it on, it goes with the ticks'.
-    per_changed = changed_total > 0.0 ? event_seconds / changed_total : 0.0;
-    per_resident = resident_total > 0.0
-                       ? (tick_seconds + (changed_total > 0.0 ? 0.0 : event_seconds)) / resident_total
-                       : 0.0;
+    per_changed = changed_total > 0.0 ? events / changed_total : 0.0;
+    per_resident = resident_total > 0.0 ? (ticks + (changed_total > 0.0 ? 0.0 : events)) / resident_total : 0.0;
     if (per_changed == 0.0 && per_resident == 0.0) per_changed = 1.0;
   }
   std::vector<double> work(layers);
@@ -68,10 +67,11 @@ CutPlanes LoadBalancer::planes(const CutPlanes& cuts, const GridShape& ranks, co
   // The ranks' mean time to the next check, and what a move costs per
   // particle a rank gains (the last move's seconds over its particles).
   const double rank_count = static_cast<double>(ranks[0]) * ranks[1] * ranks[2];
-  const double horizon_seconds = summed[summed.size() - 3] / rank_count;
-  const double move_particles = summed[summed.size() - 1];
-  const double seconds_per_particle = move_particles > 0.0 ? summed[summed.size() - 2] / move_particles : 0.0;
-  const std::size_t layers = static_cast<std::size_t>(sectors_[0] + sectors_[1] + sectors_[2]);
+  const double horizon_seconds = scalar(summed, Scalar::period_seconds) / rank_count;
+  const double moved_particles = scalar(summed, Scalar::move_particles);
+  const double seconds_per_particle =
+      moved_particles > 0.0 ? scalar(summed, Scalar::move_seconds) / moved_particles : 0.0;
+  const std::size_t layers = layer_count();
   CutPlanes moved = cuts;
   std::size_t at = 0;
   for (std::size_t k = 0; k < 3; ++k) {

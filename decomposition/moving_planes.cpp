@@ -6,11 +6,11 @@
 // 2x10^6 on 8 ranks that was 10 to 30 rounds' worth of CPU per move.
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "tethersim/decomposition/record_codec.hpp"
-#include "wall_clock.hpp"
 
 namespace tethersim::decomposition {
 
@@ -33,13 +33,11 @@ std::size_t DistributedEngine::move_planes(const CutPlanes& cuts) {
     const SectorIndex3 sector = e.sector(i);
     before.window_ranks(sector, had);
     layout_.window_ranks(sector, has);
-    bool recorded = false;
-    engine::ParticleRecord record;
+    std::optional<engine::ParticleRecord> record;
     for (int q : has) {
       if (q == rank_ || std::find(had.begin(), had.end(), q) != had.end()) continue;
-      if (!recorded) record = e.record(i);
-      recorded = true;
-      append_record(out[static_cast<std::size_t>(q)], record);
+      if (!record) record = e.record(i);
+      append_record(out[static_cast<std::size_t>(q)], *record);
     }
   }
   for (const Bytes& b : out) counters_.bytes_sent += b.size();
@@ -62,7 +60,6 @@ std::size_t DistributedEngine::move_planes(const CutPlanes& cuts) {
   // of them predicts that meeting itself, being live (a speculative round)
   // or let take part by the certificate (a certified one).
   const bool live = every_particle_live_;
-  counters_.owned = counters_.ghosts = 0;
   for (engine::Index i = 0; i < e.particles().size(); ++i) {
     if (e.is_removed(i) || e.is_hub(i) || !e.particles().state[i].alive) continue;
     const bool mobile = e.particles().state[i].mobile;
@@ -71,9 +68,8 @@ std::size_t DistributedEngine::move_planes(const CutPlanes& cuts) {
     if (owned != was_owned) view.set_owned(i, owned);
     const bool active = owned || !mobile || live || (!was_owned && e.is_active(i));
     if (active != e.is_active(i)) view.set_active(i, active);
-    (owned ? counters_.owned : counters_.ghosts) += 1;
   }
-  counters_.ghosts_max = std::max(counters_.ghosts_max, counters_.ghosts);
+  count_held();
   // Nothing here is a window's change to send.
   view.clear_changes();
   neighbours_ = std::make_unique<NeighbourExchange>(comm_, layout_.neighbours(rank_));

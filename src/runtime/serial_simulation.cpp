@@ -22,8 +22,8 @@ constexpr std::uint64_t kMaxTiedEvents = 100000;
 
 bool SerialSimulation::advance(double end, std::uint64_t max_events) {
   if (!recorder_) return run(end, max_events);
-  const engine::EngineStatistics& stats = engine_.statistics();
-  const std::uint64_t events = stats.total_events(), predictions = stats.predictions;
+  const std::uint64_t events = engine_.statistics().total_events();
+  const std::uint64_t predictions = engine_.statistics().predictions;
   recorder_->begin_round(time_);
   recorder_->enter(decomposition::RoundPhase::execute);
   const bool reached = run(end, max_events);

@@ -227,6 +227,9 @@ class DistributedEngine {
              engine::EngineStatistics statistics, std::vector<engine::EscapeSnapshot> escapes,
              std::vector<engine::ReleaseSnapshot> releases);
   void assign_roles();
+  // The owned and ghost particles this rank holds now (counters_.owned,
+  // ghosts, ghosts_max), after its roles changed.
+  void count_held();
   // Sends `out` (one buffer of records per rank, consumed) to every rank
   // and decodes what comes in.
   std::vector<engine::ParticleRecord> receive_records(std::vector<Bytes> out) const;

@@ -90,6 +90,13 @@ class LoadBalancer {
   std::vector<double> weighed(const std::vector<double>& summed) const;
 
  private:
+  // The numbers take_work puts after the per-layer counts, in order.
+  enum class Scalar : std::size_t { event_seconds, tick_seconds, period_seconds, move_seconds, move_particles };
+  // Sector layers on the three axes together.
+  std::size_t layer_count() const { return static_cast<std::size_t>(sectors_[0] + sectors_[1] + sectors_[2]); }
+  double scalar(const std::vector<double>& summed, Scalar which) const {
+    return summed[2 * layer_count() + static_cast<std::size_t>(which)];
+  }
   // What a move along one axis would cost and has to pay for.
   struct MoveCost {
     double horizon_seconds;       // to the next check
