@@ -183,8 +183,10 @@ void OwnerComputesWindows::open_round(Turn& t) {
   t.floor = d_.time_;
   t.least_runnable = d_.time_;
   t.started_at = d_.time_;
-  // Ghosts one sector layer deep where the engine takes them (models
-  // without tethers or loaded groups): a rank gathers and keeps its block
+  // Ghosts one sector layer deep for models without tethers or loaded
+  // groups (the engine takes them with those too, but the protocol does not
+  // yet: docs/owner-computes.md, "Links across the window's edge"): a rank
+  // gathers and keeps its block
   // and one layer around it, and an outcome goes only to the ranks within
   // two layers of whose blocks one of its records lies (a crossing moves a
   // particle one sector: that takes in every rank that held it before,
@@ -193,7 +195,8 @@ void OwnerComputesWindows::open_round(Turn& t) {
   std::vector<engine::SectorWindow> windows;
   for (int q = 0; q < d_.ranks_; ++q) windows.push_back(engine::SectorWindow::around(block_of(q), grid, 1));
   const engine::SectorWindow& window = windows[static_cast<std::size_t>(d_.rank_)];
-  const bool one_layer = engine::PartialView(*d_.engine_).takes_one_layer_window() && window.partial();
+  const bool links = d_.engine_->has_tethers() || d_.engine_->has_loaded_edges();
+  const bool one_layer = !links && engine::PartialView(*d_.engine_).takes_one_layer_window() && window.partial();
   if (one_layer) {
     for (int q : channels_->neighbours()) {
       t.reach.push_back(engine::SectorWindow::around(block_of(q), grid, 2));

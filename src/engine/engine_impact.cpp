@@ -108,6 +108,11 @@ double Engine::impact_in_logs(const EventOutcome& outcome) const {
   // outcomes, and it cannot reach an owned particle before it comes in,
   // which its own outcome announces.
   std::vector<Index> staying_out;
+  // A loaded component coming in whole: its own time.
+  for (const ParticleRecord& r : outcome.introductions) {
+    const Index i = particles_.index_of(r.particle.id);
+    if (i == kNoIndex || absent(i)) return t;
+  }
   for (const ParticleRecord& r : outcome.records) {
     const Index i = particles_.index_of(r.particle.id);
     if (i == kNoIndex || absent(i)) {

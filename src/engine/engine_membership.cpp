@@ -131,8 +131,10 @@ Index Engine::place_record(const ParticleRecord& record) {
   }
   roles_.mark_held(i);
   if (in_grid(i)) grid_.insert(particles_.state, i, sector_of(i));
-  sync_tethers(i, s.alive ? record.tethers : std::vector<ParticleId>{});
-  sync_loaded_edges(i, s.alive ? record.loaded_edges : std::vector<LoadedEdgeSnapshot>{});
+  // An absent particle keeps its links (engine_window_links.cpp).
+  const bool linked = s.alive || (owner_ && absent(i));
+  sync_tethers(i, linked ? record.tethers : std::vector<ParticleId>{});
+  sync_loaded_edges(i, linked ? record.loaded_edges : std::vector<LoadedEdgeSnapshot>{});
   return i;
 }
 
@@ -141,7 +143,7 @@ void Engine::sync_tethers(Index i, const std::vector<ParticleId>& partners) {
   std::vector<Index> want;
   for (ParticleId id : partners) {
     const Index j = particles_.index_of(id);
-    if (j != kNoIndex && particles_.state[j].alive) want.push_back(j);
+    if (j != kNoIndex && linkable(j)) want.push_back(j);
   }
   std::vector<Index> have;
   tethers_.for_each(i, [&](Index j, std::uint32_t) { have.push_back(j); });
@@ -176,7 +178,7 @@ void Engine::sync_loaded_edges(Index i, const std::vector<LoadedEdgeSnapshot>& e
   for (EdgeIndex e : gone) loaded_.remove(e);
   for (const LoadedEdgeSnapshot& x : edges) {
     const Index j = particles_.index_of(partner_of(x));
-    if (j == kNoIndex || !particles_.state[j].alive) continue;
+    if (j == kNoIndex || !linkable(j)) continue;
     EdgeIndex e = loaded_.adjacency().payload(i, j);
     if (e == kNoIndex) {
       e = loaded_.add(particles_.index_of(x.a), particles_.index_of(x.b), x.impulse, x.sequence);

@@ -35,10 +35,8 @@ void Engine::begin_owner_computes(const SectorBox& block, std::size_t instants_p
     if (!is_hub(i)) roles_.set_owned(i, block.contains(sector(i)));
   }
   if (window == nullptr || !window->partial()) return;
-  // A ghost's tethers and loaded edges reach partners outside the window,
-  // whose records are not kept here: a later step.
   if (!takes_one_layer_window()) {
-    throw std::logic_error("owner-computes ghosts one layer deep do not take tethers or loaded groups yet");
+    throw std::logic_error("owner-computes ghosts one layer deep do not take hubs with tethers or loaded groups yet");
   }
   owner_->window = *window;
   for (std::size_t k = 0; k < 3; ++k) {
@@ -50,9 +48,12 @@ void Engine::begin_owner_computes(const SectorBox& block, std::size_t instants_p
     }
   }
   // The start's absent particles are part of what the segments undo to.
+  // A component leaves whole: decided for all first.
+  std::vector<Index> leaving;
   for (Index i = 0; i < particles_.size(); ++i) {
-    if (outside_window(i)) make_absent(i);
+    if (!reaches_window(i)) leaving.push_back(i);
   }
+  for (Index i : leaving) make_absent(i);
 }
 
 void Engine::grow_owner_state(std::size_t particles) { owner_->holds.resize(particles); }
@@ -66,6 +67,8 @@ bool Engine::absent(Index i) const {
 }
 
 void Engine::make_absent(Index i) {
+  // Its tethers and loaded edges stay (engine_window_links.cpp): the
+  // present particles' records name them.
   if (in_grid(i)) grid_.remove(particles_.state, i, sector_of(i));
   calendar_.remove(i);
   particles_.state[i].alive = 0;
@@ -161,8 +164,8 @@ void Engine::owner_noted_change(Index i) {
     if (j == i) return;  // changed before in this event: its read record is kept
   }
   if (quiet_event_) {
-    // Without tethers or loaded groups an event changes its participants
-    // alone.
+    // An event of particles in no loaded group changes its participants
+    // alone (quiet_participants).
     if (i != last_event_.a && i != last_event_.b) {
       throw std::logic_error("a quiet event changed a particle other than its participants");
     }
@@ -179,7 +182,11 @@ void Engine::set_quiet_core(const SectorBox& core) {
 
 bool Engine::quiet_participants(Index i, Index partner) const {
   if (!owner_->quiet) return false;
-  const auto quiet = [&](Index x) { return !is_hub(x) && owner_->quiet->contains(sector(x)); };
+  // A member of a loaded group changes with its whole group, which may
+  // reach beyond the core.
+  const auto quiet = [&](Index x) {
+    return !is_hub(x) && owner_->quiet->contains(sector(x)) && (!has_loaded_edges_ || loaded_.adjacency().empty(x));
+  };
   return quiet(i) && (partner == kNoIndex || quiet(partner));
 }
 
@@ -198,13 +205,18 @@ void Engine::finish_outcome(const EventKey& key) {
             [&](const auto& a, const auto& b) { return particles_.id[a.first] < particles_.id[b.first]; });
   EventOutcome outcome;
   outcome.key = key;
+  if (owner_->window && has_loaded_edges_) add_component_mates(outcome);
+  std::vector<Index> placed;
   for (const auto& [x, read] : event_changed_) {
     outcome.records.push_back(record(x));
     outcome.read_hashes.push_back(read);
     update_owned(x);  // a crossing may hand it to another process
+    placed.push_back(x);
   }
   event_changed_.clear();
   owner_->outbox.push_back(std::move(outcome));
+  // A restitution can leave a piece of a group with no member here.
+  if (owner_->window) settle_window(placed);
 }
 
 bool Engine::outcome_ready(const EventOutcome& outcome) const {
@@ -236,6 +248,7 @@ void Engine::place_foreign(std::ptrdiff_t pending) {
 void Engine::place_outcome_records(const EventOutcome& outcome) {
   counting_ = false;
   std::vector<Index> at;
+  std::vector<const ParticleRecord*> placing;
   at.reserve(outcome.records.size());
   // Every old record into the undo bookkeeping before any is replaced:
   // placing one record changes its tether partners' lists too.
@@ -244,12 +257,21 @@ void Engine::place_outcome_records(const EventOutcome& outcome) {
     if (i == kNoIndex) i = absent_slot(r.particle);  // a ghost coming in
     note_change(i);
     at.push_back(i);
+    placing.push_back(&r);
   }
-  for (std::size_t k = 0; k < at.size(); ++k) {
-    const Index i = at[k];
-    place_record(outcome.records[k]);
-    // A ghost going out.
-    if (outside_window(i)) make_absent(i);
+  // Introductions only where absent: a copy held here is kept.
+  for (const ParticleRecord& r : outcome.introductions) {
+    Index i = particles_.index_of(r.particle.id);
+    if (i != kNoIndex && !absent(i)) continue;
+    if (i == kNoIndex) i = absent_slot(r.particle);
+    note_change(i);
+    at.push_back(i);
+    placing.push_back(&r);
+  }
+  for (const ParticleRecord* r : placing) place_record(*r);
+  // Ghosts going out (whole components: engine_window_links.cpp).
+  if (owner_->window) settle_window(at);
+  for (Index i : at) {
     update_owned(i);
     mark_for_prediction(i);
   }

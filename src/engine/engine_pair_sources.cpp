@@ -201,8 +201,10 @@ void Engine::TetherSource::predict(const Engine& engine, Index i, Candidates& ca
   const ParticleState& s = engine.particles_.state[i];
   engine.tethers_.for_each(i, [&](Index j, std::uint32_t) {
     const ParticleState& sj = engine.particles_.state[j];
-    // Equal velocities cannot meet (as in the blocking source).
-    if (sj.v == s.v) return;
+    // Equal velocities cannot meet (as in the blocking source). A partner
+    // that is not alive is absent (held by another process, which runs
+    // their events).
+    if (sj.v == s.v || !sj.alive) return;
     const double tethering = pairs(s.species, sj.species).tethering;
     if (tethering < kInfinity) candidates.pair(j, image_of(engine, i, j), tethering, EventKind::tethering);
   });

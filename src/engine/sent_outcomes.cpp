@@ -7,9 +7,8 @@
 
 namespace tethersim::engine {
 
-std::uint64_t outcome_hash(const EventOutcome& outcome) {
-  std::uint64_t h = 0;
-  for (const ParticleRecord& r : outcome.records) {
+std::uint64_t records_hash(std::uint64_t h, const std::vector<ParticleRecord>& records) {
+  for (const ParticleRecord& r : records) {
     h = physics::mix_hash(h, particle_record_hash(r.particle, true));
     for (double phi : r.reaction_times) h = physics::mix_hash(h, bits(phi));
     for (ParticleId t : r.tethers) h = physics::mix_hash(h, 1, t);
@@ -18,6 +17,12 @@ std::uint64_t outcome_hash(const EventOutcome& outcome) {
     }
   }
   return h;
+}
+
+std::uint64_t outcome_hash(const EventOutcome& outcome) {
+  // Introductions too: one that a re-run gives otherwise (a mate changed
+  // by an outcome placed since) replaces what a process took in with it.
+  return records_hash(records_hash(0, outcome.records) + 1, outcome.introductions);
 }
 
 std::optional<EventKey> SentOutcomes::cancel_from(const EventKey& key) {

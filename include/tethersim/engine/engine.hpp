@@ -147,6 +147,8 @@ class Engine {
   double next_tick_time() const;
   // Whether the model can form loaded groups (restitution delay > 0).
   bool has_loaded_edges() const { return has_loaded_edges_; }
+  // Whether any pair of species can be tethered.
+  bool has_tethers() const { return has_tethers_; }
 
   // Observables of the particles this process accounts for (all of them in
   // a serial engine); sums are exact, so independent of order and of how
@@ -274,7 +276,13 @@ class Engine {
   // each).
   void begin_owner_computes(const SectorBox& block, std::size_t instants_per_segment,
                             const SectorWindow* window = nullptr);
-  bool takes_one_layer_window() const { return !has_tethers_ && !has_loaded_edges_; }
+  // Hubs are held everywhere with the links to the particles held there:
+  // their records differ from process to process, so an outcome that
+  // changes one (a particle loaded or tethered to it) cannot be checked.
+  bool takes_one_layer_window() const {
+    return !(has_tethers_ || has_loaded_edges_) ||
+           std::none_of(hub_species_.begin(), hub_species_.end(), [](std::uint8_t h) { return h != 0; });
+  }
   void set_quiet_core(const SectorBox& core);
   void end_owner_computes();
   std::vector<EventOutcome> take_outcomes();
@@ -549,6 +557,18 @@ class Engine {
   bool outside_window(Index i) const;
   void make_absent(Index i);
   Index absent_slot(const ParticleSnapshot& p);
+  // Links across the window's edge (engine_window_links.cpp): x and every
+  // particle joined to it by loaded edges (not through hubs); whether a
+  // particle is in the window or in a loaded component with a member in
+  // it; the placed particles that reach the window no more made absent;
+  // the outcome of the event that ends widened to the changed particles'
+  // components.
+  void loaded_component(Index x, std::vector<Index>& out) const;
+  bool reaches_window(Index i) const;
+  void settle_window(const std::vector<Index>& placed);
+  void add_component_mates(EventOutcome& outcome) const;
+  // A link may lead to an absent particle (its slot stands for it).
+  bool linkable(Index j) const { return particles_.state[j].alive || absent(j); }
   void grow_owner_state(std::size_t particles);
   static void grow_marks(SpeculationState& s, std::size_t particles);
   // Impact times (engine_impact.cpp): where a late outcome can first have

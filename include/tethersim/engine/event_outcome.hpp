@@ -22,6 +22,15 @@ struct EventOutcome {
   EventKey key;
   std::vector<ParticleRecord> records;  // by id, each once
   std::vector<std::uint64_t> read_hashes;  // Engine::record_hash of each, before the event
+  // With ghosts one layer deep: the records of the particles of the changed
+  // particles' loaded components that the event left as they were (it did
+  // not read them: another group through an anchor, or the rest of a group
+  // whose member crossed a sector). They take the outcome to every process
+  // that holds a piece of a component (SectorWindow::concerns), and bring
+  // them in where they were absent (a component that now reaches the
+  // window comes in whole); a process that holds one keeps its own copy,
+  // so they are neither checked nor placed there.
+  std::vector<ParticleRecord> introductions;
 };
 
 }  // namespace tethersim::engine

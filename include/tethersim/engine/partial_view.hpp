@@ -144,8 +144,10 @@ class PartialView {
   // undone from any time above the committed floor. Not yet for action
   // potentials (logic_error).
   // With a window (SectorWindow::around the block, one layer deep), only
-  // the particles in it are held: the others are absent until an outcome
-  // brings them in, and an outcome that takes one out makes it absent.
+  // the particles in it, and the loaded components with a member in it,
+  // are held: the others are absent (their links kept) until an outcome
+  // brings them in, and one that takes them out makes them absent
+  // (engine_window_links.cpp).
   void begin_owner_computes(const SectorBox& block, std::size_t instants_per_segment,
                             const SectorWindow* window = nullptr) const {
     engine_->begin_owner_computes(block, instants_per_segment, window);
@@ -162,7 +164,7 @@ class PartialView {
   // Back to a plain engine with the state kept (no outcome may be pending).
   void end_owner_computes() const { engine_->end_owner_computes(); }
   // Whether begin_owner_computes takes a window one layer deep for this
-  // model (not yet with tethers or loaded groups).
+  // model (not yet with hubs that tethers or loaded groups reach).
   bool takes_one_layer_window() const { return engine_->takes_one_layer_window(); }
   // The outcomes of the events run here since the last call, in the order
   // they ran.

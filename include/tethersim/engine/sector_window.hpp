@@ -40,6 +40,9 @@ struct SectorWindow {
     for (const ParticleRecord& r : outcome.records) {
       if (contains(r.particle.sector)) return true;
     }
+    for (const ParticleRecord& r : outcome.introductions) {
+      if (contains(r.particle.sector)) return true;
+    }
     return false;
   }
 
