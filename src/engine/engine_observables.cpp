@@ -168,7 +168,7 @@ void Engine::check_invariants() const {
     tethers_.for_each(i, [&](Index j, std::uint32_t) {
       if (!tethers_.contains(j, i)) fail("asymmetric tether");
       // A link may lead to an absent particle of owner-computes mode (alive
-      // 0, held), never to one this engine forgot, nor from one that left.
+      // 0, held), never to or from one this engine forgot (removed).
       if (is_removed(j) || is_removed(i)) fail("tether to a removed particle");
     });
     if (!s.alive) continue;
