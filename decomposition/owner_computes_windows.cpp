@@ -196,7 +196,7 @@ void OwnerComputesWindows::open_round(Turn& t) {
   for (int q = 0; q < d_.ranks_; ++q) windows.push_back(engine::SectorWindow::around(block_of(q), grid, 1));
   const engine::SectorWindow& window = windows[static_cast<std::size_t>(d_.rank_)];
   const bool links = d_.engine_->has_tethers() || d_.engine_->has_loaded_edges();
-  const bool one_layer = !links && engine::PartialView(*d_.engine_).takes_one_layer_window() && window.partial();
+  const bool one_layer = !links && window.partial();
   if (one_layer) {
     for (int q : channels_->neighbours()) {
       t.reach.push_back(engine::SectorWindow::around(block_of(q), grid, 2));

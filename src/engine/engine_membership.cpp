@@ -125,14 +125,14 @@ Index Engine::place_record(const ParticleRecord& record) {
     grid_.remove(particles_.state, i, sector_of(i));
   }
   store_particle(i, p);
-  const ParticleState& s = particles_.state[i];
   for (std::size_t r = 0; r < phi_.size(); ++r) {
     phi_[r][i] = r < record.reaction_times.size() ? record.reaction_times[r] : kInfinity;
   }
   roles_.mark_held(i);
   if (in_grid(i)) grid_.insert(particles_.state, i, sector_of(i));
-  // An absent particle keeps its links (engine_window_links.cpp).
-  const bool linked = s.alive || (owner_ && absent(i));
+  // A particle that left has none; an absent one keeps its links
+  // (engine_window_links.cpp).
+  const bool linked = linkable(i);
   sync_tethers(i, linked ? record.tethers : std::vector<ParticleId>{});
   sync_loaded_edges(i, linked ? record.loaded_edges : std::vector<LoadedEdgeSnapshot>{});
   return i;

@@ -47,13 +47,11 @@ void Engine::begin_owner_computes(const SectorBox& block, std::size_t instants_p
       break;
     }
   }
-  // The start's absent particles are part of what the segments undo to.
-  // A component leaves whole: decided for all first.
-  std::vector<Index> leaving;
-  for (Index i = 0; i < particles_.size(); ++i) {
-    if (!reaches_window(i)) leaving.push_back(i);
-  }
-  for (Index i : leaving) make_absent(i);
+  // The start's absent particles are part of what the segments undo to
+  // (made absent without noting a change).
+  std::vector<Index> every(particles_.size());
+  for (Index i = 0; i < particles_.size(); ++i) every[i] = i;
+  for (Index i : outside_components(every)) make_absent(i);
 }
 
 void Engine::grow_owner_state(std::size_t particles) { owner_->holds.resize(particles); }

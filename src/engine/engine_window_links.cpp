@@ -16,6 +16,7 @@
 // and its hash, name it), but never predicted here (the tether source skips
 // partners that are not alive); the process that owns either end holds both.
 #include <algorithm>
+#include <unordered_set>
 
 #include "owner_computes_state.hpp"
 
@@ -38,28 +39,26 @@ void Engine::loaded_component(Index x, std::vector<Index>& out) const {
   for (Index m : out) visit_mark_[m] = 0;
 }
 
-bool Engine::reaches_window(Index i) const {
-  if (!outside_window(i)) return true;
-  if (!has_loaded_edges_ || loaded_.adjacency().empty(i)) return false;
-  std::vector<Index> component;
-  loaded_component(i, component);
-  return std::any_of(component.begin(), component.end(), [&](Index m) { return !outside_window(m); });
-}
-
-void Engine::settle_window(const std::vector<Index>& placed) {
-  // Each placed particle's component as held here (what the event left as
-  // it was included) stays whole or leaves whole; decided for all before
-  // any leaves.
+std::vector<Index> Engine::outside_components(const std::vector<Index>& candidates) const {
+  // Decided for all before any leaves: a component leaves whole.
   std::vector<Index> leaving, component;
-  for (Index i : placed) {
-    if (!outside_window(i)) continue;
+  std::unordered_set<Index> examined;  // members of the components looked at
+  for (Index i : candidates) {
+    if (!outside_window(i) || examined.count(i) != 0) continue;
     loaded_component(i, component);
+    if (component.size() > 1) examined.insert(component.begin(), component.end());
     if (std::none_of(component.begin(), component.end(), [&](Index m) { return !outside_window(m); })) {
       leaving.insert(leaving.end(), component.begin(), component.end());
     }
   }
-  for (Index i : leaving) {
-    if (!particles_.state[i].alive || is_hub(i)) continue;  // listed twice, or held everywhere
+  return leaving;
+}
+
+void Engine::settle_window(const std::vector<Index>& placed) {
+  // Each placed particle's component as held here (what the event left as
+  // it was included).
+  for (Index i : outside_components(placed)) {
+    if (!particles_.state[i].alive) continue;  // a lone particle placed twice
     note_change(i);
     make_absent(i);
   }

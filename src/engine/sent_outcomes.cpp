@@ -7,6 +7,8 @@
 
 namespace tethersim::engine {
 
+namespace {
+
 std::uint64_t records_hash(std::uint64_t h, const std::vector<ParticleRecord>& records) {
   for (const ParticleRecord& r : records) {
     h = physics::mix_hash(h, particle_record_hash(r.particle, true));
@@ -18,6 +20,8 @@ std::uint64_t records_hash(std::uint64_t h, const std::vector<ParticleRecord>& r
   }
   return h;
 }
+
+}  // namespace
 
 std::uint64_t outcome_hash(const EventOutcome& outcome) {
   // Introductions too: one that a re-run gives otherwise (a mate changed

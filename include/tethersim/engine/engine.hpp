@@ -558,13 +558,13 @@ class Engine {
   void make_absent(Index i);
   Index absent_slot(const ParticleSnapshot& p);
   // Links across the window's edge (engine_window_links.cpp): x and every
-  // particle joined to it by loaded edges (not through hubs); whether a
-  // particle is in the window or in a loaded component with a member in
-  // it; the placed particles that reach the window no more made absent;
-  // the outcome of the event that ends widened to the changed particles'
-  // components.
+  // particle joined to it by loaded edges (not through hubs); the particles
+  // held here of the components of `candidates` that have no member in the
+  // window (each component once); those of the placed particles made
+  // absent; the outcome of the event that ends widened to the changed
+  // particles' components.
   void loaded_component(Index x, std::vector<Index>& out) const;
-  bool reaches_window(Index i) const;
+  std::vector<Index> outside_components(const std::vector<Index>& candidates) const;
   void settle_window(const std::vector<Index>& placed);
   void add_component_mates(EventOutcome& outcome) const;
   // A link may lead to an absent particle (its slot stands for it).

@@ -163,9 +163,6 @@ class PartialView {
   void set_quiet_core(const SectorBox& core) const { engine_->set_quiet_core(core); }
   // Back to a plain engine with the state kept (no outcome may be pending).
   void end_owner_computes() const { engine_->end_owner_computes(); }
-  // Whether begin_owner_computes takes a window one layer deep for this
-  // model (not yet with hubs that tethers or loaded groups reach).
-  bool takes_one_layer_window() const { return engine_->takes_one_layer_window(); }
   // The outcomes of the events run here since the last call, in the order
   // they ran.
   std::vector<EventOutcome> take_outcomes() const { return engine_->take_outcomes(); }
