@@ -268,19 +268,21 @@ std::optional<double> Engine::take_late_outcome(EventOutcome outcome, int sender
     owner_->late_reach.reached += reach.reached;
     undo(impact);
   }
+  std::vector<std::uint64_t> produced = produced_hashes(outcome);
   if (!is_straggler(outcome.key)) {
-    owner_->foreign.add(std::move(outcome), sender);  // it waits for its key
+    owner_->foreign.add(std::move(outcome), sender, std::move(produced));  // it waits for its key
     return undone;
   }
   if (!outcome_ready(outcome)) {
     // It read records other than those held here: the usual way, from its
     // own time (placed, or withdrawn by its sender, when they are).
     undo(t);
-    owner_->foreign.add(std::move(outcome), sender);
+    owner_->foreign.add(std::move(outcome), sender, std::move(produced));
     return undone;
   }
   note_speculation_time(owner_->latest);
-  const ForeignOutcomes::Item& item = owner_->foreign.place_at_once(std::move(outcome), sender, owner_->latest);
+  const ForeignOutcomes::Item& item =
+      owner_->foreign.place_at_once(std::move(outcome), sender, owner_->latest, std::move(produced));
   place_outcome_records(item.outcome);
   // Never from before its time (a particle a rounding error past its
   // sector's face crosses "at once", at its trajectory's start): from its

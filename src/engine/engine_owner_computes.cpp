@@ -14,6 +14,7 @@
 
 #include "owner_computes_state.hpp"
 #include "speculation_state.hpp"
+#include "tethersim/engine/record_hash.hpp"
 
 namespace tethersim::engine {
 
@@ -220,11 +221,40 @@ void Engine::finish_outcome(const EventKey& key) {
 bool Engine::outcome_ready(const EventOutcome& outcome) const {
   for (std::size_t k = 0; k < outcome.records.size(); ++k) {
     const Index i = particles_.index_of(outcome.records[k].particle.id);
-    // An absent particle's record is not known here: nothing to compare.
-    if (owner_->window && (i == kNoIndex || absent(i))) continue;
+    // An absent particle's record is not known here: nothing to compare,
+    // but the version it read must not be one that another pending outcome
+    // makes (within an instant the serial order is not the key order).
+    if (owner_->window && (i == kNoIndex || absent(i))) {
+      if (made_by_pending(outcome.read_hashes[k], outcome.key.time)) return false;
+      continue;
+    }
     if (i == kNoIndex || record_hash(i) != outcome.read_hashes[k]) return false;
   }
+  // An introduction brings a version in where its particle is absent: not
+  // before the pending outcome that makes it, which the sender placed
+  // before it ran this event.
+  for (const ParticleRecord& r : outcome.introductions) {
+    const Index i = particles_.index_of(r.particle.id);
+    if (i != kNoIndex && !absent(i)) continue;
+    if (made_by_pending(particle_record_hash(r, has_random_impulses_), outcome.key.time)) return false;
+  }
   return true;
+}
+
+bool Engine::made_by_pending(std::uint64_t hash, double t) const {
+  return owner_->foreign.pending_producers(hash, t) != 0;
+}
+
+std::vector<std::uint64_t> Engine::produced_hashes(const EventOutcome& outcome) const {
+  std::vector<std::uint64_t> produced;
+  if (!owner_->window) return produced;  // every record is held: read hashes order them
+  for (std::size_t k = 0; k < outcome.records.size(); ++k) {
+    // A record the event left as it was (an infinite mass met) makes no new
+    // version: outcomes that read it need not wait for this one.
+    const std::uint64_t made = particle_record_hash(outcome.records[k], has_random_impulses_);
+    if (made != outcome.read_hashes[k]) produced.push_back(made);
+  }
+  return produced;
 }
 
 std::ptrdiff_t Engine::ready_foreign(bool have_particle, bool have_global) const {
@@ -288,7 +318,8 @@ void Engine::add_foreign_outcome(EventOutcome outcome, int sender) {
     throw std::logic_error("an outcome at " + std::to_string(outcome.key.time) +
                            " is not after this engine's clock " + std::to_string(clock_) + ": undo first");
   }
-  owner_->foreign.add(std::move(outcome), sender);
+  std::vector<std::uint64_t> produced = produced_hashes(outcome);
+  owner_->foreign.add(std::move(outcome), sender, std::move(produced));
 }
 
 bool Engine::owner_undo_due(const EventKey& key) {

@@ -11,21 +11,33 @@ bool ForeignOutcomes::earlier(const Item& a, const Item& b) {
 }
 
 void ForeignOutcomes::insert_pending(Item item) {
+  for (std::uint64_t h : item.produced) ++producers_[producer_key(h, item.outcome.key.time)];
   const auto at = std::upper_bound(pending_.begin(), pending_.end(), item, earlier);
   pending_.insert(at, std::move(item));
 }
 
-void ForeignOutcomes::add(EventOutcome outcome, int sender) { insert_pending({std::move(outcome), sender, arrivals_++}); }
+void ForeignOutcomes::forget_producer(const Item& item) {
+  for (std::uint64_t h : item.produced) {
+    const auto at = producers_.find(producer_key(h, item.outcome.key.time));
+    if (--at->second == 0) producers_.erase(at);
+  }
+}
+
+void ForeignOutcomes::add(EventOutcome outcome, int sender, std::vector<std::uint64_t> produced) {
+  insert_pending({std::move(outcome), sender, arrivals_++, 0.0, false, std::move(produced)});
+}
 
 const ForeignOutcomes::Item& ForeignOutcomes::place(std::ptrdiff_t k, double placed_at) {
+  forget_producer(pending_[static_cast<std::size_t>(k)]);
   placed_.push_back(std::move(pending_[static_cast<std::size_t>(k)]));
   pending_.erase(pending_.begin() + k);
   placed_.back().placed_at = placed_at;
   return placed_.back();
 }
 
-const ForeignOutcomes::Item& ForeignOutcomes::place_at_once(EventOutcome outcome, int sender, double placed_at) {
-  placed_.push_back({std::move(outcome), sender, arrivals_++, placed_at, true});
+const ForeignOutcomes::Item& ForeignOutcomes::place_at_once(EventOutcome outcome, int sender, double placed_at,
+                                                            std::vector<std::uint64_t> produced) {
+  placed_.push_back({std::move(outcome), sender, arrivals_++, placed_at, true, std::move(produced)});
   return placed_.back();
 }
 
@@ -56,6 +68,9 @@ EventKey ForeignOutcomes::earliest_placed_from(int sender, const EventKey& from)
 
 std::size_t ForeignOutcomes::drop_pending_from(int sender, const EventKey& from) {
   const auto gone = [&](const Item& item) { return item.sender == sender && !(item.outcome.key < from); };
+  for (const Item& item : pending_) {
+    if (gone(item)) forget_producer(item);
+  }
   const std::size_t before = pending_.size();
   pending_.erase(std::remove_if(pending_.begin(), pending_.end(), gone), pending_.end());
   return before - pending_.size();
@@ -71,6 +86,9 @@ bool ForeignOutcomes::is_placed(int sender, const EventKey& key) const {
 
 void ForeignOutcomes::drop_pending(int sender, const EventKey& key) {
   const auto gone = [&](const Item& item) { return item.sender == sender && item.outcome.key == key; };
+  for (const Item& item : pending_) {
+    if (gone(item)) forget_producer(item);
+  }
   pending_.erase(std::remove_if(pending_.begin(), pending_.end(), gone), pending_.end());
 }
 

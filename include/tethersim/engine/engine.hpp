@@ -595,6 +595,8 @@ class Engine {
   bool quiet_participants(Index i, Index partner) const;
   void update_owned(Index i);
   bool outcome_ready(const EventOutcome& outcome) const;
+  bool made_by_pending(std::uint64_t hash, double t) const;
+  std::vector<std::uint64_t> produced_hashes(const EventOutcome& outcome) const;
   void rebuild_global_calendar(double from);
 
   // --- collisions and loaded groups (engine_collisions.cpp)

@@ -13,9 +13,11 @@
 // placed at.
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "tethersim/engine/event_outcome.hpp"
+#include "tethersim/engine/hash_bits.hpp"
 
 namespace tethersim::engine {
 
@@ -32,9 +34,13 @@ class ForeignOutcomes {
     // is placed at once again (what ran before the undo's time did not
     // depend on it).
     bool at_once = false;
+    // With ghosts one layer deep: the hashes of the versions its records
+    // make (particle_record_hash), so that outcomes waiting for them can
+    // tell (empty otherwise).
+    std::vector<std::uint64_t> produced;
   };
 
-  void add(EventOutcome outcome, int sender);
+  void add(EventOutcome outcome, int sender, std::vector<std::uint64_t> produced = {});
   bool has_pending() const { return !pending_.empty(); }
   // The pending outcome of the smallest key before `bound` that `ready`
   // accepts (-1: none). Pending outcomes are kept in key order, so only
@@ -51,7 +57,13 @@ class ForeignOutcomes {
   // returns it.
   const Item& place(std::ptrdiff_t k, double placed_at);
   // A new outcome placed at once at `placed_at` (after its key's time).
-  const Item& place_at_once(EventOutcome outcome, int sender, double placed_at);
+  const Item& place_at_once(EventOutcome outcome, int sender, double placed_at,
+                            std::vector<std::uint64_t> produced = {});
+  // How many pending outcomes at time t make a version of this hash.
+  std::uint32_t pending_producers(std::uint64_t hash, double t) const {
+    const auto at = producers_.find(producer_key(hash, t));
+    return at == producers_.end() ? 0 : at->second;
+  }
   // The pending outcome of the smallest key that was placed at once and
   // whose time is at or before `t` (-1: none).
   std::ptrdiff_t earliest_at_once(double t) const;
@@ -77,7 +89,12 @@ class ForeignOutcomes {
  private:
   static bool earlier(const Item& a, const Item& b);
   void insert_pending(Item item);
+  void forget_producer(const Item& item);
+  // Versions are told apart within one instant only: a record can come
+  // back to an earlier version later (a restitution undoes a collision).
+  static std::uint64_t producer_key(std::uint64_t hash, double t) { return physics::mix_hash(hash, bits(t)); }
   std::vector<Item> pending_;  // sorted by (key, arrival)
+  std::unordered_map<std::uint64_t, std::uint32_t> producers_;  // pending_'s produced versions (producer_key)
   std::vector<Item> placed_;   // in placement order: placed_at never decreases
   std::size_t placed_begin_ = 0;  // placed_[0, begin) are final and dropped lazily
   std::uint64_t arrivals_ = 0;
