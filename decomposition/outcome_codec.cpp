@@ -31,12 +31,29 @@ engine::EventKey read_key(ByteReader& in) {
   return key;
 }
 
+// The records' bytes are counted first, so that the reader hands exactly
+// them to the record codec.
+void append_records(Bytes& out, const std::vector<engine::ParticleRecord>& records) {
+  const std::size_t length_at = out.size();
+  put(out, std::uint64_t{0});
+  const std::size_t records_at = out.size();
+  for (const engine::ParticleRecord& r : records) append_record(out, r);
+  const std::uint64_t length = out.size() - records_at;
+  std::memcpy(out.data() + length_at, &length, sizeof length);
+}
+
+std::vector<engine::ParticleRecord> read_counted_records(ByteReader& in, std::size_t n, const char* what) {
+  const auto length = static_cast<std::size_t>(in.get<std::uint64_t>());
+  std::vector<engine::ParticleRecord> records = read_records(in.take(length), length);
+  if (records.size() != n) {
+    throw std::runtime_error(std::string("owner-computes batch: an outcome's ") + what + " do not match their count");
+  }
+  return records;
+}
+
 }  // namespace
 
 void append_outcome(Bytes& out, const engine::EventOutcome& outcome) {
-  // Outcomes with introductions come from windows with loaded groups,
-  // which the MPI rounds do not take yet (owner_computes_windows.cpp).
-  if (!outcome.introductions.empty()) throw std::logic_error("an outcome with introductions cannot be sent yet");
   if (outcome.records.size() != outcome.read_hashes.size()) {
     throw std::logic_error("an outcome with " + std::to_string(outcome.records.size()) + " records and " +
                            std::to_string(outcome.read_hashes.size()) + " read hashes");
@@ -45,14 +62,11 @@ void append_outcome(Bytes& out, const engine::EventOutcome& outcome) {
   append_key(out, outcome.key);
   put(out, static_cast<std::uint32_t>(outcome.records.size()));
   for (std::uint64_t h : outcome.read_hashes) put(out, h);
-  // The records' bytes are counted first, so that the reader hands exactly
-  // them to the record codec.
-  const std::size_t length_at = out.size();
-  put(out, std::uint64_t{0});
-  const std::size_t records_at = out.size();
-  for (const engine::ParticleRecord& r : outcome.records) append_record(out, r);
-  const std::uint64_t length = out.size() - records_at;
-  std::memcpy(out.data() + length_at, &length, sizeof length);
+  append_records(out, outcome.records);
+  // The loaded components' members the event left as they were (ghosts
+  // one layer deep: EventOutcome::introductions).
+  put(out, static_cast<std::uint32_t>(outcome.introductions.size()));
+  if (!outcome.introductions.empty()) append_records(out, outcome.introductions);
 }
 
 void append_withdrawal(Bytes& out, const engine::EventKey& key) {
@@ -76,9 +90,9 @@ void read_outcome_batch(const char* data, std::size_t size,
     const auto n = in.get<std::uint32_t>();
     o.read_hashes.resize(n);
     for (std::uint64_t& h : o.read_hashes) h = in.get<std::uint64_t>();
-    const auto length = static_cast<std::size_t>(in.get<std::uint64_t>());
-    o.records = read_records(in.take(length), length);
-    if (o.records.size() != n) throw std::runtime_error("owner-computes batch: an outcome's records do not match its count");
+    o.records = read_counted_records(in, n, "records");
+    const auto introductions = in.get<std::uint32_t>();
+    if (introductions != 0) o.introductions = read_counted_records(in, introductions, "introductions");
     outcome(std::move(o));
   }
 }

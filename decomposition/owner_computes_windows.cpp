@@ -19,10 +19,12 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "tethersim/decomposition/agreements.hpp"
 #include "tethersim/decomposition/distributed_engine.hpp"
+#include "tethersim/decomposition/linked_window_gather.hpp"
 #include "tethersim/decomposition/outcome_codec.hpp"
 #include "tethersim/decomposition/record_codec.hpp"
 #include "tethersim/decomposition/record_snapshot.hpp"
@@ -140,25 +142,81 @@ engine::SectorBox OwnerComputesWindows::block_of(int rank) const {
 }
 
 std::unique_ptr<engine::Engine> OwnerComputesWindows::window_system(const std::vector<engine::SectorWindow>& windows,
-                                                                    const Turn& t) {
+                                                                    const Turn& t, bool links) {
   // Each rank's accounted particles to the ranks whose windows hold them
   // (hubs to every rank; a particle that left the system to the owner of
-  // the sector it left from, which accounts for it).
+  // the sector it left from, which accounts for it). With tethers or
+  // loaded groups, two layers deep, and then the loaded components
+  // (linked_window_gather.hpp).
+  std::vector<engine::SectorWindow> reach;
+  if (links) {
+    for (int q = 0; q < d_.ranks_; ++q) reach.push_back(engine::SectorWindow::around(block_of(q), d_.engine_->grid(), 2));
+  }
+  const std::vector<engine::SectorWindow>& sent_to = links ? reach : windows;
   std::vector<Bytes> out(static_cast<std::size_t>(d_.ranks_));
   std::vector<int> ranks;
-  for (const engine::ParticleRecord& r : accounted_records(*d_.engine_)) {
+  std::vector<engine::ParticleRecord> mine = accounted_records(*d_.engine_);
+  for (const engine::ParticleRecord& r : mine) {
     if (d_.model_.is_hub_species(r.particle.species) || !r.particle.alive) {
       d_.pack_for_holders(out, r, ranks);
       continue;
     }
     for (int q = 0; q < d_.ranks_; ++q) {
-      if (windows[static_cast<std::size_t>(q)].contains(r.particle.sector)) append_record(out[static_cast<std::size_t>(q)], r);
+      if (sent_to[static_cast<std::size_t>(q)].contains(r.particle.sector)) append_record(out[static_cast<std::size_t>(q)], r);
     }
   }
   // Freed before the round's engine is built: the hand-back builds it
   // again (holding both was the larger share of a rank's peak on 8 ranks).
   d_.engine_.reset();
-  return round_engine(d_.exchange_snapshot(std::move(out)), t);
+  if (!links) {
+    engine::free_storage(mine);
+    return round_engine(d_.exchange_snapshot(std::move(out)), t);
+  }
+  std::vector<engine::ParticleRecord> held = exchange_records(std::move(out));
+  gather_linked(mine, held, windows[static_cast<std::size_t>(d_.rank_)]);
+  engine::free_storage(mine);
+  return round_engine(snapshot_of_records(std::move(held), d_.time_, d_.reaction_count()), t);
+}
+
+std::vector<engine::ParticleRecord> OwnerComputesWindows::exchange_records(std::vector<Bytes> out) {
+  for (const Bytes& b : out) d_.counters_.bytes_sent += b.size();
+  const ReceivedBytes in = all_to_all(d_.comm_, std::move(out), d_.recorder_.get());
+  std::vector<engine::ParticleRecord> records;
+  for (std::span<const char> b : in) {
+    read_records_each(b.data(), b.size(), [&](const engine::ParticleRecord& r) { records.push_back(r); });
+  }
+  return records;
+}
+
+void OwnerComputesWindows::gather_linked(const std::vector<engine::ParticleRecord>& mine,
+                                         std::vector<engine::ParticleRecord>& held, const engine::SectorWindow& window) {
+  std::vector<bool> hub_species;
+  for (std::size_t s = 0; s < d_.model_.species().size(); ++s) {
+    hub_species.push_back(d_.model_.is_hub_species(static_cast<SpeciesIndex>(s)));
+  }
+  std::unordered_set<ParticleId> asked;
+  // A component grows by at least one loaded edge per pass: the passes are
+  // as many as the longest chain reaching out of a window.
+  for (;;) {
+    const std::vector<ParticleId> ask = link_ends_to_ask(held, window, hub_species, asked);
+    asked.insert(ask.begin(), ask.end());
+    const std::vector<std::uint64_t> counts = mpi::all_gather(std::vector<std::uint64_t>{ask.size()}, d_.comm_);
+    if (std::all_of(counts.begin(), counts.end(), [](std::uint64_t n) { return n == 0; })) return;
+    const std::vector<ParticleId> every = mpi::all_gather(ask, d_.comm_);
+    std::vector<Bytes> out(static_cast<std::size_t>(d_.ranks_));
+    std::size_t from = 0;
+    for (std::size_t q = 0; q < counts.size(); ++q) {
+      const std::unordered_set<ParticleId> theirs(every.begin() + static_cast<std::ptrdiff_t>(from),
+                                                  every.begin() + static_cast<std::ptrdiff_t>(from + counts[q]));
+      from += counts[q];
+      if (theirs.empty()) continue;
+      for (const engine::ParticleRecord& r : mine) {
+        if (!d_.model_.is_hub_species(r.particle.species) && answers(r, theirs)) append_record(out[q], r);
+      }
+    }
+    std::vector<engine::ParticleRecord> more = exchange_records(std::move(out));
+    held.insert(held.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+  }
 }
 
 std::unique_ptr<engine::Engine> OwnerComputesWindows::whole_system(const Turn& t) {
@@ -183,20 +241,20 @@ void OwnerComputesWindows::open_round(Turn& t) {
   t.floor = d_.time_;
   t.least_runnable = d_.time_;
   t.started_at = d_.time_;
-  // Ghosts one sector layer deep for models without tethers or loaded
-  // groups (the engine takes them with those too, but the protocol does not
-  // yet: docs/owner-computes.md, "Links across the window's edge"): a rank
-  // gathers and keeps its block
-  // and one layer around it, and an outcome goes only to the ranks within
-  // two layers of whose blocks one of its records lies (a crossing moves a
-  // particle one sector: that takes in every rank that held it before,
-  // too). Otherwise every rank holds the whole system.
+  // Ghosts one sector layer deep: a rank gathers and keeps its block and
+  // one layer around it (with tethers or loaded groups, the loaded
+  // components reaching it whole, and the layer beyond absent but known:
+  // docs/owner-computes.md, "Links across the window's edge"), and an
+  // outcome goes only to the ranks within two layers of whose blocks one of
+  // its records lies (a crossing moves a particle one sector: that takes in
+  // every rank that held it before, too). Otherwise (hubs with links, or a
+  // window that is the whole grid) every rank holds the whole system.
   const engine::SectorGrid& grid = d_.engine_->grid();
   std::vector<engine::SectorWindow> windows;
   for (int q = 0; q < d_.ranks_; ++q) windows.push_back(engine::SectorWindow::around(block_of(q), grid, 1));
   const engine::SectorWindow& window = windows[static_cast<std::size_t>(d_.rank_)];
   const bool links = d_.engine_->has_tethers() || d_.engine_->has_loaded_edges();
-  const bool one_layer = !links && window.partial();
+  const bool one_layer = window.partial() && engine::PartialView(*d_.engine_).takes_one_layer_window();
   if (one_layer) {
     for (int q : channels_->neighbours()) {
       t.reach.push_back(engine::SectorWindow::around(block_of(q), grid, 2));
@@ -208,7 +266,7 @@ void OwnerComputesWindows::open_round(Turn& t) {
   t.escapes = d_.engine_->escapes();
   t.releases = d_.engine_->releases();
   t.globals = {d_.engine_->periodic_ticks(), d_.engine_->active_window()};
-  t.e = one_layer ? window_system(windows, t) : whole_system(t);
+  t.e = one_layer ? window_system(windows, t, links) : whole_system(t);
   const engine::PartialView view(*t.e);
   view.set_counts_global_events(d_.rank_ == 0);
   t.pending.resize(channels_->neighbours().size());

@@ -296,6 +296,16 @@ void Engine::place_outcome_records(const EventOutcome& outcome) {
     at.push_back(i);
     placing.push_back(&r);
   }
+  // A tether partner never held here (of a loaded component's member far
+  // from the window) gets an absent stand-in, so that the tether, and the
+  // record's hash, stay whole (engine_window_links.cpp).
+  if (owner_->window && has_tethers_) {
+    for (const ParticleRecord* r : placing) {
+      for (ParticleId partner : r->tethers) {
+        if (particles_.index_of(partner) == kNoIndex) tether_stand_in(partner, r->particle.species);
+      }
+    }
+  }
   for (const ParticleRecord* r : placing) place_record(*r);
   // Ghosts going out (whole components: engine_window_links.cpp).
   if (owner_->window) settle_window(at);

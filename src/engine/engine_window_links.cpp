@@ -64,6 +64,17 @@ void Engine::settle_window(const std::vector<Index>& placed) {
   }
 }
 
+void Engine::tether_stand_in(ParticleId id, SpeciesIndex species) {
+  // Its own record is not known: absent, never predicted, it only names
+  // the partner. The species is borrowed from the particle that names it,
+  // which is not read here: the rules of its events run where it is held,
+  // and a particle that comes in brings its whole record.
+  ParticleSnapshot p;
+  p.id = id;
+  p.species = species;
+  absent_slot(p);
+}
+
 void Engine::add_component_mates(EventOutcome& outcome) const {
   // Each changed particle's component as it is after the event; members
   // the event left as they were go as introductions (EventOutcome), in id

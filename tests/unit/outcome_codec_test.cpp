@@ -72,10 +72,21 @@ void expect_same(const engine::EventOutcome& a, const engine::EventOutcome& b) {
   EXPECT_EQ(a.read_hashes, b.read_hashes);
   ASSERT_EQ(a.records.size(), b.records.size());
   for (std::size_t k = 0; k < a.records.size(); ++k) EXPECT_EQ(bytes_of(a.records[k]), bytes_of(b.records[k]));
+  ASSERT_EQ(a.introductions.size(), b.introductions.size());
+  for (std::size_t k = 0; k < a.introductions.size(); ++k) {
+    EXPECT_EQ(bytes_of(a.introductions[k]), bytes_of(b.introductions[k]));
+  }
+}
+
+// An outcome that carries a loaded component's other members.
+engine::EventOutcome with_introductions(ParticleId first) {
+  engine::EventOutcome o = outcome_of(first, 1);
+  o.introductions = outcome_of(first + 100, 3).records;
+  return o;
 }
 
 TEST(OutcomeCodec, ABatchReadsBackInOrderWithEveryBit) {
-  const engine::EventOutcome first = outcome_of(10, 2), second = outcome_of(40, 1), empty = outcome_of(7, 0);
+  const engine::EventOutcome first = outcome_of(10, 2), second = with_introductions(40), empty = outcome_of(7, 0);
   const engine::EventKey extreme = key_of(std::nextafter(2.0, 3.0), std::numeric_limits<int>::min(), 5, 0xffff,
                                           std::numeric_limits<ParticleId>::max());
   decomposition::Bytes batch;
@@ -99,6 +110,7 @@ TEST(OutcomeCodec, ABatchReadsBackInOrderWithEveryBit) {
 TEST(OutcomeCodec, ABatchCutShortOrCorruptedIsAnError) {
   decomposition::Bytes batch;
   decomposition::append_outcome(batch, outcome_of(3, 2));
+  decomposition::append_outcome(batch, with_introductions(5));
   decomposition::append_withdrawal(batch, key_of(1.0, 0, 0, 0, 0));
   for (std::size_t cut : {std::size_t{1}, std::size_t{9}, batch.size() / 2}) {
     const decomposition::Bytes shorter(batch.begin(), batch.end() - static_cast<std::ptrdiff_t>(cut));

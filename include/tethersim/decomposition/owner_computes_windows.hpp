@@ -59,8 +59,18 @@ class OwnerComputesWindows final : public WindowProtocol {
   // free the rank's own engine once its records are packed.
   std::unique_ptr<engine::Engine> whole_system(const Turn& t);
   // The accounted particles in this rank's window (`windows`: every
-  // rank's, one layer deep), as one engine.
-  std::unique_ptr<engine::Engine> window_system(const std::vector<engine::SectorWindow>& windows, const Turn& t);
+  // rank's, one layer deep), as one engine; with `links` (tethers or
+  // loaded groups), two layers deep and the loaded components reaching
+  // the window whole (linked_window_gather.hpp).
+  std::unique_ptr<engine::Engine> window_system(const std::vector<engine::SectorWindow>& windows, const Turn& t,
+                                                bool links);
+  // out[q] to rank q, as records. Collective.
+  std::vector<engine::ParticleRecord> exchange_records(std::vector<Bytes> out);
+  // Asks every rank for the missing members of the loaded components that
+  // reach `window` and for their tether partners, until none is missing
+  // anywhere; `mine`: this rank's accounted records. Collective.
+  void gather_linked(const std::vector<engine::ParticleRecord>& mine, std::vector<engine::ParticleRecord>& held,
+                     const engine::SectorWindow& window);
   // The round's engine from a snapshot of the records it holds, with the
   // global clocks the rank's engine had before the round (t.globals).
   std::unique_ptr<engine::Engine> round_engine(engine::EngineSnapshot s, const Turn& t) const;

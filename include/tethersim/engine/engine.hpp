@@ -557,6 +557,7 @@ class Engine {
   bool outside_window(Index i) const;
   void make_absent(Index i);
   Index absent_slot(const ParticleSnapshot& p);
+  void tether_stand_in(ParticleId id, SpeciesIndex species);
   // Links across the window's edge (engine_window_links.cpp): x and every
   // particle joined to it by loaded edges (not through hubs); the particles
   // held here of the components of `candidates` that have no member in the

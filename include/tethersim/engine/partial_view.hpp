@@ -161,6 +161,10 @@ class PartialView {
   // the hashing and copying it saves was a tenth of a rank's time), which
   // is what SentOutcomes::pass needs.
   void set_quiet_core(const SectorBox& core) const { engine_->set_quiet_core(core); }
+  // Whether begin_owner_computes takes a window one layer deep with this
+  // model: not with hubs that tethers or loaded groups can reach (a hub's
+  // links differ from process to process).
+  bool takes_one_layer_window() const { return engine_->takes_one_layer_window(); }
   // Back to a plain engine with the state kept (no outcome may be pending).
   void end_owner_computes() const { engine_->end_owner_computes(); }
   // The outcomes of the events run here since the last call, in the order
