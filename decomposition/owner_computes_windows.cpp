@@ -142,16 +142,13 @@ engine::SectorBox OwnerComputesWindows::block_of(int rank) const {
 }
 
 std::unique_ptr<engine::Engine> OwnerComputesWindows::window_system(const std::vector<engine::SectorWindow>& windows,
+                                                                    const std::vector<engine::SectorWindow>& reach,
                                                                     const Turn& t, bool links) {
   // Each rank's accounted particles to the ranks whose windows hold them
   // (hubs to every rank; a particle that left the system to the owner of
   // the sector it left from, which accounts for it). With tethers or
   // loaded groups, two layers deep, and then the loaded components
   // (linked_window_gather.hpp).
-  std::vector<engine::SectorWindow> reach;
-  if (links) {
-    for (int q = 0; q < d_.ranks_; ++q) reach.push_back(engine::SectorWindow::around(block_of(q), d_.engine_->grid(), 2));
-  }
   const std::vector<engine::SectorWindow>& sent_to = links ? reach : windows;
   std::vector<Bytes> out(static_cast<std::size_t>(d_.ranks_));
   std::vector<int> ranks;
@@ -200,9 +197,9 @@ void OwnerComputesWindows::gather_linked(const std::vector<engine::ParticleRecor
   for (;;) {
     const std::vector<ParticleId> ask = link_ends_to_ask(held, window, hub_species, asked);
     asked.insert(ask.begin(), ask.end());
-    const std::vector<std::uint64_t> counts = mpi::all_gather(std::vector<std::uint64_t>{ask.size()}, d_.comm_);
-    if (std::all_of(counts.begin(), counts.end(), [](std::uint64_t n) { return n == 0; })) return;
-    const std::vector<ParticleId> every = mpi::all_gather(ask, d_.comm_);
+    std::vector<std::size_t> counts;
+    const std::vector<ParticleId> every = mpi::all_gather(ask, d_.comm_, &counts);
+    if (every.empty()) return;  // no rank misses anything
     std::vector<Bytes> out(static_cast<std::size_t>(d_.ranks_));
     std::size_t from = 0;
     for (std::size_t q = 0; q < counts.size(); ++q) {
@@ -255,10 +252,10 @@ void OwnerComputesWindows::open_round(Turn& t) {
   const engine::SectorWindow& window = windows[static_cast<std::size_t>(d_.rank_)];
   const bool links = d_.engine_->has_tethers() || d_.engine_->has_loaded_edges();
   const bool one_layer = window.partial() && engine::PartialView(*d_.engine_).takes_one_layer_window();
+  std::vector<engine::SectorWindow> reach;  // every rank's block and two layers
   if (one_layer) {
-    for (int q : channels_->neighbours()) {
-      t.reach.push_back(engine::SectorWindow::around(block_of(q), grid, 2));
-    }
+    for (int q = 0; q < d_.ranks_; ++q) reach.push_back(engine::SectorWindow::around(block_of(q), grid, 2));
+    for (int q : channels_->neighbours()) t.reach.push_back(reach[static_cast<std::size_t>(q)]);
   }
   // The rank's own engine is freed once its records are packed (the
   // hand-back builds it again): the round keeps its counts and clocks.
@@ -266,7 +263,7 @@ void OwnerComputesWindows::open_round(Turn& t) {
   t.escapes = d_.engine_->escapes();
   t.releases = d_.engine_->releases();
   t.globals = {d_.engine_->periodic_ticks(), d_.engine_->active_window()};
-  t.e = one_layer ? window_system(windows, t, links) : whole_system(t);
+  t.e = one_layer ? window_system(windows, reach, t, links) : whole_system(t);
   const engine::PartialView view(*t.e);
   view.set_counts_global_events(d_.rank_ == 0);
   t.pending.resize(channels_->neighbours().size());

@@ -280,21 +280,17 @@ void Engine::place_outcome_records(const EventOutcome& outcome) {
   at.reserve(outcome.records.size());
   // Every old record into the undo bookkeeping before any is replaced:
   // placing one record changes its tether partners' lists too.
-  for (const ParticleRecord& r : outcome.records) {
-    Index i = particles_.index_of(r.particle.id);
+  const auto take = [&](const ParticleRecord& r, Index i) {
     if (i == kNoIndex) i = absent_slot(r.particle);  // a ghost coming in
     note_change(i);
     at.push_back(i);
     placing.push_back(&r);
-  }
+  };
+  for (const ParticleRecord& r : outcome.records) take(r, particles_.index_of(r.particle.id));
   // Introductions only where absent: a copy held here is kept.
   for (const ParticleRecord& r : outcome.introductions) {
-    Index i = particles_.index_of(r.particle.id);
-    if (i != kNoIndex && !absent(i)) continue;
-    if (i == kNoIndex) i = absent_slot(r.particle);
-    note_change(i);
-    at.push_back(i);
-    placing.push_back(&r);
+    const Index i = particles_.index_of(r.particle.id);
+    if (i == kNoIndex || absent(i)) take(r, i);
   }
   // A tether partner never held here (of a loaded component's member far
   // from the window) gets an absent stand-in, so that the tether, and the

@@ -12,6 +12,7 @@
 #include "owner_computes_state.hpp"
 #include "speculation_state.hpp"
 #include "tethersim/engine/hash_bits.hpp"
+#include "tethersim/engine/record_hash.hpp"
 #include "tethersim/engine/particle_words.hpp"
 #include "tethersim/physics/counter_rng.hpp"
 
@@ -389,12 +390,12 @@ std::uint64_t Engine::record_hash(Index i) const {
   // links, which a record holds besides.
   std::uint64_t h = particle_record_hash(particle_snapshot(i), has_random_impulses_);
   for (const auto& phi : phi_) h = physics::mix_hash(h, bits(phi[i]));
-  // Links in any order: sums of one term each.
+  // Links in any order: sums of one term each (record_hash.hpp).
   std::uint64_t links = 0;
-  tethers_.for_each(i, [&](Index j, std::uint32_t) { links += physics::mix_hash(1, particles_.id[j]); });
+  tethers_.for_each(i, [&](Index j, std::uint32_t) { links += tether_hash_term(particles_.id[j]); });
   loaded_.adjacency().for_each(i, [&](Index j, std::uint32_t e) {
     const LoadedEdge& edge = loaded_[e];
-    links += physics::mix_hash(2, particles_.id[j], vector_bits(edge.impulse), bits(edge.time), edge.sequence);
+    links += loaded_edge_hash_term(particles_.id[j], edge.impulse, edge.time, edge.sequence);
   });
   return physics::mix_hash(h, links);
 }

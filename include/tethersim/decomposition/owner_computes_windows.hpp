@@ -60,9 +60,10 @@ class OwnerComputesWindows final : public WindowProtocol {
   std::unique_ptr<engine::Engine> whole_system(const Turn& t);
   // The accounted particles in this rank's window (`windows`: every
   // rank's, one layer deep), as one engine; with `links` (tethers or
-  // loaded groups), two layers deep and the loaded components reaching
-  // the window whole (linked_window_gather.hpp).
-  std::unique_ptr<engine::Engine> window_system(const std::vector<engine::SectorWindow>& windows, const Turn& t,
+  // loaded groups), in its `reach` (every rank's, two layers deep) and the
+  // loaded components reaching the window whole (linked_window_gather.hpp).
+  std::unique_ptr<engine::Engine> window_system(const std::vector<engine::SectorWindow>& windows,
+                                                const std::vector<engine::SectorWindow>& reach, const Turn& t,
                                                 bool links);
   // out[q] to rank q, as records. Collective.
   std::vector<engine::ParticleRecord> exchange_records(std::vector<Bytes> out);

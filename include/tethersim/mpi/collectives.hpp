@@ -91,13 +91,19 @@ std::vector<T> gather_to_root(const std::vector<T>& values, MPI_Comm comm,
   return gather_to_root(values.data(), values.size(), comm, counts);
 }
 
-// Every rank's values, concatenated in rank order, on every rank. Collective.
+// Every rank's values, concatenated in rank order, on every rank.
+// `counts`, when given, receives how many values each rank sent.
+// Collective.
 template <typename T>
-std::vector<T> all_gather(const std::vector<T>& values, MPI_Comm comm) {
+std::vector<T> all_gather(const std::vector<T>& values, MPI_Comm comm, std::vector<std::size_t>* counts = nullptr) {
   static_assert(std::is_trivially_copyable_v<T>, "values travel as bytes");
   const int bytes = message_bytes(values.size() * sizeof(T));
   std::vector<int> sizes(static_cast<std::size_t>(size_of(comm)));
   MPI_Allgather(&bytes, 1, MPI_INT, sizes.data(), 1, MPI_INT, comm);
+  if (counts != nullptr) {
+    counts->clear();
+    for (int size : sizes) counts->push_back(static_cast<std::size_t>(size) / sizeof(T));
+  }
   const std::vector<int> offsets = byte_offsets(sizes);
   std::vector<T> all((static_cast<std::size_t>(offsets.back()) + static_cast<std::size_t>(sizes.back())) / sizeof(T));
   MPI_Allgatherv(values.data(), bytes, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE, comm);
