@@ -299,6 +299,9 @@ bool OwnerComputesWindows::round(double end) {
       const std::uint64_t before = t.e->statistics().total_events();
       t.throttle.adapt();
       t.e->run_until(std::min(end, horizon(t)), t.turn_events);
+      // What was sent before a tick that ran is final (the tick waited for
+      // the agreement to pass everything before it).
+      t.sent.commit_before(view.final_below());
       ran = t.e->statistics().total_events() - before;
       t.events += ran;
       t.throttle.ran(ran);
@@ -330,10 +333,17 @@ bool OwnerComputesWindows::round(double end) {
                            : std::min(kMostTurnEvents, 2 * t.turn_events);
   }
   drain(t);
-  const double until = t.halt == DistributedEngine::Halt::none && !t.budget_spent ? end : t.floor;
+  double until = t.halt == DistributedEngine::Halt::none && !t.budget_spent ? end : t.floor;
   if (until < end) {
     // Everything at or after the floor is undone: the state is the one at
-    // the floor on every rank (what it sent there is void with it).
+    // the floor on every rank (what it sent there is void with it). The
+    // floor can lie just before the round's start (a restitution at a
+    // tick's time, agreement_time): nothing of the start's instant stands
+    // then. A tick at the floor that the agreement cleared runs on the
+    // ranks that had it next, as it ran on the others: the ranks hand
+    // back one state.
+    until = std::max(until, t.started_at);
+    view_of(t).finish_ticks_at(until);
     view_of(t).protect_floor(until);
     view_of(t).undo_owner_from(until);
   }
@@ -361,7 +371,7 @@ void OwnerComputesWindows::publish(Turn& t, double end) {
     // drops nothing.
     for (const engine::EventKey& key : offer.withdraw) {
       for (Bytes& b : t.pending) append_withdrawal(b, key);
-      note_sending(t, key.time);
+      note_sending(t, key);
       ++d_.counters_.cancels_sent;
     }
     if (!offer.send) continue;  // a re-run gave the bits already sent
@@ -371,7 +381,7 @@ void OwnerComputesWindows::publish(Turn& t, double end) {
       append_outcome(t.pending[k], outcome);
       full = full || t.pending[k].size() >= kSendAtBytes;
     }
-    note_sending(t, outcome.key.time);
+    note_sending(t, outcome.key);
     if (full) send_pending(t, false);
   }
   // An instant before everything this rank can still run or place by
@@ -388,14 +398,17 @@ void OwnerComputesWindows::publish(Turn& t, double end) {
   const double clock = std::min(view_of(t).runnable_floor_time(), end);
   for (const engine::EventKey& key : t.sent.missing_before(clock)) {
     for (Bytes& b : t.pending) append_withdrawal(b, key);
-    note_sending(t, key.time);
+    note_sending(t, key);
     ++d_.counters_.cancels_sent;
   }
 }
 
-void OwnerComputesWindows::note_sending(Turn& t, double key_time) {
-  t.pending_least = std::min(t.pending_least, key_time);
-  t.cut->note_sent(key_time);
+void OwnerComputesWindows::note_sending(Turn& t, const engine::EventKey& key) {
+  // At the time the agreement counts it (a key before a tick at the
+  // tick's time counts as just before it: Engine::agreement_time).
+  const double at = view_of(t).agreement_time(key);
+  t.pending_least = std::min(t.pending_least, at);
+  t.cut->note_sent(at);
 }
 
 void OwnerComputesWindows::send_pending(Turn& t, bool markers) {
@@ -490,7 +503,8 @@ std::size_t OwnerComputesWindows::receive(Turn& t, double end) {
     read_outcome_batch(
         bytes + kEpochBytes, size - kEpochBytes,
         [&](engine::EventOutcome&& o) {
-          if (o.key.time < view.protected_floor()) view.protect_floor(std::max(t.floor, o.key.time));
+          const double at = view.agreement_time(o.key);
+          if (at < view.protected_floor()) view.protect_floor(std::max(t.floor, at));
           if (!view.is_straggler(o.key)) {
             view.add_foreign_outcome(std::move(o), sender);
             return;
@@ -508,7 +522,8 @@ std::size_t OwnerComputesWindows::receive(Turn& t, double end) {
           d_.counters_.late_undo_instants_reached += after.reached - before.reached;
         },
         [&](const engine::EventKey& key) {
-          if (key.time < view.protected_floor()) view.protect_floor(std::max(t.floor, key.time));
+          const double at = view.agreement_time(key);
+          if (at < view.protected_floor()) view.protect_floor(std::max(t.floor, at));
           // Undone back to the withdrawn outcome if it was placed here.
           counted_undo(t, [&]() -> std::optional<double> {
             const engine::EventKey placed = view.withdraw_foreign(sender, key);
@@ -534,7 +549,8 @@ bool OwnerComputesWindows::move_agreement_on(Turn& t, double end) {
   if (t.cut->may_report()) {
     // The smallest time this rank may still run, place, or cancel from;
     // whether it asks to stop; the events it ran this round.
-    const double floor = std::min({view_of(t).floor_time(), t.sent.unconfirmed_floor(), end});
+    const double floor =
+        std::min({view_of(t).floor_time(), view_of(t).agreement_time(t.sent.earliest_unconfirmed()), end});
     t.cut->report(floor, static_cast<double>(t.halt), static_cast<double>(t.events),
                   std::min(view_of(t).runnable_floor_time(), end));
     // Only a message may take this rank below its report now, and never

@@ -355,6 +355,16 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
     } else {
       const GlobalEvent g = global_.top();
       if (g.time >= end) return true;
+      if (owner_ && g.kind == EventKind::periodic_impulse) {
+        // A tick is a barrier in owner-computes mode: it runs once the
+        // agreed floor reaches its time, with nothing kept to undo it
+        // (run_committed_tick). Until then this process waits in front of it.
+        if (g.time > owner_->agreed) return true;
+        global_.pop();
+        run_committed_tick(g);
+        ++processed;
+        continue;
+      }
       // A restitution below what may be committed ran where it was
       // counted: it is back only because an undo from after its time
       // restored the calendar entry this process had passed over (the
@@ -365,8 +375,18 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
       if (owner_ && !elsewhere && owner_undo_due(global_event_key(g))) return false;
       if (speculation_ && !elsewhere) note_speculation_time(g.time, g.kind == EventKind::restitution);
       global_.pop();
-      // Its outcome comes from the process that runs it.
-      if (elsewhere) continue;
+      if (elsewhere) {
+        // Its outcome comes from the process that runs it. Passed over here
+        // as if run (its instant marked and reached), so that an outcome
+        // from before it that comes later is late and undoes back past it,
+        // which puts it back in the calendar: such an outcome can hand its
+        // participant to this process (a crossing), which then runs it.
+        if (g.time >= protected_floor() && g.time >= owner_->latest) {
+          note_speculation_time(g.time);
+          owner_->latest = g.time;
+        }
+        continue;
+      }
       clock_ = std::max(clock_, g.time);
       if (owner_) owner_->latest = std::max(owner_->latest, g.time);
       execute_global_event(g);
@@ -480,9 +500,8 @@ void Engine::prefetch_next_partner_neighbourhood() {
 }
 
 void Engine::repredict_touched() {
-  // Many particles at once (a tick, a group) share their pair tests. Held
-  // particles in owner-computes mode go through repredict.
-  if (joint_prediction_ && touched_.size() >= kJointPrediction && !owner_) {
+  // Many particles at once (a tick, a group) share their pair tests.
+  if (joint_prediction_ && touched_.size() >= kJointPrediction) {
     crossed_.particle = kNoIndex;
     predict_together();
     tick_clearance_.end_tick();

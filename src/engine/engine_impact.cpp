@@ -255,6 +255,7 @@ UndoReach Engine::late_undo_reach() const {
 
 std::optional<double> Engine::take_late_outcome(EventOutcome outcome, int sender) {
   if (!is_straggler(outcome.key)) throw std::logic_error("take_late_outcome: the outcome is not late");
+  refuse_if_final(outcome.key);
   const double t = outcome.key.time;
   std::optional<double> undone;
   const auto undo = [&](double from) {

@@ -14,6 +14,7 @@
 
 #include "owner_computes_state.hpp"
 #include "speculation_state.hpp"
+#include "stale_entries.hpp"
 #include "tethersim/engine/record_hash.hpp"
 
 namespace tethersim::engine {
@@ -319,7 +320,19 @@ std::vector<EventOutcome> Engine::take_outcomes() {
   return out;
 }
 
+void Engine::refuse_if_final(const EventKey& key) const {
+  // A tick ran once the agreed floor passed everything before it: an
+  // outcome from there would be placed after it (a defect of the
+  // agreement), and must stop the run instead.
+  if (key < owner_->final_below) {
+    throw std::logic_error("owner-computes: an outcome at t = " + std::to_string(key.time) +
+                           " comes after the tick at t = " + std::to_string(owner_->final_below.time) +
+                           " that ran with everything before it final");
+  }
+}
+
 void Engine::add_foreign_outcome(EventOutcome outcome, int sender) {
+  refuse_if_final(outcome.key);
   if (is_straggler(outcome.key)) {
     throw std::logic_error("an outcome at " + std::to_string(outcome.key.time) +
                            " is not after this engine's clock " + std::to_string(clock_) + ": undo first");
@@ -393,25 +406,82 @@ void Engine::protect_floor(double t) {
 void Engine::commit_owner_before(double t) {
   commit_segments_before(t);
   owner_->foreign.drop_placed_before(t);
+  owner_->agreed = std::max(owner_->agreed, t);
+}
+
+bool Engine::is_tick_time(double t) const {
+  for (const PeriodicImpulse& p : model_.periodic_impulses()) {
+    if (!(p.interval > 0.0) || t < p.start) continue;
+    // The nearest tick numbers: tick k runs at start + k interval, rounded.
+    const double k = std::floor((t - p.start) / p.interval);
+    for (double n = std::max(0.0, k - 1.0); n <= k + 1.0; n += 1.0) {
+      if (p.start + n * p.interval == t) return true;
+    }
+  }
+  return false;
+}
+
+double Engine::agreement_time(const EventKey& key) const {
+  // What comes before a tick at the tick's own time (a restitution then)
+  // counts as just before it: an agreed floor at a tick's time then means
+  // that nothing before the tick is left anywhere, neither to run nor on
+  // its way, and the tick may run with nothing kept to undo it
+  // (run_committed_tick). Everything else counts at its time.
+  if (!owner_ || key.priority >= priority(EventKind::periodic_impulse) || !is_tick_time(key.time)) return key.time;
+  return std::nextafter(key.time, -kInfinity);
 }
 
 double Engine::local_floor_time() const {
   double t = calendar_.empty() ? kInfinity : calendar_.top_time();
-  if (!global_.empty()) t = std::min(t, global_.top().time);
+  if (!global_.empty()) t = std::min(t, agreement_time(global_event_key(global_.top())));
   return t;
 }
 
 double Engine::floor_time() const {
-  return std::min(local_floor_time(), owner_ ? owner_->foreign.next_time() : kInfinity);
+  const double local = local_floor_time();
+  if (!owner_ || !owner_->foreign.has_pending()) return local;
+  return std::min(local, agreement_time(owner_->foreign.pending(0).outcome.key));
 }
 
 double Engine::runnable_floor_time() const {
   double t = local_floor_time();
   if (owner_ && owner_->foreign.has_pending()) {
     const std::ptrdiff_t k = owner_->foreign.earliest_ready(EventKey{}, [&](const EventOutcome& o) { return outcome_ready(o); });
-    if (k >= 0) t = std::min(t, owner_->foreign.pending(k).outcome.key.time);
+    if (k >= 0) t = std::min(t, agreement_time(owner_->foreign.pending(k).outcome.key));
   }
   return t;
+}
+
+void Engine::run_committed_tick(const GlobalEvent& g) {
+  // The agreed floor reached the tick's time, so every event before it is
+  // final on every process (agreement_time): nothing is kept to undo them
+  // or the tick. The tick runs with no log (a segment would save every
+  // particle's record) and its particles are predicted together, walks
+  // skipped where clearances allow, as in a serial run; a late outcome
+  // after it undoes no further back than the segment opened after it.
+  owner_->foreign.drop_placed_before(std::nextafter(g.time, kInfinity));  // they all came before it
+  drop_segments();
+  clock_ = std::max(clock_, g.time);
+  owner_->latest = std::max(owner_->latest, g.time);
+  owner_->final_below = global_event_key(g);
+  execute_global_event(g);
+  clear_changes();
+  speculation_ = open_segment_state();
+}
+
+EventKey Engine::final_below() const { return owner_ ? owner_->final_below : EventKey{-kInfinity, 0, 0, 0, 0}; }
+
+void Engine::finish_ticks_at(double t) {
+  // Processes that ran a tick at t and processes that had it next must
+  // agree on whether it ran: every one runs it when the agreement cleared it.
+  if (!owner_ || t > owner_->agreed) return;
+  for (;;) {
+    drop_stale_globals();
+    if (global_.empty() || global_.top().time != t || global_.top().kind != EventKind::periodic_impulse) return;
+    const GlobalEvent g = global_.top();
+    global_.pop();
+    run_committed_tick(g);
+  }
 }
 
 std::size_t Engine::held_count() const { return owner_ ? owner_->holds.held_count() : 0; }

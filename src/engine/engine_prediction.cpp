@@ -230,6 +230,12 @@ void Engine::predict_joint(Index i, PairOffers& offers) {
 void Engine::predict_together() {
   std::size_t predicted = 0;
   for (Index i : touched_) {
+    if (owner_ && owner_->holds.held(i)) {
+      // Held until a new version of a participant comes (as repredict).
+      calendar_.remove(i);
+      touched_mark_[i] = 0;
+      continue;
+    }
     touched_mark_[i] = joint_mark(i, touched_mark_[i] == kMustWalk);
     predicted += touched_mark_[i] != 0 ? 1 : 0;
   }

@@ -95,6 +95,18 @@ void Engine::commit_segments_before(double t) {
   segments_.frozen.erase(segments_.frozen.begin(), segments_.frozen.begin() + static_cast<std::ptrdiff_t>(done));
 }
 
+void Engine::drop_segments() {
+  if (segments_.instants == 0) throw std::logic_error("not in segments");
+  const auto spare = [&](std::unique_ptr<SpeculationState> s) {
+    if (s && segments_.spares.size() < kMostSpareSegments) segments_.spares.push_back(std::move(s));
+  };
+  for (auto& frozen : segments_.frozen) spare(std::move(frozen));
+  segments_.frozen.clear();
+  spare(std::move(speculation_));
+  segments_.due = false;
+  clear_changes();  // it ran parallel to the open segment's undo log
+}
+
 std::size_t Engine::segment_count() const {
   return segments_.instants == 0 ? 0 : segments_.frozen.size() + 1;
 }

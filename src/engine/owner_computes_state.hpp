@@ -37,6 +37,12 @@ struct Engine::OwnerComputes {
   // message taken in since. Nothing below it runs or is undone here on
   // this process's own account.
   double protected_floor = -kInfinity;
+  // The last floor the processes agreed on (commit_owner_before): a tick at
+  // or below it runs with nothing kept to undo it, and what came before
+  // it is final (Engine::run_committed_tick).
+  double agreed = -kInfinity;
+  // Every event key below this is final: the last tick run so.
+  EventKey final_below{-kInfinity, 0, 0, 0, 0};
   // An event or outcome that came up before `latest` (owner_undo_due):
   // run_until stopped in front of it.
   std::optional<EventKey> undo_due;

@@ -99,13 +99,11 @@ std::vector<EventKey> SentOutcomes::missing_before(double clock) {
   return out;
 }
 
-double SentOutcomes::unconfirmed_floor() const {
-  return unconfirmed_.empty() ? kInfinity : unconfirmed_.begin()->time;
-}
+EventKey SentOutcomes::earliest_unconfirmed() const { return unconfirmed_.empty() ? EventKey{} : *unconfirmed_.begin(); }
 
-void SentOutcomes::commit_before(double t) {
-  sent_.erase(sent_.begin(), sent_.lower_bound(instant_start(t)));
-  unconfirmed_.erase(unconfirmed_.begin(), unconfirmed_.lower_bound(instant_start(t)));
+void SentOutcomes::commit_before(const EventKey& key) {
+  sent_.erase(sent_.begin(), sent_.lower_bound(key));
+  unconfirmed_.erase(unconfirmed_.begin(), unconfirmed_.lower_bound(key));
 }
 
 EventKey SentOutcomes::instant_start(double t) {

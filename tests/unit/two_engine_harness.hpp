@@ -114,6 +114,7 @@ class TwoEngineHarness {
     for (std::uint64_t turn = 0; turn < max_turns; ++turn) {
       const int k = static_cast<int>(rng_() % 2);
       view(k).engine().run_until(options_.end, 1 + rng_() % static_cast<std::uint64_t>(options_.longest_run));
+      sent_[k].commit_before(view(k).final_below());  // a tick ran: what came before it is final
       for (engine::EventOutcome& outcome : view(k).take_outcomes()) {
         if (!concerns(1 - k, outcome)) {
           // What was sent at this key before (other bits) is withdrawn.
@@ -234,10 +235,11 @@ class TwoEngineHarness {
     if (!options_.lose_cancels) channel_[1 - k].push_back({true, true, key, {}});
   }
 
-  double in_flight_floor() const {
+  // Times as the agreement counts them (PartialView::agreement_time).
+  double in_flight_floor() {
     double t = kInfinity;
     for (const auto& channel : channel_) {
-      for (const Message& m : channel) t = std::min(t, m.key.time);
+      for (const Message& m : channel) t = std::min(t, view(0).agreement_time(m.key));
     }
     return t;
   }
@@ -245,7 +247,7 @@ class TwoEngineHarness {
   void commit() {
     double floor = in_flight_floor();
     for (int k = 0; k < 2; ++k) {
-      floor = std::min({floor, sims_[static_cast<std::size_t>(k)]->view().floor_time(), sent_[k].unconfirmed_floor()});
+      floor = std::min({floor, view(k).floor_time(), view(k).agreement_time(sent_[k].earliest_unconfirmed())});
     }
     floor = std::min(floor, options_.end);
     for (int k = 0; k < 2; ++k) {

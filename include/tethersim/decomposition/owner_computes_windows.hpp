@@ -83,7 +83,7 @@ class OwnerComputesWindows final : public WindowProtocol {
   // batches of the ranks they concern.
   void publish(Turn& t, double end);
   // A key about to be sent (its batch is pending): the agreement counts it.
-  void note_sending(Turn& t, double key_time);
+  void note_sending(Turn& t, const engine::EventKey& key);
   // How far this rank may run now: the agreed floor (or the earliest time
   // any rank can run by itself) and the throttle's stretch.
   double horizon(const Turn& t) const;

@@ -272,6 +272,9 @@ class Engine {
   void undo_segments_from(double t);
   void commit_segments_before(double t);
   std::size_t segment_count() const;
+  // Every segment is final: its storage goes to the spares and the change
+  // set is emptied; no segment is open until the next is opened.
+  void drop_segments();
   // Owner-computes mode (engine_owner_computes.cpp; PartialView documents
   // each).
   void begin_owner_computes(const SectorBox& block, std::size_t instants_per_segment,
@@ -297,6 +300,9 @@ class Engine {
   EventKey withdraw_foreign(int sender, const EventKey& key);
   void commit_owner_before(double t);
   double floor_time() const;
+  double agreement_time(const EventKey& key) const;
+  EventKey final_below() const;
+  void finish_ticks_at(double t);
   // Owner-computes mode: no agreement can give less than `t` any more (the
   // agreed floor, what this process reported to the agreement under way,
   // or the key of a message taken in since): nothing below t may run or
@@ -545,8 +551,17 @@ class Engine {
   // Whether the event or outcome at `key` must wait for an undo from its
   // time (it came up before the latest event run here); notes it if so.
   bool owner_undo_due(const EventKey& key);
-  // The next local event's time (particle calendar or global calendar).
+  // The next local event's time (particle calendar or global calendar), as
+  // agreement_time counts it.
   double local_floor_time() const;
+  // Whether a periodic impulse ticks at exactly t (one of any number).
+  bool is_tick_time(double t) const;
+  // Throws when `key` comes before the last tick run (nothing before it
+  // may arrive any more).
+  void refuse_if_final(const EventKey& key) const;
+  // Runs tick g once everything before it is final on every process
+  // (docs/owner-computes.md, "Ticks as barriers").
+  void run_committed_tick(const GlobalEvent& g);
   // The pending outcome to place before the next local event (-1: none).
   std::ptrdiff_t ready_foreign(bool have_particle, bool have_global) const;
   void place_foreign(std::ptrdiff_t pending);

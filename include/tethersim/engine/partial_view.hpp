@@ -219,6 +219,18 @@ class PartialView {
   // A lower bound on the time of anything this engine may still run or
   // place (held events excluded: their outcomes come from elsewhere).
   double floor_time() const { return engine_->floor_time(); }
+  // The time at which the committed floor's agreement counts what comes
+  // at `key` (to run, to place, on its way or to cancel): its time, or
+  // just before it when it comes before a periodic impulse at that very
+  // time. A tick runs once the agreed floor reaches its time, with nothing
+  // kept to undo it (docs/owner-computes.md, "Ticks as barriers"), so the
+  // floor must not reach it while anything before it is left.
+  double agreement_time(const EventKey& key) const { return engine_->agreement_time(key); }
+  // Every key below this is final on every process (the last tick run).
+  EventKey final_below() const { return engine_->final_below(); }
+  // Runs the ticks at t that the agreed floor has cleared and this engine
+  // has not run yet: a round that ends at such a tick hands back one state.
+  void finish_ticks_at(double t) const { engine_->finish_ticks_at(t); }
   // Nothing below t may run or be undone on this engine's own account
   // (Engine::protect_floor).
   void protect_floor(double t) const { engine_->protect_floor(t); }

@@ -60,12 +60,13 @@ class SentOutcomes {
   // The engine's clock has left the instants of the unconfirmed outcomes
   // before it, which a re-run did not give again: the withdrawals to send.
   std::vector<EventKey> missing_before(double clock);
-  // The earliest time a cancel notice may yet start from for what was
-  // already sent (an unconfirmed outcome; kInfinity when none): the
-  // committed floor must not pass it.
-  double unconfirmed_floor() const;
-  // Outcomes before t are final.
-  void commit_before(double t);
+  // The earliest key a cancel notice may yet start from for what was
+  // already sent (an unconfirmed outcome; a key at kInfinity when none):
+  // the committed floor must not pass it.
+  EventKey earliest_unconfirmed() const;
+  // Outcomes before t, or before `key`, are final.
+  void commit_before(double t) { commit_before(instant_start(t)); }
+  void commit_before(const EventKey& key);
   // Re-runs that gave bits already sent (what lazy cancellation saved).
   std::uint64_t identical_resends() const { return identical_; }
 

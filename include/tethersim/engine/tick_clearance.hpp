@@ -34,8 +34,11 @@
 //   around it (they counted on it moving);
 // - an undo that takes a tick back forgets every clearance, since they are
 //   kept against tick numbers, which go back with it;
-// - owner-computes mode predicts one particle at a time (held particles
-//   are not predicted at all) and skips no walk.
+// - owner-computes mode runs a tick once everything before it is final
+//   (Engine::run_committed_tick), with no undo log, and predicts its
+//   particles together as a serial run does (held ones are not predicted);
+//   records placed from other processes' outcomes forget their clearances
+//   as above.
 
 #include <algorithm>
 #include <cmath>
