@@ -60,14 +60,32 @@ std::vector<ParticleId> link_ends_to_ask(const std::vector<engine::ParticleRecor
   return out;
 }
 
-bool answers(const engine::ParticleRecord& r, const std::unordered_set<ParticleId>& asked) {
-  if (asked.count(r.particle.id) != 0) return true;
-  for (ParticleId p : r.tethers) {
-    if (asked.count(p) != 0) return true;
+std::vector<std::vector<std::size_t>> answers_by_rank(const std::vector<engine::ParticleRecord>& mine,
+                                                      const std::vector<std::vector<ParticleId>>& asked) {
+  // One pass over the records, whatever the number of ranks: each asked
+  // id names the ranks that asked for it.
+  std::unordered_map<ParticleId, std::vector<std::size_t>> askers;
+  for (std::size_t q = 0; q < asked.size(); ++q) {
+    for (ParticleId id : asked[q]) askers[id].push_back(q);
   }
-  return std::any_of(r.loaded_edges.begin(), r.loaded_edges.end(), [&](const engine::LoadedEdgeSnapshot& e) {
-    return asked.count(e.a == r.particle.id ? e.b : e.a) != 0;
-  });
+  std::vector<std::vector<std::size_t>> out(asked.size());
+  if (askers.empty()) return out;
+  std::vector<std::size_t> ranks;
+  const auto note = [&](ParticleId id) {
+    const auto at = askers.find(id);
+    if (at != askers.end()) ranks.insert(ranks.end(), at->second.begin(), at->second.end());
+  };
+  for (std::size_t k = 0; k < mine.size(); ++k) {
+    const engine::ParticleRecord& r = mine[k];
+    ranks.clear();
+    note(r.particle.id);
+    for (ParticleId p : r.tethers) note(p);
+    for (const engine::LoadedEdgeSnapshot& e : r.loaded_edges) note(e.a == r.particle.id ? e.b : e.a);
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    for (std::size_t q : ranks) out[q].push_back(k);
+  }
+  return out;
 }
 
 }  // namespace tethersim::decomposition

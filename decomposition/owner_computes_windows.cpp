@@ -200,15 +200,18 @@ void OwnerComputesWindows::gather_linked(const std::vector<engine::ParticleRecor
     std::vector<std::size_t> counts;
     const std::vector<ParticleId> every = mpi::all_gather(ask, d_.comm_, &counts);
     if (every.empty()) return;  // no rank misses anything
-    std::vector<Bytes> out(static_cast<std::size_t>(d_.ranks_));
+    std::vector<std::vector<ParticleId>> by_rank(counts.size());
     std::size_t from = 0;
     for (std::size_t q = 0; q < counts.size(); ++q) {
-      const std::unordered_set<ParticleId> theirs(every.begin() + static_cast<std::ptrdiff_t>(from),
-                                                  every.begin() + static_cast<std::ptrdiff_t>(from + counts[q]));
+      by_rank[q].assign(every.begin() + static_cast<std::ptrdiff_t>(from),
+                        every.begin() + static_cast<std::ptrdiff_t>(from + counts[q]));
       from += counts[q];
-      if (theirs.empty()) continue;
-      for (const engine::ParticleRecord& r : mine) {
-        if (!d_.model_.is_hub_species(r.particle.species) && answers(r, theirs)) append_record(out[q], r);
+    }
+    std::vector<Bytes> out(static_cast<std::size_t>(d_.ranks_));
+    const std::vector<std::vector<std::size_t>> answering = answers_by_rank(mine, by_rank);
+    for (std::size_t q = 0; q < answering.size(); ++q) {
+      for (std::size_t k : answering[q]) {
+        if (!d_.model_.is_hub_species(mine[k].particle.species)) append_record(out[q], mine[k]);
       }
     }
     std::vector<engine::ParticleRecord> more = exchange_records(std::move(out));

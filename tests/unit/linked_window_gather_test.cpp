@@ -86,12 +86,29 @@ TEST(LinkedWindowGather, ARecordAnswersForItselfAndForItsPartners) {
   r.tethers = {2};
   load(r, 1, 3);
   load(r, 0, 1);
-  EXPECT_TRUE(decomposition::answers(r, {1}));
-  EXPECT_TRUE(decomposition::answers(r, {2}));
-  EXPECT_TRUE(decomposition::answers(r, {3}));
-  EXPECT_TRUE(decomposition::answers(r, {0}));
-  EXPECT_FALSE(decomposition::answers(r, {4, 5}));
-  EXPECT_FALSE(decomposition::answers(r, {}));
+  const auto answered = [&](std::vector<ParticleId> ids) {
+    return !decomposition::answers_by_rank({r}, {ids})[0].empty();
+  };
+  EXPECT_TRUE(answered({1}));
+  EXPECT_TRUE(answered({2}));
+  EXPECT_TRUE(answered({3}));
+  EXPECT_TRUE(answered({0}));
+  EXPECT_FALSE(answered({4, 5}));
+  EXPECT_FALSE(answered({}));
+}
+
+TEST(LinkedWindowGather, EachRankGetsEveryRecordAnsweringItOnce) {
+  std::vector<engine::ParticleRecord> mine{at_sector(1, 0), at_sector(2, 0), at_sector(3, 0)};
+  mine[0].tethers = {2};
+  load(mine[1], 2, 7);
+  // Rank 0 asks for 2 (itself, and named by 1's tether), rank 1 for nothing,
+  // rank 2 for 7 and 2 (2 answers both, once), rank 3 for 9 (nobody).
+  const std::vector<std::vector<std::size_t>> out = decomposition::answers_by_rank(mine, {{2}, {}, {7, 2}, {9}});
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0], (std::vector<std::size_t>{0, 1}));
+  EXPECT_TRUE(out[1].empty());
+  EXPECT_EQ(out[2], (std::vector<std::size_t>{0, 1}));
+  EXPECT_TRUE(out[3].empty());
 }
 
 }  // namespace

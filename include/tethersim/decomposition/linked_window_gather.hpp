@@ -30,8 +30,11 @@ std::vector<ParticleId> link_ends_to_ask(const std::vector<engine::ParticleRecor
                                          const std::vector<bool>& hub_species,
                                          const std::unordered_set<ParticleId>& asked_before);
 
-// Whether a rank's accounted record answers a request for `asked`: it is
-// one of them, or it names one of them as a tether or loaded-edge partner.
-bool answers(const engine::ParticleRecord& r, const std::unordered_set<ParticleId>& asked);
+// For each rank q, the indices (ascending) of the records of `mine` (a
+// rank's accounted records) that answer the ids q asked for: a record
+// answers when it is one of them, or names one of them as a tether or
+// loaded-edge partner. One pass over `mine` whatever the number of ranks.
+std::vector<std::vector<std::size_t>> answers_by_rank(const std::vector<engine::ParticleRecord>& mine,
+                                                      const std::vector<std::vector<ParticleId>>& asked);
 
 }  // namespace tethersim::decomposition
