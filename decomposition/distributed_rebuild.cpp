@@ -20,7 +20,7 @@ void DistributedEngine::fallback(double until, double events_per_particle) {
   ++counters_.fallbacks;
   // Everything to rank 0, which runs the window as one serial engine.
   Bytes mine;
-  for (const engine::ParticleRecord& r : accounted_records(*engine_)) append_record(mine, r);
+  for_each_accounted_record(*engine_, [&](engine::ParticleRecord&& r) { append_record(mine, r); });
   enter(RoundPhase::other);
   Bytes all = gather_to_root(comm_, mine, recorder_.get());
   counters_.bytes_sent += mine.size();

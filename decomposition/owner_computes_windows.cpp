@@ -152,16 +152,19 @@ std::unique_ptr<engine::Engine> OwnerComputesWindows::window_system(const std::v
   const std::vector<engine::SectorWindow>& sent_to = links ? reach : windows;
   std::vector<Bytes> out(static_cast<std::size_t>(d_.ranks_));
   std::vector<int> ranks;
-  std::vector<engine::ParticleRecord> mine = accounted_records(*d_.engine_);
-  for (const engine::ParticleRecord& r : mine) {
+  // With links the records are kept: they answer the other ranks' requests
+  // (gather_linked). Without, each is packed as it comes.
+  std::vector<engine::ParticleRecord> mine;
+  for_each_accounted_record(*d_.engine_, [&](engine::ParticleRecord&& r) {
     if (d_.model_.is_hub_species(r.particle.species) || !r.particle.alive) {
       d_.pack_for_holders(out, r, ranks);
-      continue;
+    } else {
+      for (int q = 0; q < d_.ranks_; ++q) {
+        if (sent_to[static_cast<std::size_t>(q)].contains(r.particle.sector)) append_record(out[static_cast<std::size_t>(q)], r);
+      }
     }
-    for (int q = 0; q < d_.ranks_; ++q) {
-      if (sent_to[static_cast<std::size_t>(q)].contains(r.particle.sector)) append_record(out[static_cast<std::size_t>(q)], r);
-    }
-  }
+    if (links) mine.push_back(std::move(r));
+  });
   // Freed before the round's engine is built: the hand-back builds it
   // again (holding both was the larger share of a rank's peak on 8 ranks).
   d_.engine_.reset();
@@ -221,7 +224,7 @@ void OwnerComputesWindows::gather_linked(const std::vector<engine::ParticleRecor
 
 std::unique_ptr<engine::Engine> OwnerComputesWindows::whole_system(const Turn& t) {
   Bytes mine;
-  for (const engine::ParticleRecord& r : accounted_records(*d_.engine_)) append_record(mine, r);
+  for_each_accounted_record(*d_.engine_, [&](engine::ParticleRecord&& r) { append_record(mine, r); });
   d_.engine_.reset();  // as in window_system
   Bytes all = mpi::all_gather(mine, d_.comm_);
   d_.counters_.bytes_sent += mine.size() * static_cast<std::size_t>(d_.ranks_ - 1);

@@ -100,8 +100,7 @@ engine::EngineSnapshot snapshot_of_records(std::vector<engine::ParticleRecord> r
   return assembly.finish();
 }
 
-std::vector<engine::ParticleRecord> accounted_records(const engine::Engine& e) {
-  std::vector<engine::ParticleRecord> out;
+void for_each_accounted_record(const engine::Engine& e, const std::function<void(engine::ParticleRecord&&)>& visit) {
   const engine::ParticleStore& store = e.particles();
   for (engine::Index i : store.indices_in_id_order()) {
     if (!e.accounted_here(i)) continue;
@@ -111,9 +110,8 @@ std::vector<engine::ParticleRecord> accounted_records(const engine::Engine& e) {
     std::erase_if(r.loaded_edges, [&](const engine::LoadedEdgeSnapshot& x) {
       return !accounted_link(x.a == r.particle.id ? x.b : x.a);
     });
-    out.push_back(std::move(r));
+    visit(std::move(r));
   }
-  return out;
 }
 
 }  // namespace tethersim::decomposition

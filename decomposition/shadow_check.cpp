@@ -18,7 +18,7 @@ namespace {
 engine::EngineSnapshot gathered_snapshot(const Model& model, MPI_Comm comm, const engine::Engine& local,
                                          double time) {
   Bytes mine;
-  for (const engine::ParticleRecord& r : accounted_records(local)) append_record(mine, r);
+  for_each_accounted_record(local, [&](engine::ParticleRecord&& r) { append_record(mine, r); });
   const Bytes all = gather_to_root(comm, mine);
   const std::size_t reactions =
       model.action_potentials().enabled() ? model.action_potentials().reactions.size() : 0;

@@ -3,6 +3,7 @@
 // its partial engine from, and what the fallback's single engine runs.
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "tethersim/engine/snapshot.hpp"
@@ -50,6 +51,8 @@ namespace tethersim::decomposition {
 // is held by both, but only the one that runs its events keeps it current:
 // taking each link from that process alone makes the state assembled from
 // every process's records the same whatever the split.
-std::vector<engine::ParticleRecord> accounted_records(const engine::Engine& e);
+// One record at a time, in id order: a rank packs them as they come
+// instead of holding every one first.
+void for_each_accounted_record(const engine::Engine& e, const std::function<void(engine::ParticleRecord&&)>& visit);
 
 }  // namespace tethersim::decomposition
