@@ -263,8 +263,19 @@ void OwnerComputesWindows::open_round(Turn& t) {
     for (int q = 0; q < d_.ranks_; ++q) reach.push_back(engine::SectorWindow::around(block_of(q), grid, 2));
     for (int q : channels_->neighbours()) t.reach.push_back(reach[static_cast<std::size_t>(q)]);
   }
-  // The rank's own engine is freed once its records are packed (the
-  // hand-back builds it again): the round keeps its counts and clocks.
+  t.pending.resize(channels_->neighbours().size());
+  for (Bytes& b : t.pending) fresh_batch(b);
+  t.cut = std::make_unique<mpi::CutMinimum>(d_.comm_, t.pending.size());
+  t.switches = std::make_unique<OwnerTestingSwitches>(d_.rank_, d_.counters_.owner_rounds, t.pending.size());
+  if (engine::PartialView(*d_.engine_).owner_computes_on()) {
+    // The last round's engine, kept as the rank's (hand_back): it goes on,
+    // its counts already the run's.
+    t.e = std::move(d_.engine_);
+    t.kept_at_start = t.e->statistics().total_events();
+    return;
+  }
+  // The rank's own engine is freed once its records are packed: the round
+  // keeps its counts and clocks.
   t.statistics = d_.engine_->statistics();
   t.escapes = d_.engine_->escapes();
   t.releases = d_.engine_->releases();
@@ -272,10 +283,6 @@ void OwnerComputesWindows::open_round(Turn& t) {
   t.e = one_layer ? window_system(windows, reach, t, links) : whole_system(t);
   const engine::PartialView view(*t.e);
   view.set_counts_global_events(d_.rank_ == 0);
-  t.pending.resize(channels_->neighbours().size());
-  for (Bytes& b : t.pending) fresh_batch(b);
-  t.cut = std::make_unique<mpi::CutMinimum>(d_.comm_, t.pending.size());
-  t.switches = std::make_unique<OwnerTestingSwitches>(d_.rank_, d_.counters_.owner_rounds, t.pending.size());
   view.begin_owner_computes(block_of(d_.rank_), kInstantsPerSegment, one_layer ? &window : nullptr);
   if (one_layer) view.set_quiet_core(engine::quiet_core(block_of(d_.rank_), t.e->grid()));
   t.kept_at_start = t.e->statistics().total_events();
@@ -652,31 +659,20 @@ void OwnerComputesWindows::stalled(Turn& t, const std::string& spent, double flo
 void OwnerComputesWindows::hand_back(Turn& t, double until) {
   const double started = seconds_now();
   d_.enter(RoundPhase::commit);
-  engine::Engine& e = *t.e;
-  // Each rank's share of the counts: the events it ran and kept.
-  engine::EngineStatistics statistics = t.statistics;
-  statistics.add(e.statistics());
-  std::vector<engine::EscapeSnapshot> escapes = std::move(t.escapes);
-  escapes.insert(escapes.end(), e.escapes().begin(), e.escapes().end());
-  std::vector<engine::ReleaseSnapshot> releases = std::move(t.releases);
-  releases.insert(releases.end(), e.releases().begin(), e.releases().end());
-  d_.counters_.events_executed += e.statistics().total_events();
-  const DistributedEngine::Globals globals{e.periodic_ticks(), e.active_window()};
-  // Each rank sends the particles it owns at `until` (and rank 0 the
-  // hubs, which no rank owns) to the windows that hold them, as a fallback
-  // does: every outcome before `until` that changed a particle went to every
-  // rank that holds it and was placed there, so its owner's record is
-  // exact (the shadow check and the one-rank bits of the
-  // mpi.sync.*owner* tests compare it).
-  std::vector<Bytes> after(static_cast<std::size_t>(d_.ranks_));
-  std::vector<int> ranks;
-  for (engine::Index i : e.particles().indices_in_id_order()) {
-    if (e.is_owned(i) || (d_.rank_ == 0 && e.is_hub(i))) d_.pack_for_holders(after, e.record(i), ranks);
-  }
-  t.e.reset();
+  // The round's engine becomes the rank's until the next round goes on
+  // with it: its owned particles' records are exact at `until` (every
+  // outcome before it that changed one went to every rank that holds it
+  // and was placed there; the shadow check and the one-rank bits of the
+  // mpi.sync.*owner* tests compare them), and what the run reads between
+  // rounds (frames, observables, checkpoints, the state hash) reads the
+  // particles it accounts for. Its segments go (everything before `until`
+  // is final) and it takes the counts of what ran before the round.
+  d_.counters_.events_executed += t.e->statistics().total_events() - t.kept_at_start;
+  engine::PartialView(*t.e).close_owner_round(until, t.statistics, t.escapes, t.releases);
+  d_.engine_ = std::move(t.e);
   d_.halt_ = t.halt;
   d_.move_clock_to(until);
-  d_.deliver_and_build(std::move(after), globals, statistics, escapes, releases);
+  d_.count_held();
   // The run's totals: the next round's length is counted in events per
   // particle, and the run loop's progress and checkpoints in events.
   RunTotals totals = d_.run_totals();

@@ -58,6 +58,36 @@ void Engine::begin_owner_computes(const SectorBox& block, std::size_t instants_p
 
 void Engine::grow_owner_state(std::size_t particles) { owner_->holds.resize(particles); }
 
+void Engine::close_owner_round(double until, const EngineStatistics& before, const std::vector<EscapeSnapshot>& escapes,
+                               const std::vector<ReleaseSnapshot>& releases) {
+  if (!owner_) throw std::logic_error("owner-computes mode is not on");
+  if (!(owner_->latest < until) || !owner_->outbox.empty()) {
+    throw std::logic_error("owner-computes: a round ends with events at or after its end");
+  }
+  commit_owner_before(until);
+  // Outcomes at or after `until` are void: their senders were undone to it
+  // too, and send them again as they run them again in the next round.
+  owner_->foreign = ForeignOutcomes{};
+  // Nothing is undone below `until` any more: the segments' saved counts
+  // would otherwise take the ones added below back.
+  drop_segments();
+  // A fresh round's engine was numbered in sector order; this one's
+  // particles drifted from their storage neighbours over the round (a
+  // round is about 20 events per particle; a serial run renumbers after 8),
+  // so it is numbered again. Between rounds no slot is named but by the
+  // holds, which are made again as events surface (as after an undo).
+  owner_->holds.release_all([&](Index m) { mark_for_prediction(m); });
+  repredict_touched();
+  reorder();
+  owner_->holds.resize(particles_.size());
+  EngineStatistics counts = before;
+  counts.add(stats_);
+  stats_ = counts;
+  escapes_.insert(escapes_.begin(), escapes.begin(), escapes.end());
+  releases_.insert(releases_.begin(), releases.begin(), releases.end());
+  speculation_ = open_segment_state();
+}
+
 bool Engine::outside_window(Index i) const {
   return owner_->window && in_grid(i) && !owner_->window->contains(sector(i));
 }

@@ -288,6 +288,9 @@ class Engine {
   }
   void set_quiet_core(const SectorBox& core);
   void end_owner_computes();
+  bool owner_computes_on() const { return owner_ != nullptr; }
+  void close_owner_round(double until, const EngineStatistics& before, const std::vector<EscapeSnapshot>& escapes,
+                         const std::vector<ReleaseSnapshot>& releases);
   std::vector<EventOutcome> take_outcomes();
   bool is_straggler(const EventKey& key) const;
   std::optional<EventKey> take_undo_due();
