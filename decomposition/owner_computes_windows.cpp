@@ -628,7 +628,9 @@ void OwnerComputesWindows::take_agreement(Turn& t, double end) {
     t.over = true;
     return;
   }
-  const double budget = std::max(kMinRoundEvents, kRoundEventsPerParticle * static_cast<double>(d_.global_owned_));
+  const double asked = t.switches->round_events();
+  const double budget =
+      asked > 0.0 ? asked : std::max(kMinRoundEvents, kRoundEventsPerParticle * static_cast<double>(d_.global_owned_));
   if (t.all_events >= budget && gvt > d_.time_) {
     t.budget_spent = true;
     t.over = true;

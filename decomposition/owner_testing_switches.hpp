@@ -9,7 +9,11 @@
 //                                the agreement's markers come late;
 //   TETHERSIM_OWNER_FAIL_RATE=p  at each turn, with probability p, the
 //                                rank is undone from a random time between
-//                                the committed floor and its latest event.
+//                                the committed floor and its latest event;
+//   TETHERSIM_OWNER_ROUND_EVENTS=n  a round ends at the committed floor
+//                                once the ranks ran n events in it (not 20
+//                                per particle, at least 10^5), so that small
+//                                runs end rounds between their stops too.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -29,6 +33,8 @@ class OwnerTestingSwitches {
         held_(channels),
         random_(0x5851f42d4c957f2dull * (round + 1) + static_cast<std::uint64_t>(rank)) {}
 
+  // The events after which a round ends (0: the round's own rule).
+  double round_events() const { return rate("TETHERSIM_OWNER_ROUND_EVENTS"); }
   bool delays() const { return delay_ > 0.0; }
   // Whether a batch to channel k must wait now (it is held, or one before
   // it is).

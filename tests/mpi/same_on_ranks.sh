@@ -29,6 +29,7 @@
 # least k outcomes must have come late to a rank (and undone it there), the
 # instants their particles reached no more than those undone (at least one
 # when k >= 100); with
+# MIN_OWNER_ROUNDS=k at least k owner-computes rounds on every rank; with
 # MIN_HELD_UNDOS=k at least k undos before an event a rank had held while
 # later ones ran; with MIN_FORCED_UNDOS=k at least k undos forced by
 # TETHERSIM_OWNER_FAIL_RATE.
@@ -125,6 +126,7 @@ if [[ -n "${OWNER:-}" ]]; then
     "$instants" "$reached" "$OWNER" ||
     { echo "expected the instants reached within those undone (and some reached with $OWNER late outcomes)"; exit 1; }
 fi
+at_least MIN_OWNER_ROUNDS owner_rounds min "owner-computes rounds (fewest on a rank)"
 at_least MIN_HELD_UNDOS held_undos total "undos before a held event"
 at_least MIN_FORCED_UNDOS forced_undos total "undos forced by the testing switch"
 at_least MIN_PARTIAL_COMMITS partial_commits total "windows kept up to their earliest violation"
