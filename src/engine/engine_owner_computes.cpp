@@ -64,7 +64,10 @@ void Engine::close_owner_round(double until, const EngineStatistics& before, con
   if (!(owner_->latest < until) || !owner_->outbox.empty()) {
     throw std::logic_error("owner-computes: a round ends with events at or after its end");
   }
-  commit_owner_before(until);
+  // Not commit_owner_before: the agreed floor stays the agreement's (it can
+  // lie just before `until`, with a restitution of a tick's instant to run
+  // before the tick: agreement_time).
+  commit_segments_before(until);
   // Outcomes at or after `until` are void: their senders were undone to it
   // too, and send them again as they run them again in the next round.
   owner_->foreign = ForeignOutcomes{};
