@@ -165,13 +165,10 @@ std::unique_ptr<engine::Engine> OwnerComputesWindows::window_system(const std::v
     }
     if (links) mine.push_back(std::move(r));
   });
-  // Freed before the round's engine is built: the hand-back builds it
-  // again (holding both was the larger share of a rank's peak on 8 ranks).
+  // Freed before the round's engine is built, which then serves as the
+  // rank's (holding both was the larger share of a rank's peak on 8 ranks).
   d_.engine_.reset();
-  if (!links) {
-    engine::free_storage(mine);
-    return round_engine(d_.exchange_snapshot(std::move(out)), t);
-  }
+  if (!links) return round_engine(d_.exchange_snapshot(std::move(out)), t);
   std::vector<engine::ParticleRecord> held = exchange_records(std::move(out));
   gather_linked(mine, held, windows[static_cast<std::size_t>(d_.rank_)]);
   engine::free_storage(mine);

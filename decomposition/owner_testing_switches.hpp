@@ -30,11 +30,12 @@ class OwnerTestingSwitches {
   OwnerTestingSwitches(int rank, std::uint64_t round, std::size_t channels)
       : delay_(rate("TETHERSIM_OWNER_DELAY")),
         fail_(rate("TETHERSIM_OWNER_FAIL_RATE")),
+        round_events_(rate("TETHERSIM_OWNER_ROUND_EVENTS")),
         held_(channels),
         random_(0x5851f42d4c957f2dull * (round + 1) + static_cast<std::uint64_t>(rank)) {}
 
   // The events after which a round ends (0: the round's own rule).
-  double round_events() const { return rate("TETHERSIM_OWNER_ROUND_EVENTS"); }
+  double round_events() const { return round_events_; }
   bool delays() const { return delay_ > 0.0; }
   // Whether a batch to channel k must wait now (it is held, or one before
   // it is).
@@ -78,6 +79,7 @@ class OwnerTestingSwitches {
 
   double delay_;
   double fail_;
+  double round_events_;
   std::vector<std::deque<Held>> held_;
   std::mt19937_64 random_;
   std::uint64_t turn_ = 0;

@@ -124,7 +124,8 @@ class OwnerComputesWindows final : public WindowProtocol {
   // The round halts as a stall: the rounds did `spent` ("ran N events")
   // without the floor passing `floor`.
   void stalled(Turn& t, const std::string& spent, double floor);
-  // Hands the state at `until` back to the windows of every rank.
+  // The round's engine, at `until`, becomes the rank's (the next round
+  // goes on with it).
   void hand_back(Turn& t, double until);
 
   DistributedEngine& d_;

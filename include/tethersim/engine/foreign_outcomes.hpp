@@ -83,8 +83,6 @@ class ForeignOutcomes {
   void drop_pending(int sender, const EventKey& key);
   // Outcomes placed before t are final.
   void drop_placed_before(double t);
-  // The earliest pending time (kInfinity when none).
-  double next_time() const { return pending_.empty() ? kInfinity : pending_.front().outcome.key.time; }
 
  private:
   static bool earlier(const Item& a, const Item& b);
