@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 #include <exception>
+#include <optional>
 
 #include "tethersim/decomposition/record_snapshot.hpp"
 #include "tethersim/engine/free_storage.hpp"
@@ -115,15 +116,26 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
     if (!model.is_hub_species(p.species)) span.add(grid.coords_of(p.position));
   });
   start_layout(settings, span);
+  // In owner-computes rounds the rank's engine holds the rounds' window
+  // from the start (owner_computes_start.cpp); otherwise the halo's.
+  std::optional<OwnerComputesWindows::Holding> holding;
+  if (owner_) holding = owner_->holding();
   scenario::InitialParticles mine = initial.keep(model, [&](const ParticleSpec& p) {
-    return model.is_hub_species(p.species) || layout_.in_window(rank_, grid.coords_of(p.position));
+    if (model.is_hub_species(p.species)) return true;
+    const auto sector = grid.coords_of(p.position);
+    return holding ? owner_->held_at_start(*holding, sector) : layout_.in_window(rank_, sector);
   });
   start_particles_ = mine.particles.size();
   refuse_overlaps(initial, mine.particles);
-  const std::size_t spare = spare_slots(mine.particles.size());
-  engine_ = std::make_unique<engine::Engine>(model, std::move(mine), spare);
-  engine_->keep_occupied_sector_pages();
-  assign_roles();
+  if (owner_) {
+    engine_ = owner_->start_engine(std::move(mine));
+    count_held();
+  } else {
+    const std::size_t spare = spare_slots(mine.particles.size());
+    engine_ = std::make_unique<engine::Engine>(model, std::move(mine), spare);
+    engine_->keep_occupied_sector_pages();
+    assign_roles();
+  }
   finish_start(started);
 }
 
@@ -221,8 +233,14 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm, engine::
       if (auto* r = find_homed(e.b)) r->loaded_edges.push_back(e);
     }
   }
-  Globals globals{slice.periodic_ticks, slice.active_window};
-  redistribute(std::move(homed), globals, slice.statistics, slice.escapes, slice.releases);
+  if (owner_) {
+    // The run's clocks, counts, escapes and releases go with the records.
+    engine_ = owner_->restart_engine(std::move(homed), std::move(slice));
+    count_held();
+  } else {
+    Globals globals{slice.periodic_ticks, slice.active_window};
+    redistribute(std::move(homed), globals, slice.statistics, slice.escapes, slice.releases);
+  }
   finish_start(started);
 }
 
@@ -239,7 +257,6 @@ void DistributedEngine::finish_start(double started) {
   last_balance_check_ = seconds_now();
   speculative_ = std::make_unique<SpeculativeWindows>(*this);
   certified_ = std::make_unique<CertifiedWindows>(*this);
-  if (settings_.windows == WindowMode::owner) owner_ = std::make_unique<OwnerComputesWindows>(*this);
   // The start-up's distribution of every particle is counted with the
   // start, not with the exchange that windows, rebalancing and fallbacks
   // cost (bytes per committed event).
@@ -272,6 +289,7 @@ void DistributedEngine::start_layout(const DistributionSettings& settings, Secto
   if (span.hi[0] >= span.lo[0]) occupied = GridShape{span.hi[0] - span.lo[0] + 1, span.hi[1] - span.lo[1] + 1, span.hi[2] - span.lo[2] + 1};
   const GridShape shape = rank_grid_for(model_, ranks_, settings, occupied);
   layout_ = BlockLayout(sectors, shape, {grid.periodic(0), grid.periodic(1), grid.periodic(2)}, settings.halo_depth);
+  if (settings.windows == WindowMode::owner) owner_ = std::make_unique<OwnerComputesWindows>(*this);
   neighbours_ = std::make_unique<NeighbourExchange>(comm_, layout_.neighbours(rank_));
   balancer_.emplace(settings.balance, sectors, settings.balance_interval, settings.imbalance_threshold);
 }

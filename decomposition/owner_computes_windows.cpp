@@ -19,19 +19,14 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "tethersim/decomposition/agreements.hpp"
 #include "tethersim/decomposition/distributed_engine.hpp"
-#include "tethersim/decomposition/linked_window_gather.hpp"
 #include "tethersim/decomposition/outcome_codec.hpp"
 #include "tethersim/decomposition/record_codec.hpp"
-#include "tethersim/decomposition/record_snapshot.hpp"
-#include "tethersim/engine/free_storage.hpp"
 #include "tethersim/engine/partial_view.hpp"
 #include "tethersim/mpi/batch_channels.hpp"
-#include "tethersim/mpi/collectives.hpp"
 #include "tethersim/mpi/cut_minimum.hpp"
 #include "tethersim/mpi/reductions.hpp"
 #include "wall_clock.hpp"
@@ -58,8 +53,6 @@ constexpr double kMinRoundEvents = 1e5;
 // Agreements (rounds of the floor's) without the floor rising that make a
 // stall even when no events run.
 constexpr std::uint64_t kMostAgreementsWithoutProgress = std::uint64_t{1} << 14;
-// Instants per undo segment (the engine's owner-computes mode).
-constexpr std::size_t kInstantsPerSegment = 256;
 // A batch is sent once it holds this much, and never holds more than the
 // channels' largest.
 constexpr std::size_t kSendAtBytes = std::size_t{1} << 18;
@@ -112,11 +105,6 @@ struct OwnerComputesWindows::Turn {
   OwnerThrottle throttle;
   double started_at = 0.0;  // the round's start time
   std::uint64_t kept_at_start = 0;  // the engine's events when the round began
-  // The rank's engine's counts, escapes and releases before the round.
-  engine::EngineStatistics statistics;
-  std::vector<engine::EscapeSnapshot> escapes;
-  std::vector<engine::ReleaseSnapshot> releases;
-  DistributedEngine::Globals globals;
 };
 
 namespace {
@@ -130,158 +118,28 @@ engine::PartialView view_of(const OwnerComputesWindows::Turn& t) { return engine
 OwnerComputesWindows::OwnerComputesWindows(DistributedEngine& engine) : d_(engine) {}
 OwnerComputesWindows::~OwnerComputesWindows() = default;
 
-engine::SectorBox OwnerComputesWindows::block_of(int rank) const {
-  const std::array<int, 3> block = d_.layout_.block_of_rank(rank);
-  engine::SectorBox box;
-  for (std::size_t a = 0; a < 3; ++a) {
-    const std::vector<int>& cuts = d_.layout_.cuts()[a];
-    box.lo[a] = cuts[static_cast<std::size_t>(block[a])];
-    box.hi[a] = cuts[static_cast<std::size_t>(block[a]) + 1];
-  }
-  return box;
-}
-
-std::unique_ptr<engine::Engine> OwnerComputesWindows::window_system(const std::vector<engine::SectorWindow>& windows,
-                                                                    const std::vector<engine::SectorWindow>& reach,
-                                                                    const Turn& t, bool links) {
-  // Each rank's accounted particles to the ranks whose windows hold them
-  // (hubs to every rank; a particle that left the system to the owner of
-  // the sector it left from, which accounts for it). With tethers or
-  // loaded groups, two layers deep, and then the loaded components
-  // (linked_window_gather.hpp).
-  const std::vector<engine::SectorWindow>& sent_to = links ? reach : windows;
-  std::vector<Bytes> out(static_cast<std::size_t>(d_.ranks_));
-  std::vector<int> ranks;
-  // With links the records are kept: they answer the other ranks' requests
-  // (gather_linked). Without, each is packed as it comes.
-  std::vector<engine::ParticleRecord> mine;
-  for_each_accounted_record(*d_.engine_, [&](engine::ParticleRecord&& r) {
-    if (d_.model_.is_hub_species(r.particle.species) || !r.particle.alive) {
-      d_.pack_for_holders(out, r, ranks);
-    } else {
-      for (int q = 0; q < d_.ranks_; ++q) {
-        if (sent_to[static_cast<std::size_t>(q)].contains(r.particle.sector)) append_record(out[static_cast<std::size_t>(q)], r);
-      }
-    }
-    if (links) mine.push_back(std::move(r));
-  });
-  // Freed before the round's engine is built, which then serves as the
-  // rank's (holding both was the larger share of a rank's peak on 8 ranks).
-  d_.engine_.reset();
-  if (!links) return round_engine(d_.exchange_snapshot(std::move(out)), t);
-  std::vector<engine::ParticleRecord> held = exchange_records(std::move(out));
-  gather_linked(mine, held, windows[static_cast<std::size_t>(d_.rank_)]);
-  engine::free_storage(mine);
-  return round_engine(snapshot_of_records(std::move(held), d_.time_, d_.reaction_count()), t);
-}
-
-std::vector<engine::ParticleRecord> OwnerComputesWindows::exchange_records(std::vector<Bytes> out) {
-  for (const Bytes& b : out) d_.counters_.bytes_sent += b.size();
-  const ReceivedBytes in = all_to_all(d_.comm_, std::move(out), d_.recorder_.get());
-  std::vector<engine::ParticleRecord> records;
-  for (std::span<const char> b : in) {
-    read_records_each(b.data(), b.size(), [&](const engine::ParticleRecord& r) { records.push_back(r); });
-  }
-  return records;
-}
-
-void OwnerComputesWindows::gather_linked(const std::vector<engine::ParticleRecord>& mine,
-                                         std::vector<engine::ParticleRecord>& held, const engine::SectorWindow& window) {
-  std::vector<bool> hub_species;
-  for (std::size_t s = 0; s < d_.model_.species().size(); ++s) {
-    hub_species.push_back(d_.model_.is_hub_species(static_cast<SpeciesIndex>(s)));
-  }
-  std::unordered_set<ParticleId> asked;
-  // A component grows by at least one loaded edge per pass: the passes are
-  // as many as the longest chain reaching out of a window.
-  for (;;) {
-    const std::vector<ParticleId> ask = link_ends_to_ask(held, window, hub_species, asked);
-    asked.insert(ask.begin(), ask.end());
-    std::vector<std::size_t> counts;
-    const std::vector<ParticleId> every = mpi::all_gather(ask, d_.comm_, &counts);
-    if (every.empty()) return;  // no rank misses anything
-    std::vector<std::vector<ParticleId>> by_rank(counts.size());
-    std::size_t from = 0;
-    for (std::size_t q = 0; q < counts.size(); ++q) {
-      by_rank[q].assign(every.begin() + static_cast<std::ptrdiff_t>(from),
-                        every.begin() + static_cast<std::ptrdiff_t>(from + counts[q]));
-      from += counts[q];
-    }
-    std::vector<Bytes> out(static_cast<std::size_t>(d_.ranks_));
-    const std::vector<std::vector<std::size_t>> answering = answers_by_rank(mine, by_rank);
-    for (std::size_t q = 0; q < answering.size(); ++q) {
-      for (std::size_t k : answering[q]) {
-        if (!d_.model_.is_hub_species(mine[k].particle.species)) append_record(out[q], mine[k]);
-      }
-    }
-    std::vector<engine::ParticleRecord> more = exchange_records(std::move(out));
-    held.insert(held.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
-  }
-}
-
-std::unique_ptr<engine::Engine> OwnerComputesWindows::whole_system(const Turn& t) {
-  Bytes mine;
-  for_each_accounted_record(*d_.engine_, [&](engine::ParticleRecord&& r) { append_record(mine, r); });
-  d_.engine_.reset();  // as in window_system
-  Bytes all = mpi::all_gather(mine, d_.comm_);
-  d_.counters_.bytes_sent += mine.size() * static_cast<std::size_t>(d_.ranks_ - 1);
-  engine::free_storage(mine);
-  engine::EngineSnapshot s = snapshot_of_records(read_records(all.data(), all.size()), d_.time_, d_.reaction_count());
-  engine::free_storage(all);
-  return round_engine(std::move(s), t);
-}
-
-std::unique_ptr<engine::Engine> OwnerComputesWindows::round_engine(engine::EngineSnapshot s, const Turn& t) const {
-  s.periodic_ticks = t.globals.periodic_ticks;
-  s.active_window = t.globals.active_window;
-  return std::make_unique<engine::Engine>(d_.model_, s);
-}
-
 void OwnerComputesWindows::open_round(Turn& t) {
   t.floor = d_.time_;
   t.least_runnable = d_.time_;
   t.started_at = d_.time_;
-  // Ghosts one sector layer deep: a rank gathers and keeps its block and
-  // one layer around it (with tethers or loaded groups, the loaded
-  // components reaching it whole, and the layer beyond absent but known:
-  // docs/owner-computes.md, "Links across the window's edge"), and an
-  // outcome goes only to the ranks within two layers of whose blocks one of
-  // its records lies (a crossing moves a particle one sector: that takes in
-  // every rank that held it before, too). Otherwise (hubs with links, or a
-  // window that is the whole grid) every rank holds the whole system.
-  const engine::SectorGrid& grid = d_.engine_->grid();
-  std::vector<engine::SectorWindow> windows;
-  for (int q = 0; q < d_.ranks_; ++q) windows.push_back(engine::SectorWindow::around(block_of(q), grid, 1));
-  const engine::SectorWindow& window = windows[static_cast<std::size_t>(d_.rank_)];
-  const bool links = d_.engine_->has_tethers() || d_.engine_->has_loaded_edges();
-  const bool one_layer = window.partial() && engine::PartialView(*d_.engine_).takes_one_layer_window();
-  std::vector<engine::SectorWindow> reach;  // every rank's block and two layers
-  if (one_layer) {
-    for (int q = 0; q < d_.ranks_; ++q) reach.push_back(engine::SectorWindow::around(block_of(q), grid, 2));
-    for (int q : channels_->neighbours()) t.reach.push_back(reach[static_cast<std::size_t>(q)]);
+  // An outcome goes only to the ranks within two layers of whose blocks
+  // one of its records lies (a crossing moves a particle one sector: that
+  // takes in every rank that held it before, too); from a rank that holds
+  // the whole system, to every rank.
+  const Holding h = holding();
+  if (one_layer(h)) {
+    for (int q : channels_->neighbours()) t.reach.push_back(h.reach[static_cast<std::size_t>(q)]);
   }
   t.pending.resize(channels_->neighbours().size());
   for (Bytes& b : t.pending) fresh_batch(b);
   t.cut = std::make_unique<mpi::CutMinimum>(d_.comm_, t.pending.size());
   t.switches = std::make_unique<OwnerTestingSwitches>(d_.rank_, d_.counters_.owner_rounds, t.pending.size());
-  if (engine::PartialView(*d_.engine_).owner_computes_on()) {
-    // The last round's engine, kept as the rank's (hand_back): it goes on,
-    // its counts already the run's.
-    t.e = std::move(d_.engine_);
-    t.kept_at_start = t.e->statistics().total_events();
-    return;
+  // The rank's engine (start_engine, restart_engine, or the last round's):
+  // it goes on, its counts the run's.
+  if (!engine::PartialView(*d_.engine_).owner_computes_on()) {
+    throw std::logic_error("owner-computes: the rank's engine was not built for these rounds");
   }
-  // The rank's own engine is freed once its records are packed: the round
-  // keeps its counts and clocks.
-  t.statistics = d_.engine_->statistics();
-  t.escapes = d_.engine_->escapes();
-  t.releases = d_.engine_->releases();
-  t.globals = {d_.engine_->periodic_ticks(), d_.engine_->active_window()};
-  t.e = one_layer ? window_system(windows, reach, t, links) : whole_system(t);
-  const engine::PartialView view(*t.e);
-  view.set_counts_global_events(d_.rank_ == 0);
-  view.begin_owner_computes(block_of(d_.rank_), kInstantsPerSegment, one_layer ? &window : nullptr);
-  if (one_layer) view.set_quiet_core(engine::quiet_core(block_of(d_.rank_), t.e->grid()));
+  t.e = std::move(d_.engine_);
   t.kept_at_start = t.e->statistics().total_events();
 }
 
@@ -665,9 +523,9 @@ void OwnerComputesWindows::hand_back(Turn& t, double until) {
   // mpi.sync.*owner* tests compare them), and what the run reads between
   // rounds (frames, observables, checkpoints, the state hash) reads the
   // particles it accounts for. Its segments go (everything before `until`
-  // is final) and it takes the counts of what ran before the round.
+  // is final).
   d_.counters_.events_executed += t.e->statistics().total_events() - t.kept_at_start;
-  engine::PartialView(*t.e).close_owner_round(until, t.statistics, t.escapes, t.releases);
+  engine::PartialView(*t.e).close_owner_round(until);
   d_.engine_ = std::move(t.e);
   d_.halt_ = t.halt;
   d_.move_clock_to(until);

@@ -40,6 +40,18 @@ bool any_tetherable_pair(const Model& model) {
 
 }  // namespace
 
+bool links_possible(const Model& model) {
+  return any_tetherable_pair(model) || model.dynamics().restitution_delay > 0.0;
+}
+
+bool takes_one_layer_window(const Model& model) {
+  if (!links_possible(model)) return true;
+  for (std::size_t s = 0; s < model.species().size(); ++s) {
+    if (model.is_hub_species(static_cast<SpeciesIndex>(s))) return false;
+  }
+  return true;
+}
+
 Engine::Engine(const Model& model, scenario::InitialParticles initial, std::size_t spare_slots)
     : model_(model), seed_(model.seed()), spare_slots_(spare_slots),
       grid_(model.domain(), model.sector_size(), initial.particles.size()) {

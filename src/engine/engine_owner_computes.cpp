@@ -58,8 +58,7 @@ void Engine::begin_owner_computes(const SectorBox& block, std::size_t instants_p
 
 void Engine::grow_owner_state(std::size_t particles) { owner_->holds.resize(particles); }
 
-void Engine::close_owner_round(double until, const EngineStatistics& before, const std::vector<EscapeSnapshot>& escapes,
-                               const std::vector<ReleaseSnapshot>& releases) {
+void Engine::close_owner_round(double until) {
   if (!owner_) throw std::logic_error("owner-computes mode is not on");
   if (!(owner_->latest < until) || !owner_->outbox.empty()) {
     throw std::logic_error("owner-computes: a round ends with events at or after its end");
@@ -83,11 +82,6 @@ void Engine::close_owner_round(double until, const EngineStatistics& before, con
   repredict_touched();
   reorder();
   owner_->holds.resize(particles_.size());
-  EngineStatistics counts = before;
-  counts.add(stats_);
-  stats_ = counts;
-  escapes_.insert(escapes_.begin(), escapes.begin(), escapes.end());
-  releases_.insert(releases_.begin(), releases.begin(), releases.end());
   speculation_ = open_segment_state();
 }
 
@@ -401,6 +395,7 @@ void Engine::undo_owner_from(double t) {
                            std::to_string(owner_->protected_floor) + " this process reported");
   }
   undo_segments_from(t);
+  pass_over_committed_restitutions();
   owner_->latest = std::min(owner_->latest, std::nextafter(t, -kInfinity));
   // Holds are remade as events surface again.
   owner_->holds.release_all([&](Index m) { mark_for_prediction(m); });
@@ -462,6 +457,26 @@ double Engine::agreement_time(const EventKey& key) const {
   // (run_committed_tick). Everything else counts at its time.
   if (!owner_ || key.priority >= priority(EventKind::periodic_impulse) || !is_tick_time(key.time)) return key.time;
   return std::nextafter(key.time, -kInfinity);
+}
+
+void Engine::pass_over_committed_restitutions() {
+  // The undo made the global calendar again from every loaded edge held,
+  // and a window's edge can keep a restitution time long past: one among
+  // particles beyond the window whose restitution another process ran and
+  // whose outcome concerned no particle held here. run_until passes such a
+  // restitution over, below the protected floor, without a trace; left at
+  // the calendar's top it would hold this process's floor there until the
+  // next event runs, and a process undone at every turn (late outcomes
+  // while it waits) would report it at every agreement: the floor never
+  // rose (a stall, 4 ranks on the membrane sheet). Passed over now, as
+  // run_until would.
+  for (;;) {
+    drop_stale_globals();
+    if (global_.empty()) return;
+    const GlobalEvent& g = global_.top();
+    if (g.kind != EventKind::restitution || !(g.time < protected_floor())) return;
+    global_.pop();
+  }
 }
 
 double Engine::local_floor_time() const {

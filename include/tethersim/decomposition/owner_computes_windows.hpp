@@ -2,8 +2,8 @@
 // Owner-computes rounds, the third window protocol (docs/distribution.md,
 // "Owner-computes rounds"): every event runs once, on the rank that owns
 // its attributed participant. Each rank holds its block and one sector
-// layer around it (models with tethers or loaded groups: the whole
-// system), runs only its own events, sends each one's outcome (the changed
+// layer around it (with hubs that tethers or loaded groups reach: the
+// whole system), runs only its own events, sends each one's outcome (the changed
 // records) to the ranks it concerns as it happens, and places theirs at
 // their keys; an outcome that arrives before the rank's latest event
 // undoes the rank from where it can have changed what ran (its impact
@@ -18,6 +18,7 @@
 //
 // A preview (docs/distribution.md: exact on the grids and models tested).
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -30,6 +31,7 @@
 #include "tethersim/engine/sector_window.hpp"
 #include "tethersim/engine/sent_outcomes.hpp"
 #include "tethersim/engine/snapshot.hpp"
+#include "tethersim/scenario/initial_particles.hpp"
 
 namespace tethersim::engine {
 class Engine;
@@ -53,31 +55,53 @@ class OwnerComputesWindows final : public WindowProtocol {
 
   struct Turn;  // one round's state (owner_computes_windows.cpp)
 
+  // What each rank's engine holds in these rounds (the same on every
+  // rank): its block and one sector layer (`windows`, every rank's), the
+  // records gathered two layers deep (`reach`) when particles can be
+  // linked (`links`: tethers or loaded groups), then the loaded components
+  // reaching the window whole (docs/owner-computes.md, "Links across the
+  // window's edge"); or the whole system (`whole`: hubs with links, or no
+  // window that leaves any sector out).
+  struct Holding {
+    std::vector<engine::SectorWindow> windows;
+    std::vector<engine::SectorWindow> reach;
+    bool links = false;
+    bool whole = false;
+  };
+  Holding holding() const;
+  // Whether a fresh start's particle in `sector` goes into this rank's
+  // engine (hubs always do).
+  bool held_at_start(const Holding& h, const std::array<std::int32_t, 3>& sector) const;
+  // The rank's engine for these rounds, from the particles of a fresh start
+  // that held_at_start keeps.
+  std::unique_ptr<engine::Engine> start_engine(scenario::InitialParticles mine) const;
+  // The same from a restart's records, each on one rank (its home), with
+  // the run's clocks, counts, escapes and releases (`globals`, no
+  // particles). Collective.
+  std::unique_ptr<engine::Engine> restart_engine(std::vector<engine::ParticleRecord> homed,
+                                                 engine::EngineSnapshot globals);
+
  private:
   engine::SectorBox block_of(int rank) const;
-  // Every rank's accounted particles, on every rank, as one engine. Both
-  // free the rank's own engine once its records are packed.
-  std::unique_ptr<engine::Engine> whole_system(const Turn& t);
-  // The accounted particles in this rank's window (`windows`: every
-  // rank's, one layer deep), as one engine; with `links` (tethers or
-  // loaded groups), in its `reach` (every rank's, two layers deep) and the
-  // loaded components reaching the window whole (linked_window_gather.hpp).
-  std::unique_ptr<engine::Engine> window_system(const std::vector<engine::SectorWindow>& windows,
-                                                const std::vector<engine::SectorWindow>& reach, const Turn& t,
-                                                bool links);
+  // Whether this rank's engine holds a window that leaves sectors out.
+  bool one_layer(const Holding& h) const;
+  // Owner-computes mode on `e`, with this rank's block and window.
+  void begin_rounds(engine::Engine& e, const Holding& h) const;
+  // Every homed record, on every rank. Collective.
+  engine::EngineSnapshot whole_system(std::vector<engine::ParticleRecord> homed);
+  // The homed records in this rank's window, as Holding describes.
+  // Collective.
+  engine::EngineSnapshot window_system(std::vector<engine::ParticleRecord> homed, const Holding& h);
   // out[q] to rank q, as records. Collective.
   std::vector<engine::ParticleRecord> exchange_records(std::vector<Bytes> out);
   // Asks every rank for the missing members of the loaded components that
   // reach `window` and for their tether partners, until none is missing
-  // anywhere; `mine`: this rank's accounted records. Collective.
+  // anywhere; `mine`: this rank's homed records. Collective.
   void gather_linked(const std::vector<engine::ParticleRecord>& mine, std::vector<engine::ParticleRecord>& held,
                      const engine::SectorWindow& window);
-  // The round's engine from a snapshot of the records it holds, with the
-  // global clocks the rank's engine had before the round (t.globals).
-  std::unique_ptr<engine::Engine> round_engine(engine::EngineSnapshot s, const Turn& t) const;
-  // The round's start: the engine of this rank's window (or of the whole
-  // system) in owner-computes mode, the batches, the agreement and the
-  // testing switches; the rank's own engine is freed.
+  // The round's start: the rank's engine (start_engine, restart_engine)
+  // taken for the round, the batches, the agreement and the testing
+  // switches.
   void open_round(Turn& t);
   // Outcomes of the events just run (and the cancels they imply) into the
   // batches of the ranks they concern.

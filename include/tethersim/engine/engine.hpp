@@ -57,6 +57,16 @@ struct UndoReach {
 
 class SavedRecords;  // src/engine/saved_records.hpp
 
+// Whether particles of `model` can be linked: tethers (a tetherable pair)
+// or loaded groups (a restitution delay).
+bool links_possible(const Model& model);
+// Owner-computes ghosts one sector layer deep: hubs are held everywhere
+// with the links to the particles held there, so their records differ from
+// process to process and an outcome that changes one (a particle loaded or
+// tethered to it) cannot be checked. Without links, or without hubs, a
+// window one layer deep holds what its events read.
+bool takes_one_layer_window(const Model& model);
+
 class Engine {
  public:
   // Takes the initial particles by value: pass them with std::move when
@@ -279,18 +289,12 @@ class Engine {
   // each).
   void begin_owner_computes(const SectorBox& block, std::size_t instants_per_segment,
                             const SectorWindow* window = nullptr);
-  // Hubs are held everywhere with the links to the particles held there:
-  // their records differ from process to process, so an outcome that
-  // changes one (a particle loaded or tethered to it) cannot be checked.
-  bool takes_one_layer_window() const {
-    return !(has_tethers_ || has_loaded_edges_) ||
-           std::none_of(hub_species_.begin(), hub_species_.end(), [](std::uint8_t h) { return h != 0; });
-  }
+  // takes_one_layer_window(model) for this engine's model.
+  bool takes_one_layer_window() const { return engine::takes_one_layer_window(model_); }
   void set_quiet_core(const SectorBox& core);
   void end_owner_computes();
   bool owner_computes_on() const { return owner_ != nullptr; }
-  void close_owner_round(double until, const EngineStatistics& before, const std::vector<EscapeSnapshot>& escapes,
-                         const std::vector<ReleaseSnapshot>& releases);
+  void close_owner_round(double until);
   std::vector<EventOutcome> take_outcomes();
   bool is_straggler(const EventKey& key) const;
   std::optional<EventKey> take_undo_due();
@@ -557,6 +561,9 @@ class Engine {
   // The next local event's time (particle calendar or global calendar), as
   // agreement_time counts it.
   double local_floor_time() const;
+  // Pops the restitutions at the global calendar's top that run_until
+  // would pass over as run elsewhere (below the protected floor).
+  void pass_over_committed_restitutions();
   // Whether a periodic impulse ticks at exactly t (one of any number).
   bool is_tick_time(double t) const;
   // Throws when `key` comes before the last tick run (nothing before it

@@ -169,15 +169,11 @@ class PartialView {
   void end_owner_computes() const { engine_->end_owner_computes(); }
   bool owner_computes_on() const { return engine_->owner_computes_on(); }
   // A round ends at `until` with everything before it final, nothing
-  // pending and nothing run at or after it: the segments go, and the
-  // counts, escapes and releases from before the round (`before`, in front
-  // of this engine's own) make its counts the run's. The engine stays in
-  // owner-computes mode, to serve the run between rounds and go on with
-  // the next.
-  void close_owner_round(double until, const EngineStatistics& before, const std::vector<EscapeSnapshot>& escapes,
-                         const std::vector<ReleaseSnapshot>& releases) const {
-    engine_->close_owner_round(until, before, escapes, releases);
-  }
+  // pending and nothing run at or after it: the segments go. The engine
+  // stays in owner-computes mode, to serve the run between rounds and go on
+  // with the next (its counts, escapes and releases are the run's since
+  // it was built).
+  void close_owner_round(double until) const { engine_->close_owner_round(until); }
   // The outcomes of the events run here since the last call, in the order
   // they ran.
   std::vector<EventOutcome> take_outcomes() const { return engine_->take_outcomes(); }
