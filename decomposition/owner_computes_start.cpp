@@ -60,6 +60,25 @@ OwnerComputesWindows::Holding OwnerComputesWindows::holding() const {
   return h;
 }
 
+std::vector<int> OwnerComputesWindows::channel_ranks(const Holding& h) const {
+  // Without links an event changes particles of the window of the rank
+  // that runs it (its participants: an owned particle and a partner at
+  // most a sector away), and its outcome goes to the ranks whose reach
+  // holds one of them: only ranks whose reach meets this rank's window
+  // ever hear from it. Taken both ways, so that every channel has two
+  // ends. With links an event can change a loaded component's members
+  // anywhere, and with the whole system held an outcome goes to every
+  // rank: channels to every other rank then.
+  std::vector<int> out;
+  const auto r = static_cast<std::size_t>(d_.rank_);
+  for (int q = 0; q < d_.ranks_; ++q) {
+    if (q == d_.rank_) continue;
+    const auto k = static_cast<std::size_t>(q);
+    if (h.whole || h.links || h.reach[k].meets(h.windows[r]) || h.reach[r].meets(h.windows[k])) out.push_back(q);
+  }
+  return out;
+}
+
 bool OwnerComputesWindows::one_layer(const Holding& h) const {
   return !h.whole && h.windows[static_cast<std::size_t>(d_.rank_)].partial();
 }

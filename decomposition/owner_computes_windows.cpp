@@ -64,13 +64,6 @@ constexpr std::size_t kEpochBytes = sizeof(std::uint64_t);
 void fresh_batch(Bytes& b) { b.assign(kEpochBytes, 0); }
 bool carries_nothing(const Bytes& b) { return b.size() <= kEpochBytes; }
 
-std::vector<int> every_other_rank(int rank, int ranks) {
-  std::vector<int> out;
-  for (int r = 0; r < ranks; ++r) {
-    if (r != rank) out.push_back(r);
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -145,7 +138,7 @@ void OwnerComputesWindows::open_round(Turn& t) {
 
 bool OwnerComputesWindows::round(double end) {
   if (!channels_) {
-    channels_ = std::make_unique<mpi::BatchChannels>(d_.comm_, every_other_rank(d_.rank_, d_.ranks_), kMaxBatchBytes);
+    channels_ = std::make_unique<mpi::BatchChannels>(d_.comm_, channel_ranks(holding()), kMaxBatchBytes);
   }
   ++d_.counters_.owner_rounds;
   d_.enter(RoundPhase::other);

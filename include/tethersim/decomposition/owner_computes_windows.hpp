@@ -83,6 +83,9 @@ class OwnerComputesWindows final : public WindowProtocol {
 
  private:
   engine::SectorBox block_of(int rank) const;
+  // The ranks this rank exchanges outcome batches with (every one of them
+  // has this rank among its own).
+  std::vector<int> channel_ranks(const Holding& h) const;
   // Whether this rank's engine holds a window that leaves sectors out.
   bool one_layer(const Holding& h) const;
   // Owner-computes mode on `e`, with this rank's block and window.

@@ -31,6 +31,18 @@ struct SectorWindow {
     return false;
   }
 
+  // Whether a sector lies in both windows (in on every axis in both).
+  bool meets(const SectorWindow& other) const {
+    for (std::size_t k = 0; k < 3; ++k) {
+      bool common = false;
+      for (std::size_t c = 0; c < in[k].size() && c < other.in[k].size() && !common; ++c) {
+        common = in[k][c] != 0 && other.in[k][c] != 0;
+      }
+      if (!common) return false;
+    }
+    return true;
+  }
+
   // Whether one of the outcome's records lies in the window: with the
   // window two layers deep around a block, whether the outcome concerns the
   // process of that block (it holds, or is about to hold, a particle the
