@@ -2,6 +2,7 @@
 // engine.
 #include "tethersim/decomposition/distributed_engine.hpp"
 #include "shadow_check.hpp"
+#include "spare_slots.hpp"
 #include "wall_clock.hpp"
 
 #include <algorithm>
@@ -21,12 +22,6 @@
 namespace tethersim::decomposition {
 
 namespace {
-
-// Room for particles a rank's engine gains between rebuilds (migrations
-// in, new ghosts), reserved at its construction: the growth an append
-// would choose (engine/big_vector.hpp), without copying every particle
-// array into fresh memory when the first one arrives.
-std::size_t spare_slots(std::size_t particles) { return particles / 8 + 1024; }
 
 // The share of owned particles with an event in the first window.
 constexpr double kFirstEarlyShare = 0.03;

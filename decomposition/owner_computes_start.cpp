@@ -20,6 +20,7 @@
 #include "tethersim/engine/free_storage.hpp"
 #include "tethersim/engine/partial_view.hpp"
 #include "tethersim/mpi/collectives.hpp"
+#include "spare_slots.hpp"
 
 namespace tethersim::decomposition {
 
@@ -103,7 +104,8 @@ void OwnerComputesWindows::begin_rounds(engine::Engine& e, const Holding& h) con
 }
 
 std::unique_ptr<engine::Engine> OwnerComputesWindows::start_engine(scenario::InitialParticles mine) const {
-  auto e = std::make_unique<engine::Engine>(d_.model_, std::move(mine));
+  const std::size_t spare = spare_slots(mine.particles.size());
+  auto e = std::make_unique<engine::Engine>(d_.model_, std::move(mine), spare);
   begin_rounds(*e, holding());
   return e;
 }
@@ -117,7 +119,7 @@ std::unique_ptr<engine::Engine> OwnerComputesWindows::restart_engine(std::vector
   s.statistics = std::move(globals.statistics);
   s.escapes = std::move(globals.escapes);
   s.releases = std::move(globals.releases);
-  auto e = std::make_unique<engine::Engine>(d_.model_, s);
+  auto e = std::make_unique<engine::Engine>(d_.model_, s, spare_slots(s.particles.size()));
   begin_rounds(*e, h);
   return e;
 }
