@@ -12,7 +12,6 @@
 #include <cstring>
 #include <string>
 #include <exception>
-#include <optional>
 
 #include "tethersim/decomposition/record_snapshot.hpp"
 #include "tethersim/engine/free_storage.hpp"
@@ -113,12 +112,10 @@ DistributedEngine::DistributedEngine(const Model& model, MPI_Comm comm,
   start_layout(settings, span);
   // In owner-computes rounds the rank's engine holds the rounds' window
   // from the start (owner_computes_start.cpp); otherwise the halo's.
-  std::optional<OwnerComputesWindows::Holding> holding;
-  if (owner_) holding = owner_->holding();
   scenario::InitialParticles mine = initial.keep(model, [&](const ParticleSpec& p) {
     if (model.is_hub_species(p.species)) return true;
     const auto sector = grid.coords_of(p.position);
-    return holding ? owner_->held_at_start(*holding, sector) : layout_.in_window(rank_, sector);
+    return owner_ ? owner_->held_at_start(sector) : layout_.in_window(rank_, sector);
   });
   start_particles_ = mine.particles.size();
   refuse_overlaps(initial, mine.particles);

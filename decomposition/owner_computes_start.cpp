@@ -42,7 +42,7 @@ engine::SectorBox OwnerComputesWindows::block_of(int rank) const {
   return box;
 }
 
-OwnerComputesWindows::Holding OwnerComputesWindows::holding() const {
+OwnerComputesWindows::Holding OwnerComputesWindows::make_holding() const {
   // The same on every rank (the windows are every rank's): the start's
   // exchanges are collective, so whether they gather windows or the whole
   // system is one decision.
@@ -61,7 +61,8 @@ OwnerComputesWindows::Holding OwnerComputesWindows::holding() const {
   return h;
 }
 
-std::vector<int> OwnerComputesWindows::channel_ranks(const Holding& h) const {
+std::vector<int> OwnerComputesWindows::channel_ranks() const {
+  const Holding& h = holding_;
   // Without links an event changes particles of the window of the rank
   // that runs it (its participants: an owned particle and a partner at
   // most a sector away), and its outcome goes to the ranks whose reach
@@ -80,11 +81,12 @@ std::vector<int> OwnerComputesWindows::channel_ranks(const Holding& h) const {
   return out;
 }
 
-bool OwnerComputesWindows::one_layer(const Holding& h) const {
-  return !h.whole && h.windows[static_cast<std::size_t>(d_.rank_)].partial();
+bool OwnerComputesWindows::one_layer() const {
+  return !holding_.whole && holding_.windows[static_cast<std::size_t>(d_.rank_)].partial();
 }
 
-bool OwnerComputesWindows::held_at_start(const Holding& h, const engine::SectorCoords& sector) const {
+bool OwnerComputesWindows::held_at_start(const engine::SectorCoords& sector) const {
+  const Holding& h = holding_;
   // A start has no loaded groups, and a tether is no longer than a sector
   // (a species whose links reach farther is a hub): two layers hold every
   // tether partner of the window's particles, which is what the records'
@@ -94,11 +96,11 @@ bool OwnerComputesWindows::held_at_start(const Holding& h, const engine::SectorC
   return kept[static_cast<std::size_t>(d_.rank_)].contains(sector);
 }
 
-void OwnerComputesWindows::begin_rounds(engine::Engine& e, const Holding& h) const {
+void OwnerComputesWindows::begin_rounds(engine::Engine& e) const {
   const engine::PartialView view(e);
   view.set_counts_global_events(d_.rank_ == 0);
-  const engine::SectorWindow& window = h.windows[static_cast<std::size_t>(d_.rank_)];
-  const bool partial = one_layer(h);
+  const engine::SectorWindow& window = holding_.windows[static_cast<std::size_t>(d_.rank_)];
+  const bool partial = one_layer();
   view.begin_owner_computes(block_of(d_.rank_), kInstantsPerSegment, partial ? &window : nullptr);
   if (partial) view.set_quiet_core(engine::quiet_core(block_of(d_.rank_), e.grid()));
 }
@@ -106,21 +108,20 @@ void OwnerComputesWindows::begin_rounds(engine::Engine& e, const Holding& h) con
 std::unique_ptr<engine::Engine> OwnerComputesWindows::start_engine(scenario::InitialParticles mine) const {
   const std::size_t spare = spare_slots(mine.particles.size());
   auto e = std::make_unique<engine::Engine>(d_.model_, std::move(mine), spare);
-  begin_rounds(*e, holding());
+  begin_rounds(*e);
   return e;
 }
 
 std::unique_ptr<engine::Engine> OwnerComputesWindows::restart_engine(std::vector<engine::ParticleRecord> homed,
                                                                      engine::EngineSnapshot globals) {
-  const Holding h = holding();
-  engine::EngineSnapshot s = h.whole ? whole_system(std::move(homed)) : window_system(std::move(homed), h);
+  engine::EngineSnapshot s = holding_.whole ? whole_system(std::move(homed)) : window_system(std::move(homed));
   s.periodic_ticks = std::move(globals.periodic_ticks);
   s.active_window = globals.active_window;
   s.statistics = std::move(globals.statistics);
   s.escapes = std::move(globals.escapes);
   s.releases = std::move(globals.releases);
   auto e = std::make_unique<engine::Engine>(d_.model_, s, spare_slots(s.particles.size()));
-  begin_rounds(*e, h);
+  begin_rounds(*e);
   return e;
 }
 
@@ -136,8 +137,8 @@ engine::EngineSnapshot OwnerComputesWindows::whole_system(std::vector<engine::Pa
   return s;
 }
 
-engine::EngineSnapshot OwnerComputesWindows::window_system(std::vector<engine::ParticleRecord> homed,
-                                                           const Holding& h) {
+engine::EngineSnapshot OwnerComputesWindows::window_system(std::vector<engine::ParticleRecord> homed) {
+  const Holding& h = holding_;
   // Each record to the ranks whose windows hold it (hubs to every rank; a
   // particle that left the system to the owner of the sector it left
   // from, which accounts for it). With tethers or loaded groups, two
@@ -167,12 +168,7 @@ engine::EngineSnapshot OwnerComputesWindows::window_system(std::vector<engine::P
 
 std::vector<engine::ParticleRecord> OwnerComputesWindows::exchange_records(std::vector<Bytes> out) {
   for (const Bytes& b : out) d_.counters_.bytes_sent += b.size();
-  const ReceivedBytes in = all_to_all(d_.comm_, std::move(out), d_.recorder_.get());
-  std::vector<engine::ParticleRecord> records;
-  for (std::span<const char> b : in) {
-    read_records_each(b.data(), b.size(), [&](const engine::ParticleRecord& r) { records.push_back(r); });
-  }
-  return records;
+  return d_.receive_records(std::move(out));
 }
 
 void OwnerComputesWindows::gather_linked(const std::vector<engine::ParticleRecord>& mine,

@@ -108,7 +108,7 @@ engine::PartialView view_of(const OwnerComputesWindows::Turn& t) { return engine
 
 }  // namespace
 
-OwnerComputesWindows::OwnerComputesWindows(DistributedEngine& engine) : d_(engine) {}
+OwnerComputesWindows::OwnerComputesWindows(DistributedEngine& engine) : d_(engine), holding_(make_holding()) {}
 OwnerComputesWindows::~OwnerComputesWindows() = default;
 
 void OwnerComputesWindows::open_round(Turn& t) {
@@ -119,9 +119,8 @@ void OwnerComputesWindows::open_round(Turn& t) {
   // one of its records lies (a crossing moves a particle one sector: that
   // takes in every rank that held it before, too); from a rank that holds
   // the whole system, to every rank.
-  const Holding h = holding();
-  if (one_layer(h)) {
-    for (int q : channels_->neighbours()) t.reach.push_back(h.reach[static_cast<std::size_t>(q)]);
+  if (one_layer()) {
+    for (int q : channels_->neighbours()) t.reach.push_back(holding_.reach[static_cast<std::size_t>(q)]);
   }
   t.pending.resize(channels_->neighbours().size());
   for (Bytes& b : t.pending) fresh_batch(b);
@@ -138,7 +137,7 @@ void OwnerComputesWindows::open_round(Turn& t) {
 
 bool OwnerComputesWindows::round(double end) {
   if (!channels_) {
-    channels_ = std::make_unique<mpi::BatchChannels>(d_.comm_, channel_ranks(holding()), kMaxBatchBytes);
+    channels_ = std::make_unique<mpi::BatchChannels>(d_.comm_, channel_ranks(), kMaxBatchBytes);
   }
   ++d_.counters_.owner_rounds;
   d_.enter(RoundPhase::other);

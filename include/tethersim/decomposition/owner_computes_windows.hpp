@@ -55,6 +55,19 @@ class OwnerComputesWindows final : public WindowProtocol {
 
   struct Turn;  // one round's state (owner_computes_windows.cpp)
 
+  // Whether a fresh start's particle in `sector` goes into this rank's
+  // engine (hubs always do).
+  bool held_at_start(const std::array<std::int32_t, 3>& sector) const;
+  // The rank's engine for these rounds, from the particles of a fresh start
+  // that held_at_start keeps.
+  std::unique_ptr<engine::Engine> start_engine(scenario::InitialParticles mine) const;
+  // The same from a restart's records, each on one rank (its home), with
+  // the run's clocks, counts, escapes and releases (`globals`, no
+  // particles). Collective.
+  std::unique_ptr<engine::Engine> restart_engine(std::vector<engine::ParticleRecord> homed,
+                                                 engine::EngineSnapshot globals);
+
+ private:
   // What each rank's engine holds in these rounds (the same on every
   // rank): its block and one sector layer (`windows`, every rank's), the
   // records gathered two layers deep (`reach`) when particles can be
@@ -68,33 +81,21 @@ class OwnerComputesWindows final : public WindowProtocol {
     bool links = false;
     bool whole = false;
   };
-  Holding holding() const;
-  // Whether a fresh start's particle in `sector` goes into this rank's
-  // engine (hubs always do).
-  bool held_at_start(const Holding& h, const std::array<std::int32_t, 3>& sector) const;
-  // The rank's engine for these rounds, from the particles of a fresh start
-  // that held_at_start keeps.
-  std::unique_ptr<engine::Engine> start_engine(scenario::InitialParticles mine) const;
-  // The same from a restart's records, each on one rank (its home), with
-  // the run's clocks, counts, escapes and releases (`globals`, no
-  // particles). Collective.
-  std::unique_ptr<engine::Engine> restart_engine(std::vector<engine::ParticleRecord> homed,
-                                                 engine::EngineSnapshot globals);
-
- private:
+  // Computed once, from the rank layout, which these rounds never move.
+  Holding make_holding() const;
   engine::SectorBox block_of(int rank) const;
   // The ranks this rank exchanges outcome batches with (every one of them
   // has this rank among its own).
-  std::vector<int> channel_ranks(const Holding& h) const;
+  std::vector<int> channel_ranks() const;
   // Whether this rank's engine holds a window that leaves sectors out.
-  bool one_layer(const Holding& h) const;
+  bool one_layer() const;
   // Owner-computes mode on `e`, with this rank's block and window.
-  void begin_rounds(engine::Engine& e, const Holding& h) const;
+  void begin_rounds(engine::Engine& e) const;
   // Every homed record, on every rank. Collective.
   engine::EngineSnapshot whole_system(std::vector<engine::ParticleRecord> homed);
   // The homed records in this rank's window, as Holding describes.
   // Collective.
-  engine::EngineSnapshot window_system(std::vector<engine::ParticleRecord> homed, const Holding& h);
+  engine::EngineSnapshot window_system(std::vector<engine::ParticleRecord> homed);
   // out[q] to rank q, as records. Collective.
   std::vector<engine::ParticleRecord> exchange_records(std::vector<Bytes> out);
   // Asks every rank for the missing members of the loaded components that
@@ -156,6 +157,7 @@ class OwnerComputesWindows final : public WindowProtocol {
   void hand_back(Turn& t, double until);
 
   DistributedEngine& d_;
+  const Holding holding_;
   std::unique_ptr<mpi::BatchChannels> channels_;  // to every other rank, made at the first round
 };
 
