@@ -254,7 +254,7 @@ void DistributedEngine::finish_start(double started) {
   // cost (bytes per committed event).
   counters_.bytes_sent = 0;
   if (!settings_.record_rounds.empty()) {
-    recorder_ = std::make_unique<RoundRecorder>(settings_.record_rounds, rank_);
+    recorder_ = std::make_unique<RoundRecorder>(settings_.record_rounds, rank_, ranks_);
     neighbours_->record_to(recorder_.get());
   }
   if (settings_.test.shadow_check) {

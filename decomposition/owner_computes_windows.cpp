@@ -96,6 +96,13 @@ struct OwnerComputesWindows::Turn {
   // events (converted to time with its measured rate), adapted to the
   // share of what it ran that was undone.
   OwnerThrottle throttle;
+  // What this rank last waited for (wait_for_work), for the round
+  // records: the next batch taken, or the agreement's next result, is one
+  // it could not go on without (the replay's binding receipts); the
+  // round-end drain's batches all are.
+  bool waited_for_batch = false;
+  bool waited_for_agreement = false;
+  bool draining = false;
   double started_at = 0.0;  // the round's start time
   std::uint64_t kept_at_start = 0;  // the engine's events when the round began
 };
@@ -294,7 +301,9 @@ void OwnerComputesWindows::send_pending(Turn& t, bool markers) {
 }
 
 void OwnerComputesWindows::transmit(std::size_t k, const Bytes& batch) {
+  RecordedCommunication call(d_.recorder_.get());
   channels_->send(k, batch.data(), batch.size());
+  call.batch_sent(channels_->neighbours()[k], batch.size());
   d_.counters_.bytes_sent += batch.size();
   ++d_.counters_.messages_sent;
 }
@@ -344,6 +353,10 @@ std::size_t OwnerComputesWindows::receive(Turn& t, double end) {
   d_.enter(RoundPhase::verify);
   const std::size_t taken = channels_->receive([&](std::size_t index, const void* data, std::size_t size) {
     const int sender = channels_->neighbours()[index];
+    // Replayed, this rank goes on from here only once the batch is there
+    // (with every receipt binding; or only when it waited for it here).
+    RecordedCommunication(d_.recorder_.get()).batch_taken(sender, size, t.waited_for_batch || t.draining);
+    t.waited_for_batch = false;
     const char* bytes = static_cast<const char*>(data);
     std::uint64_t epoch = 0;
     std::memcpy(&epoch, bytes, kEpochBytes);
@@ -353,7 +366,11 @@ std::size_t OwnerComputesWindows::receive(Turn& t, double end) {
       // takes the batch in (everything it sends from now on is counted).
       if (t.cut->reporting()) {
         const double started = seconds_now();
-        t.cut->wait();
+        {
+          RecordedCommunication call(d_.recorder_.get());
+          t.cut->wait();
+        }
+        t.waited_for_agreement = true;
         d_.counters_.seconds_wait += seconds_now() - started;
         take_agreement(t, end);
         if (t.over) throw std::logic_error("owner-computes: a batch of a round after the last one");
@@ -411,8 +428,12 @@ bool OwnerComputesWindows::move_agreement_on(Turn& t, double end) {
     // whether it asks to stop; the events it ran this round.
     const double floor =
         std::min({view_of(t).floor_time(), view_of(t).agreement_time(t.sent.earliest_unconfirmed()), end});
-    t.cut->report(floor, static_cast<double>(t.halt), static_cast<double>(t.events),
-                  std::min(view_of(t).runnable_floor_time(), end));
+    {
+      RecordedCommunication call(d_.recorder_.get());
+      t.cut->report(floor, static_cast<double>(t.halt), static_cast<double>(t.events),
+                    std::min(view_of(t).runnable_floor_time(), end));
+      call.agreement_reported();
+    }
     // Only a message may take this rank below its report now, and never
     // below the message's key (lowered in receive).
     view_of(t).protect_floor(std::max(t.floor, t.cut->reported()));
@@ -431,8 +452,15 @@ double OwnerComputesWindows::wait_for_work(Turn& t) {
   if (t.switches->holding()) return 0.0;  // held batches go out at later turns
   const std::vector<MPI_Request> before = requests;
   const double started = seconds_now();
-  const int index = channels_->wait(requests);
+  // Waiting is no work: replayed, the wait is the batch or the agreement's
+  // result that ends it, received where it is taken.
+  int index = -1;
+  {
+    RecordedCommunication call(d_.recorder_.get());
+    index = channels_->wait(requests);
+  }
   if (index >= 0) t.cut->completed_elsewhere(before[static_cast<std::size_t>(index)]);
+  (index >= 0 ? t.waited_for_agreement : t.waited_for_batch) = true;
   const double waited = seconds_now() - started;
   d_.counters_.seconds_wait += waited;
   return waited;
@@ -440,6 +468,8 @@ double OwnerComputesWindows::wait_for_work(Turn& t) {
 
 void OwnerComputesWindows::take_agreement(Turn& t, double end) {
   ++d_.counters_.gvt_rounds;
+  RecordedCommunication(d_.recorder_.get()).agreement_taken(t.waited_for_agreement);
+  t.waited_for_agreement = false;
   const mpi::CutMinimum::Result agreed = t.cut->complete();
   const double gvt = agreed.minimum;
   t.least_runnable = agreed.least;
@@ -488,11 +518,16 @@ void OwnerComputesWindows::drain(Turn& t) {
   // Collective: every batch still in flight is taken (the agreement that
   // ended the round was the last: nothing taken now reaches below it).
   const double started = seconds_now();
+  t.draining = true;
   for (;;) {
     send_pending(t, false);
     t.switches->release(true, [&](std::size_t k, const Bytes& b) { transmit(k, b); });
     std::int64_t in_flight = static_cast<std::int64_t>(channels_->sent()) - static_cast<std::int64_t>(channels_->taken());
-    mpi::reduce_in_place(&in_flight, 1, MPI_SUM, d_.comm_);
+    {
+      RecordedCommunication call(d_.recorder_.get());
+      mpi::reduce_in_place(&in_flight, 1, MPI_SUM, d_.comm_);
+      call.allreduce(sizeof in_flight);
+    }
     if (in_flight == 0) break;
     receive(t, kInfinity);
   }

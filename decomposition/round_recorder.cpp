@@ -20,6 +20,14 @@ constexpr double kFlopsPerSecond = 1e9;
 // Every message of the trace carries one tag: messages between two ranks
 // arrive in the order they were sent, as MPI guarantees.
 constexpr int kTag = 0;
+// Owner-computes rounds' batches, and the agreement's reports and results
+// (tags of their own: a receive matches its sender's batches in order,
+// whatever else the two exchange).
+constexpr int kBatchTag = 1;
+constexpr int kReportTag = 2;
+constexpr int kResultTag = 3;
+// What an agreement's report and result carry (CutMinimum: four doubles).
+constexpr std::size_t kAgreementBytes = 4 * sizeof(double);
 
 std::FILE* open_or_throw(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "w");
@@ -41,7 +49,7 @@ double thread_cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-RoundRecorder::RoundRecorder(const std::string& directory, int rank) : rank_(rank) {
+RoundRecorder::RoundRecorder(const std::string& directory, int rank, int ranks) : rank_(rank), ranks_(ranks) {
   trace_ = open_or_throw(rank_file(directory, rank, ".ti"));
   rounds_ = open_or_throw(rank_file(directory, rank, ".rounds.jsonl"));
   line("init");
@@ -139,6 +147,22 @@ void RoundRecorder::broadcast(std::size_t bytes, int root) {
 void RoundRecorder::gather(std::size_t bytes, int root) {
   line("gather %zu %zu %d", bytes, bytes, root);
   ++collectives_;
+}
+
+void RoundRecorder::batch_sent(int to, std::size_t bytes) {
+  line("isend %d %d %zu", to, kBatchTag, bytes);
+  bytes_sent_ += bytes;
+  ++messages_sent_;
+}
+
+void RoundRecorder::batch_taken(int from, std::size_t bytes, bool waited) {
+  line("%s %d %d %zu", waited ? "recv" : "irecv", from, kBatchTag, bytes);
+}
+
+void RoundRecorder::agreement_reported() { line("isend %d %d %zu", ranks_, kReportTag, kAgreementBytes); }
+
+void RoundRecorder::agreement_taken(bool waited) {
+  line("%s %d %d %zu", waited ? "recv" : "irecv", ranks_, kResultTag, kAgreementBytes);
 }
 
 void RoundRecorder::account_outside() {

@@ -6,7 +6,7 @@ Usage:
                       [--latency SECONDS] [--bandwidth BYTES_PER_SECOND]
                       [--reference RECORDS] [--normalise-to RECORDS
                       [--price-by events|predictions]]
-                      [--csv FILE] [--json FILE]
+                      [--bind all|waits] [--csv FILE] [--json FILE]
                       [--plot FILE --label NAME]
 
 Each RECORDS is the directory a run wrote with `tethersim run
@@ -24,6 +24,21 @@ and 5 GB/s per link), MPI collectives as SMPI implements them (an
 all-reduction takes about log2 P steps). The simulated time of the
 slowest rank is the run's projected wall time: every round ends when its
 slowest rank has computed and its messages have arrived.
+
+Owner-computes rounds (--windows owner) run asynchronously: their traces
+hold each batch of outcomes sent and taken, and the committed floor's
+agreement (a non-blocking all-reduction, which SMPI's replay has no action
+for) as a report to an agreement host numbered after the last rank and a
+result taken from it. The replay adds that host: it joins the ranks'
+collectives and, for each agreement, sends every rank the result once
+every report has reached it, after what a recursive-doubling
+all-reduction would take (log2 P latencies). An optimistic execution
+cannot be replayed exactly without re-running it, so --bind chooses a
+bound: `all` (the default) makes every batch and result a rank took bind
+it where it took it (the earliest schedule of the recorded execution: an
+upper bound on its time); `waits` binds only those the rank had waited
+for in the run, and leaves the others out (a lower bound, with the
+rolled-back events as recorded).
 
 Efficiency against the reference (the one-rank run among RECORDS, or
 --reference): strong T1 / (P TP) for one system on P ranks; weak
@@ -145,16 +160,69 @@ COLLECTIVES = {"allreduce", "bcast", "barrier", "reduce", "allgather", "allgathe
                "scatter", "alltoall", "alltoallv", "reduce_scatter"}
 
 
-def scaled_trace(source, target, rounds, scales):
+# Owner-computes rounds: batches (tag 1) and the agreement's results (tag
+# 3) are taken with `recv` where the rank waited for them and `irecv`
+# where they had arrived while it worked (round_recorder.hpp).
+BATCH_TAG, REPORT_TAG, RESULT_TAG = 1, 2, 3
+BINDINGS = ("all", "waits")
+
+
+def owner_receipt(fields):
+    """(source, tag, binding) of an owner-computes receipt's trace line,
+    None for any other line."""
+    if len(fields) == 5 and fields[1] in ("recv", "irecv") and int(fields[3]) in (BATCH_TAG, RESULT_TAG):
+        return int(fields[2]), int(fields[3]), fields[1] == "recv"
+    return None
+
+
+def receipts_binding(traces):
+    """For each (sender, receiver), whether each batch the receiver took
+    from the sender bound it (in the order sent); for each rank, whether
+    each agreement result it took did."""
+    batches, results = {}, []
+    for r, trace in enumerate(traces):
+        mine = []
+        with open(trace) as f:
+            for line in f:
+                receipt = owner_receipt(line.split())
+                if receipt is None:
+                    continue
+                source, tag, binding = receipt
+                if tag == BATCH_TAG:
+                    batches.setdefault((source, r), []).append(binding)
+                else:
+                    mine.append(binding)
+        results.append(mine)
+    return batches, results
+
+
+def prepared_trace(source, target, rank, rounds, scales, binding=None):
     """`source` with the compute bursts of round k multiplied by
-    scales[k]. A round ends with its last collective (rounds[k]
+    scales[k] (None: as recorded). Owner-computes receipts: every one
+    blocking (`binding` None), or (`binding`: receipts_binding's batches)
+    only those the rank waited for, the others left out with the batches
+    they took (they bind nothing: the network carries them beside the
+    rest). A round ends with its last collective (rounds[k]
     ["collectives"] of them); what follows belongs to the next."""
     k, seen = 0, 0
+    sent = {}  # batches sent so far, per receiver
     with open(source) as f, open(target, "w") as out:
         for line in f:
             fields = line.split()
+            receipt = owner_receipt(fields)
             if len(fields) == 3 and fields[1] == "compute":
-                line = f"{fields[0]} compute {float(fields[2]) * scales[min(k, len(scales) - 1)]:.0f}\n"
+                if scales is not None:
+                    line = f"{fields[0]} compute {float(fields[2]) * scales[min(k, len(scales) - 1)]:.0f}\n"
+            elif receipt is not None:
+                if not receipt[2] and binding is not None:
+                    continue
+                line = f"{fields[0]} recv {' '.join(fields[2:])}\n"
+            elif binding is not None and len(fields) == 5 and fields[1] == "isend" and int(fields[3]) == BATCH_TAG:
+                to = int(fields[2])
+                n = sent.get(to, 0)
+                sent[to] = n + 1
+                if not binding[(rank, to)][n]:
+                    continue
             elif len(fields) > 1 and fields[1] in COLLECTIVES:
                 seen += 1
                 if k < len(rounds) and seen >= rounds[k]["collectives"]:
@@ -183,20 +251,66 @@ def execute_cost_per_unit(directory, unit="events"):
     return execute_cost([r for rank in rounds for r in rank], directory, unit)
 
 
-def simgrid_replay(traces, latency, bandwidth, rounds=None, scales=None):
+# Owner-computes rounds' agreement (a non-blocking all-reduction, for
+# which SMPI's replay has no action): each rank reports to a host numbered
+# after the last rank and takes the result from it (round_recorder.hpp).
+
+
+def has_agreements(trace, ranks):
+    """Whether `trace` reports to an agreement host (owner-computes rounds)."""
+    report = f" isend {ranks} {REPORT_TAG} "
+    with open(trace) as f:
+        return any(report in line for line in f)
+
+
+def agreement_host_trace(first, target, ranks, latency, results=None):
+    """The agreement host's trace: it joins every collective the ranks make
+    (the first rank's recorded trace gives them, in order), and for each
+    agreement takes every rank's report, then sends every rank the result
+    (with `results`, receipts_binding's, only the ranks it bound). A result
+    reaches a rank two latencies after the last report has left (report
+    and result); a recursive-doubling all-reduction takes log2 P, so the
+    host waits out the difference first."""
+    host = ranks
+    extra = max(0, math.ceil(math.log2(max(ranks, 1))) - 2) * latency
+    agreement = 0
+    with open(first) as f, open(target, "w") as out:
+        out.write(f"{host} init\n")
+        for line in f:
+            fields = line.split()
+            receipt = owner_receipt(fields)
+            if len(fields) > 1 and fields[1] in COLLECTIVES:
+                out.write(f"{host} {' '.join(fields[1:])}\n")
+            elif receipt is not None and receipt[0] == host and receipt[1] == RESULT_TAG:
+                size = fields[4]
+                out.write("".join(f"{host} recv {q} {REPORT_TAG} {size}\n" for q in range(ranks)))
+                if extra > 0:
+                    out.write(f"{host} sleep {extra:.9g}\n")
+                out.write("".join(f"{host} isend {q} {RESULT_TAG} {size}\n" for q in range(ranks)
+                                  if results is None or results[q][agreement]))
+                agreement += 1
+        out.write(f"{host} finalize\n")
+
+
+def simgrid_replay(traces, latency, bandwidth, rounds=None, scales=None, bind="all"):
     """The simulated wall time of the traces on the cluster, in seconds,
-    with the compute bursts of rank q in its round k times scales[q][k]."""
+    with the compute bursts of rank q in its round k times scales[q][k],
+    and owner-computes receipts bound as `bind` says."""
     smpirun = shutil.which("smpirun")
     if smpirun is None:
         fail("smpirun is missing (Debian: apt-get install libsimgrid-dev)")
     with tempfile.TemporaryDirectory(prefix="tethersim-replay-") as work:
         hosts = len(traces)
-        if scales is not None:
-            scaled = []
-            for k, t in enumerate(traces):
-                scaled.append(os.path.join(work, f"rank-{k:05d}.ti"))
-                scaled_trace(t, scaled[-1], rounds[k], scales[k])
-            traces = scaled
+        batches, results = receipts_binding(traces) if bind == "waits" else (None, None)
+        prepared = []
+        for k, t in enumerate(traces):
+            prepared.append(os.path.join(work, f"rank-{k:05d}.ti"))
+            prepared_trace(t, prepared[-1], k, rounds[k] if rounds else [], scales[k] if scales else None, batches)
+        if has_agreements(traces[0], hosts):
+            prepared.append(os.path.join(work, "agreement-host.ti"))
+            agreement_host_trace(traces[0], prepared[-1], hosts, latency, results)
+            hosts += 1
+        traces = prepared
         with open(os.path.join(work, "platform.xml"), "w") as f:
             f.write(platform_xml(hosts, latency, bandwidth))
         with open(os.path.join(work, "hosts"), "w") as f:
@@ -222,7 +336,7 @@ def simgrid_replay(traces, latency, bandwidth, rounds=None, scales=None):
         return max(times)
 
 
-def summarise(directory, latency, bandwidth, cost_per_event=None, unit="events"):
+def summarise(directory, latency, bandwidth, cost_per_event=None, unit="events", bind="all"):
     """The replay of one run. `cost_per_event`: scale each rank's compute,
     round by round, so that its execute CPU per unit of work (`unit`: an
     executed event, or a prediction) is this (multi-rank runs only)."""
@@ -263,7 +377,7 @@ def summarise(directory, latency, bandwidth, cost_per_event=None, unit="events")
     total = lambda key: sum(r[key] for rank in rounds for r in rank)
     executed, duplicated, rolled_back = total("executed"), total("duplicated"), total("rolled_back")
     committed = executed - duplicated - rolled_back
-    projected = simgrid_replay(traces, latency, bandwidth, rounds, scales)
+    projected = simgrid_replay(traces, latency, bandwidth, rounds, scales, bind)
     # The loop's work between rounds (samples of the observables, progress,
     # a checkpoint's preparation): in the traces, so in the projection;
     # priced per event, it is scaled like the round it precedes.
@@ -386,13 +500,17 @@ def main(argv):
     parser.add_argument("--price-by", choices=sorted(WORK_UNITS), default="events",
                         help="the unit of work --normalise-to prices: executed events (default), or "
                              "particle predictions (membranes, whose ticks are mostly predictions)")
+    parser.add_argument("--bind", choices=BINDINGS, default="all",
+                        help="owner-computes records: every batch and agreement result a rank took binds it "
+                             "(all, the default: the recorded execution, an upper bound on its time), or only "
+                             "those it waited for (waits: a lower bound, the undos as recorded)")
     parser.add_argument("--csv", help="write the table as CSV")
     parser.add_argument("--json", help="write the table as JSON")
     args = parser.parse_args(argv)
     if not (args.latency >= 0 and args.bandwidth > 0):
         fail("--latency must be at least 0 and --bandwidth above 0")
     cost = execute_cost_per_unit(args.normalise_to, args.price_by) if args.normalise_to else None
-    rows = [summarise(d, args.latency, args.bandwidth, cost, args.price_by) for d in args.records]
+    rows = [summarise(d, args.latency, args.bandwidth, cost, args.price_by, args.bind) for d in args.records]
     rows.sort(key=lambda r: r["ranks"])
     ones = [r for r in rows if r["ranks"] == 1]
     if args.reference:
@@ -419,6 +537,8 @@ def main(argv):
         columns = columns + [("cpu_scale", "mean scale", "{:.3f}")]
     print(f"# {args.mode} scaling, replayed on a cluster of latency {args.latency:g} s, "
           f"{args.bandwidth:g} B/s per link; reference {reference['projected_seconds']:.4g} s ({what})")
+    if args.bind != "all":
+        print("# owner-computes receipts bind only where the rank waited for them in the run")
     if cost is not None:
         unit = "executed event" if args.price_by == "events" else "prediction"
         print(f"# every rank of a multi-rank run at {1e6 * cost:.3f} µs of execute CPU per {unit}, "
@@ -432,7 +552,8 @@ def main(argv):
                 f.write(",".join(str(row[k]) for k in keys) + "\n")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"mode": args.mode, "latency": args.latency, "bandwidth": args.bandwidth, "rows": rows}, f,
+            json.dump({"mode": args.mode, "latency": args.latency, "bandwidth": args.bandwidth, "bind": args.bind,
+                       "rows": rows}, f,
                       indent=1)
     return 0
 

@@ -5,7 +5,11 @@
 # tools/scaling_replay.py replays the records as a parallel schedule on a
 # modelled InfiniBand-class cluster (SimGrid SMPI).
 #   jobs/local/scaling-replay.sh [-o DIR] [-c CASES] [-m MAX_RANKS]
-#                                [--latency S] [--bandwidth B/S]
+#                                [-w WINDOWS] [--latency S] [--bandwidth B/S]
+# -w: the multi-rank runs' window protocol (tethersim run --windows:
+# speculative, the default; certified; owner, the owner-computes rounds,
+# asked for knowingly with TETHERSIM_OWNER_PREVIEW=1 set here); one-rank
+# runs are the same whatever it is.
 # Cases (comma-separated, default all):
 #   gas-strong    the gas of 1 000 188 particles from its melt (t = 1 -> 1.2)
 #                 on 1, 2, 4, ..., 64 ranks
@@ -27,21 +31,24 @@
 # (the replay's table, each rank priced as in the 2-rank run: the gas per
 # event, the sheet per prediction; DIR/CASE-measured.* with CPU time as
 # recorded),
+# with -w owner also DIR/CASE-waits.* (only the receipts a rank waited for
+# bind it: the lower bound of the owner-computes replay; CASE.* is the upper),
 # DIR/scaling.md (every table) and DIR/scaling.png (efficiency against
 # ranks, one curve per case). Every run of a case must end in the same
 # state (strong cases): the script fails otherwise.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/env.sh"
-out=scaling-replay cases=gas-strong,gas-weak,sheet-strong,validate max_ranks=64
+out=scaling-replay cases=gas-strong,gas-weak,sheet-strong,validate max_ranks=64 windows=
 replay_options=()
 while [[ $# -gt 0 ]]; do
   case $1 in
     -o) out=$2; shift 2 ;;
     -c) cases=$2; shift 2 ;;
     -m) max_ranks=$2; shift 2 ;;
+    -w) windows=$2; shift 2 ;;
     --latency|--bandwidth) replay_options+=("$1" "$2"); shift 2 ;;
-    *) echo "usage: $0 [-o DIR] [-c CASES] [-m MAX_RANKS] [--latency S] [--bandwidth B/S]" >&2; exit 2 ;;
+    *) echo "usage: $0 [-o DIR] [-c CASES] [-m MAX_RANKS] [-w WINDOWS] [--latency S] [--bandwidth B/S]" >&2; exit 2 ;;
   esac
 done
 exe=${TETHERSIM:-$TETHERSIM_ROOT/build/release/src/app/tethersim}
@@ -51,6 +58,11 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 # Waiting ranks give their core away: 64 ranks share 2 cores.
 export OMPI_MCA_mpi_yield_when_idle=1
+window_options=()
+if [[ -n $windows ]]; then
+  window_options=(--windows "$windows")
+  [[ $windows != owner ]] || export TETHERSIM_OWNER_PREVIEW=1
+fi
 gas=$TETHERSIM_ROOT/examples/gas.toml sheet=$TETHERSIM_ROOT/examples/membrane-sheet.toml
 
 # melt NAME MODEL END [--set ...]: a starting checkpoint, on one rank, once.
@@ -71,8 +83,10 @@ record() {
   rm -rf "$dir" && mkdir -p "$out/$case" && cp -rL "$out/melts/$melt" "$dir"
   echo "== $case on $ranks ranks"
   local started=$(date +%s)
+  local options=()
+  (( ranks == 1 )) || options=("${window_options[@]}")
   mpirun --oversubscribe -np "$ranks" "$exe" run --restart "$dir" --end-time "$end" -q \
-    --record-rounds "$dir/records"
+    --record-rounds "$dir/records" "${options[@]}"
   echo "   $(( $(date +%s) - started )) s of wall time"
 }
 
@@ -117,6 +131,13 @@ replay() {
     "$TETHERSIM_PYTHON" "$TETHERSIM_ROOT/tools/scaling_replay.py" "$out/$case"/ranks-*/records --mode "$mode" \
       "${references[@]}" "${replay_options[@]}" --normalise-to "$out/$case/ranks-002/records" \
       --price-by "$per_event" --json "$out/$case.json" --csv "$out/$case.csv" | tee "$out/$case.txt"
+    if [[ $windows == owner ]]; then
+      # The other bound: only the receipts a rank waited for bind it.
+      "$TETHERSIM_PYTHON" "$TETHERSIM_ROOT/tools/scaling_replay.py" "$out/$case"/ranks-*/records --mode "$mode" \
+        "${references[@]}" "${replay_options[@]}" --normalise-to "$out/$case/ranks-002/records" \
+        --price-by "$per_event" --bind waits --json "$out/$case-waits.json" --csv "$out/$case-waits.csv" |
+        tee "$out/$case-waits.txt"
+    fi
   fi
   if [[ $mode == strong ]]; then
     local hashes

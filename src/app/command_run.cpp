@@ -209,10 +209,6 @@ decomposition::DistributionSettings read_distribution(const po::variables_map& v
   }
   d.halo_depth = halo;
   if (values.count("record-rounds")) d.record_rounds = values["record-rounds"].as<std::string>();
-  if (!d.record_rounds.empty() && d.windows == WindowMode::owner) {
-    // Its turns and agreements are not in the records' communication yet.
-    throw UsageError{"run", "--record-rounds does not record --windows owner rounds yet"};
-  }
   if (d.windows == WindowMode::owner && !runtime::owner_preview_asked()) {
     // Exact where tested, but not yet faster than one rank (and with
     // tethers or loaded groups every rank holds the whole system): it must

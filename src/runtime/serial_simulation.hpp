@@ -49,7 +49,7 @@ class SerialSimulation final : public Simulation {
   // Writes a round record of every advance() into `directory`, as a
   // distributed run writes one per window (--record-rounds).
   void record_rounds(const std::string& directory) {
-    recorder_ = std::make_unique<decomposition::RoundRecorder>(directory, 0);
+    recorder_ = std::make_unique<decomposition::RoundRecorder>(directory, 0, 1);
   }
 
  private:

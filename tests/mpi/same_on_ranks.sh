@@ -19,7 +19,8 @@
 # periodic ticks must have run between speculative windows (on every
 # rank, with no undo log). With RECORDS=DIR (the run's
 # --record-rounds DIR) the round records must hold one trace per rank that
-# SimGrid replays, and count exactly the run's events. With
+# SimGrid replays, and count exactly the run's events (with OWNER set, also
+# replayed with only the waited-for receipts binding, in no more time). With
 # MAX_ENGINE_SHARE=f no rank's engine may hold more than f times the bytes
 # of the reference's (one rank's) engine: a rank holds its block and halo,
 # never storage for the whole system. With MAX_START_SHARE=f no rank's
@@ -92,6 +93,19 @@ print(f"records: {row['ranks']} ranks, {row['rounds']} rounds, {row['events_comm
 if row["ranks"] != ranks or row["events_committed"] != events or row["rounds"] < 1:
     sys.exit("the round records do not match the run")
 PY
+  if [[ -n "${OWNER:-}" ]]; then
+    # Owner-computes records: binding only the receipts a rank waited for
+    # is the lower bound, never above every receipt binding.
+    /usr/bin/python3 "$here/../../tools/scaling_replay.py" "$RECORDS" --reference "$RECORDS" --bind waits \
+      --json "$RECORDS-waits.json"
+    /usr/bin/python3 - "$RECORDS.json" "$RECORDS-waits.json" <<'PY'
+import json, sys
+every, waits = (json.load(open(p))["rows"][0]["projected_seconds"] for p in sys.argv[1:])
+print(f"projected: every receipt binding {every:.4g} s, only waits {waits:.4g} s")
+if not 0 < waits <= every * (1 + 1e-9):
+    sys.exit("binding only the waits projected more time than binding every receipt")
+PY
+  fi
 fi
 counter() {
   /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['distribution']['per_rank'][sys.argv[2]][sys.argv[3]])" "$out/summary.json" "$1" "$2"

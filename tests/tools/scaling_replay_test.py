@@ -140,6 +140,42 @@ with tempfile.TemporaryDirectory() as work:
     if "outside s" not in done.stdout or "loop s" not in done.stdout:
         failures.append("the 'outside s' and 'loop s' columns")
 
+    # Owner-computes rounds: batches received where they were taken, and the
+    # committed floor's agreement through the agreement host. Rank 1 sends
+    # rank 0 a batch after 2 s of work; rank 0 takes it after 1 s of its
+    # own, then works 0.5 s. Both report to an agreement, rank 0 at 1.5 s,
+    # rank 1 at 2 s, take its result, and work 1 s more; an all-reduction
+    # (which the host joins) ends the run. In the run neither rank waited
+    # for what it took (irecv). Every receipt binding (the default), rank 0
+    # waits for the batch (2 s + 2 µs), reports at 2.5 s, and the result
+    # leaves the host once the last report is in (2 latencies: report,
+    # result; on 2 ranks a recursive doubling's one step is less): 3.5 s.
+    # Only waits binding, nothing is waited for: rank 1 sets the pace, 3 s.
+    latency = 2e-6
+    owner = os.path.join(work, "owner")
+    write_run(owner, [["compute 1e9", "irecv 1 1 4096", "compute 5e8", "isend 2 2 32", "irecv 2 3 32",
+                       "compute 1e9", "allreduce 8 0"],
+                      ["compute 2e9", "isend 0 1 4096", "isend 2 2 32", "irecv 2 3 32", "compute 1e9",
+                       "allreduce 8 0"]])
+    table = os.path.join(work, "owner.json")
+    replay(owner, "--reference", one, "--latency", str(latency), "--json", table)
+    row = json.load(open(table))["rows"][0]
+    check("owner rounds: a batch and the agreement's last report set the pace", row["projected_seconds"],
+          3.5 + 3 * latency, 5 * latency)
+    table = os.path.join(work, "owner-waits.json")
+    replay(owner, "--reference", one, "--latency", str(latency), "--bind", "waits", "--json", table)
+    row = json.load(open(table))["rows"][0]
+    check("owner rounds, only waits binding: the busiest rank sets the pace", row["projected_seconds"],
+          3.0, 5 * latency)
+    # Four ranks whose reports come in at 1, 2, 3 and 4 s: the result
+    # leaves the host at 4 s, and every rank ends 1 s after it.
+    agreement = os.path.join(work, "agreement")
+    write_run(agreement, [[f"compute {k + 1}e9", "isend 4 2 32", "recv 4 3 32", "compute 1e9"] for k in range(4)])
+    table = os.path.join(work, "agreement.json")
+    replay(agreement, "--reference", one, "--latency", str(latency), "--json", table)
+    row = json.load(open(table))["rows"][0]
+    check("an agreement completes after its last report", row["projected_seconds"], 5.0, 1e-4)
+
     # Records that are not there are one line and exit 2.
     done = subprocess.run([sys.executable, TOOL, os.path.join(work, "missing")], capture_output=True, text=True)
     if done.returncode != 2 or "holds no round records" not in done.stderr:

@@ -8,7 +8,17 @@
 //    SimGrid's SMPI replays: the compute bursts between communications (the
 //    thread's CPU seconds, written as flops of a 1 Gflop/s host) and every
 //    communication (point-to-point messages to neighbours with their sizes,
-//    all-reductions, broadcasts).
+//    all-reductions, broadcasts). Owner-computes rounds write each batch
+//    they send as an `isend` (tag 1) and each batch they take in at the
+//    point it was taken: a blocking `recv` where the rank had waited for
+//    it, an `irecv` where it had arrived while the rank worked; their
+//    committed floor's agreement, a non-blocking reduction SMPI's replay
+//    has no action for, as a report sent to an agreement host numbered
+//    after the last rank (`isend RANKS 2 32`) and its result taken from it
+//    (`recv` or `irecv RANKS 3 32`, as for batches).
+//    tools/scaling_replay.py adds that host, which sends every rank the
+//    result once every report has reached it, and makes every receipt
+//    blocking unless asked to bind only the waited-for ones.
 //  - rank-NNNNN.rounds.jsonl: one line per round (a window, a certified
 //    round, a fallback): the CPU seconds of each phase, the seconds spent in
 //    communication calls, bytes and messages sent, and the events executed,
@@ -58,7 +68,8 @@ class RoundRecorder {
  public:
   // Opens DIR/rank-NNNNN.ti and DIR/rank-NNNNN.rounds.jsonl (the directory
   // must exist); throws std::runtime_error when it cannot.
-  RoundRecorder(const std::string& directory, int rank);
+  // `ranks`: the run's rank count (the agreement host's number).
+  RoundRecorder(const std::string& directory, int rank, int ranks);
   ~RoundRecorder();
   RoundRecorder(const RoundRecorder&) = delete;
   RoundRecorder& operator=(const RoundRecorder&) = delete;
@@ -82,6 +93,14 @@ class RoundRecorder {
   void allreduce(std::size_t bytes);
   void broadcast(std::size_t bytes, int root);
   void gather(std::size_t bytes, int root);
+  // Owner-computes rounds: a batch sent to rank `to`, a batch taken from
+  // rank `from`, this rank's report to the committed floor's agreement,
+  // and its result taken; `waited`: the rank had waited for what it took
+  // (it could not go on without it).
+  void batch_sent(int to, std::size_t bytes);
+  void batch_taken(int from, std::size_t bytes, bool waited);
+  void agreement_reported();
+  void agreement_taken(bool waited);
 
   // A round's records. The CPU time between rounds is the trace's (a
   // compute burst before the next round's first communication) while the
@@ -104,6 +123,7 @@ class RoundRecorder {
   void line(const char* format, ...) __attribute__((format(printf, 2, 3)));
 
   int rank_;
+  int ranks_;
   std::FILE* trace_ = nullptr;
   std::FILE* rounds_ = nullptr;
   double mark_ = 0.0;
@@ -153,6 +173,18 @@ class RecordedCommunication {
   }
   void gather(std::size_t bytes, int root) {
     if (recorder_ != nullptr) recorder_->gather(bytes, root);
+  }
+  void batch_sent(int to, std::size_t bytes) {
+    if (recorder_ != nullptr) recorder_->batch_sent(to, bytes);
+  }
+  void batch_taken(int from, std::size_t bytes, bool waited) {
+    if (recorder_ != nullptr) recorder_->batch_taken(from, bytes, waited);
+  }
+  void agreement_reported() {
+    if (recorder_ != nullptr) recorder_->agreement_reported();
+  }
+  void agreement_taken(bool waited) {
+    if (recorder_ != nullptr) recorder_->agreement_taken(waited);
   }
 
  private:
