@@ -7,6 +7,7 @@
 #include "tethersim/decomposition/rank_exchange.hpp"
 #include "tethersim/decomposition/record_codec.hpp"
 #include "tethersim/decomposition/record_snapshot.hpp"
+#include "tethersim/engine/partial_view.hpp"
 #include "tethersim/engine/same_state.hpp"
 #include "tethersim/mpi/reductions.hpp"
 
@@ -128,6 +129,11 @@ void ShadowCheck::check(const engine::Engine& local, double time) {
   std::string problem;
   if (rank_ == 0) {
     serial_->run_until(time);
+    // Owner-computes rounds that end at a committed floor on a tick's time
+    // hand back the state after that tick (every rank ran it:
+    // Engine::finish_ticks_at); the serial engine stops before the events
+    // at `time`, so it runs the tick too.
+    if (ranks.periodic_ticks != serial_->periodic_ticks()) engine::PartialView(*serial_).run_ticks_at(time);
     problem = first_difference(serial_->snapshot(time), ranks);
     if (problem.empty()) problem = first_stale_ghost(*serial_, ghosts);
   }
