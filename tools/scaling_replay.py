@@ -251,13 +251,11 @@ def execute_cost_per_unit(directory, unit="events"):
     return execute_cost([r for rank in rounds for r in rank], directory, unit)
 
 
-# Owner-computes rounds' agreement (a non-blocking all-reduction, for
-# which SMPI's replay has no action): each rank reports to a host numbered
-# after the last rank and takes the result from it (round_recorder.hpp).
-
-
 def has_agreements(trace, ranks):
-    """Whether `trace` reports to an agreement host (owner-computes rounds)."""
+    """Whether `trace` reports to an agreement host (owner-computes rounds:
+    their agreement, a non-blocking all-reduction for which SMPI's replay
+    has no action, is a report to a host numbered after the last rank and
+    a result taken from it; round_recorder.hpp)."""
     report = f" isend {ranks} {REPORT_TAG} "
     with open(trace) as f:
         return any(report in line for line in f)
