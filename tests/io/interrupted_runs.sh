@@ -160,7 +160,7 @@ identical_runs "$work/straight" "$work/term"
 big=(--set initial.parameters.cells=40 --end-time 5)
 "$exe" run "$src/examples/gas.toml" "${big[@]}" -o "$work/early" -q 2>"$work/early.err" &
 pid=$!
-sleep 0.05
+caught_signal "$pid" 15
 kill -TERM "$pid"
 code=0; wait "$pid" || code=$?
 [ "$code" -eq 0 ] || fail "SIGTERM during set-up: exit code $code"
@@ -170,7 +170,7 @@ echo "SIGTERM during set-up: stopped at t = $(json_field "$work/early/summary.js
 outputs_intact "$work/early" >/dev/null
 "$exe" run "$src/examples/gas.toml" "${big[@]}" -o "$work/twice" -q 2>"$work/twice.err" &
 pid=$!
-sleep 0.05
+caught_signal "$pid" 2
 kill -INT "$pid"
 sleep 0.01
 kill -INT "$pid"
@@ -189,19 +189,31 @@ kill9 "$pid"
 mid_write=0
 [ -e "$work/killed/checkpoint.h5.tmp" ] && mid_write=$((mid_write + 1))
 newest=$(outputs_intact "$work/killed")
-for delay in write 0.07 write 0.4; do
+# restart_and_kill DELAY: continues the run, kills it with -9 as soon as it
+# writes a checkpoint (DELAY "write") or after DELAY seconds, and checks
+# what it left.
+kills=1
+restart_and_kill() {
+  local delay=$1
   "$exe" run --restart "$work/killed" -q &
   pid=$!
   if [ "$delay" = write ]; then wait_for_write "$work/killed" "$pid"; else sleep "$delay"; fi
   kill9 "$pid"
   # Still there: the write was cut short.
-  [ "$delay" = write ] && [ -e "$work/killed/checkpoint.h5.tmp" ] && mid_write=$((mid_write + 1))
+  if [ "$delay" = write ]; then
+    kills=$((kills + 1))
+    [ -e "$work/killed/checkpoint.h5.tmp" ] && mid_write=$((mid_write + 1))
+  fi
   previous=$newest
   newest=$(outputs_intact "$work/killed")
   not_before "$newest" "$previous" "kill -9 (delay $delay)"
-done
-echo "kill -9: $mid_write of 3 kills landed during a checkpoint write; newest checkpoint at t = $newest"
-[ "$mid_write" -ge 2 ] || fail "only $mid_write of 3 kills landed during a checkpoint write"
+}
+for delay in write 0.07 write 0.4; do restart_and_kill "$delay"; done
+# A kill sent as a write begins can still land after it ends on a busy
+# machine: up to five more tries for the two cut short this part needs.
+while [ "$mid_write" -lt 2 ] && [ "$kills" -lt 8 ]; do restart_and_kill write; done
+echo "kill -9: $mid_write of $kills kills landed during a checkpoint write; newest checkpoint at t = $newest"
+[ "$mid_write" -ge 2 ] || fail "only $mid_write of $kills kills landed during a checkpoint write"
 # 1e-5 h = 36 ms: far less than the rest of the run takes on any machine
 # (a second was not: a fast machine finished the run inside it).
 "$exe" run --restart "$work/killed" --max-walltime 1e-5 -q

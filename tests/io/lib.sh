@@ -38,6 +38,21 @@ verified_checkpoint_time() {
   printf '%s\n' "$text" | awk '$1 == "time" { print $2; exit }'
 }
 
+# caught_signal PID SIGNAL_NUMBER: waits until PID has its own handler for
+# the signal (bit SIGNAL-1 of SigCgt in /proc/PID/status), or fails after
+# 60 s or when PID ends. A signal sent before that (the binary still being
+# loaded on a busy machine) would end the process instead of being kept.
+caught_signal() {
+  local pid=$1 signal=$2 deadline=$((SECONDS + 60)) mask
+  for (( ; ; )); do
+    mask=$(awk '$1 == "SigCgt:" { print $2 }' "/proc/$pid/status" 2>/dev/null || true)
+    [ -n "$mask" ] || fail "process $pid ended before it handled signal $signal"
+    (( (16#$mask >> (signal - 1)) & 1 )) && return 0
+    [ "$SECONDS" -lt "$deadline" ] || fail "process $pid did not handle signal $signal within 60 s"
+    sleep 0.002
+  done
+}
+
 json_field() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
 
 # same_state DIR_A DIR_B: identical frames, observables and checkpoint state,
