@@ -11,9 +11,11 @@
 // The undo goes back to the earliest of these when it lies at or before
 // the latest event run here, and no further; the outcome is then placed
 // at once, at the instant reached, since nothing run before that instant
-// met its records. Undoing more is always exact: every bound below is a
-// lower bound, and where one cannot be told cheaply (loaded groups, whose
-// restitutions are global events) the outcome's own time is taken.
+// met its records; if one of its own events (a restitution of its loaded
+// edges run here among them) is due before that instant, from that event. Undoing
+// more is always exact: every bound below is a lower bound, and where one
+// cannot be told cheaply (a loaded component coming in whole) the
+// outcome's own time is taken.
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -46,6 +48,26 @@ double first_within(const Vec3& dx, const Vec3& dv, double reach, double span, d
   const double d = b * b - a * c;
   if (d < 0.0) return kInfinity;
   const double dt = std::max(0.0, (-b - std::sqrt(d)) / a * (1.0 - 1e-9));
+  return dt <= span ? dt : kInfinity;
+}
+
+// The first time in [0, span] at which two tethered trajectories, dx apart
+// with relative velocity dv, come out to `length` (0 when they already
+// are: a taut tether acts at once), or kInfinity. The tether's length is
+// narrowed by a part in 10^6, as first_within widens its reach.
+double first_beyond(const Vec3& dx, const Vec3& dv, double length, double span, double half_period) {
+  if (!(length < kInfinity)) return kInfinity;
+  const double r = length * (1.0 - 1e-6) - 1e-12;
+  const double a = dv.dot(dv);
+  if (half_period < kInfinity && (half_period <= length || a * span * span >= (half_period - length) * (half_period - length))) {
+    return 0.0;
+  }
+  const double c = dx.dot(dx) - r * r;
+  if (c >= 0.0 || r <= 0.0) return 0.0;
+  if (a == 0.0) return kInfinity;
+  const double b = dx.dot(dv);
+  // c < 0: inside the tether, one root after now.
+  const double dt = std::max(0.0, (-b + std::sqrt(b * b - a * c)) / a * (1.0 - 1e-9));
   return dt <= span ? dt : kInfinity;
 }
 
@@ -121,9 +143,12 @@ double Engine::impact_in_logs(const EventOutcome& outcome) const {
       if (i != kNoIndex) staying_out.push_back(i);
       continue;
     }
-    // In a loaded group (whose restitutions are global events, outside the
-    // particles' records): its own time.
-    if (!r.loaded_edges.empty() || !loaded_.adjacency().empty(i)) return t;
+    // Loaded groups need nothing more here: every event of a group (a
+    // loading, a restitution, a collision of a member) changes every member
+    // it moves, and the sender holds whole components, so a member held
+    // here is among the outcome's particles and its changes here are (a).
+    // What the new edges schedule (their restitutions, global events) is
+    // first_event_of's part.
     changed.push_back({i, &r});
   }
   double impact = kInfinity;
@@ -167,18 +192,22 @@ double Engine::meeting_with_piece(const ParticleRecord& r, const SavedRecords& s
   const ParticleSnapshot& y = saved.particle(k);
   if (y.alive == 0 || r.particle.alive == 0) return kInfinity;
   const double start = std::max(t, y.t0);
-  // Tethered partners interact at any distance inside the tether (and a
-  // taut one at once): from the start.
-  if (saved.tethered_to(k, r.particle.id) || std::find(r.tethers.begin(), r.tethers.end(), y.id) != r.tethers.end()) {
-    return start;
-  }
   double half_period = kInfinity;
   for (int d = 0; d < 3; ++d) {
     if (grid_.periodic(d)) half_period = std::min(half_period, 0.5 * grid_.length()[d]);
   }
   Vec3 dx = y.position(start) - r.particle.position(start);
   dx += grid_.nearest_image_shift(dx);
-  const double dt = first_within(dx, y.v - r.particle.v, model_.min_sector_size(), changed_at - start, half_period);
+  const Vec3 dv = y.v - r.particle.v;
+  const double span = changed_at - start;
+  // The pair's own events (pair_time): a blocking collision at the pair's
+  // blocking distance, and for tethered partners a tethering collision at
+  // the tether's length.
+  const PairParameters& pair = model_.pairs()(r.particle.species, y.species);
+  double dt = pair.blocks() ? first_within(dx, dv, pair.blocking, span, half_period) : kInfinity;
+  if (saved.tethered_to(k, r.particle.id) || std::find(r.tethers.begin(), r.tethers.end(), y.id) != r.tethers.end()) {
+    dt = std::min(dt, first_beyond(dx, dv, pair.tethering, span, half_period));
+  }
   return dt < kInfinity ? start + dt : kInfinity;
 }
 
@@ -190,7 +219,14 @@ double Engine::first_event_of(const EventOutcome& outcome) const {
   double first = kInfinity;
   for (const ParticleRecord& r : outcome.records) {
     const Index i = particles_.index_of(r.particle.id);
-    if (i == kNoIndex || !has_prediction(i)) continue;
+    if (i == kNoIndex) continue;
+    // The restitutions of its loaded edges that run here, as placed (one
+    // run elsewhere comes as that process's outcome, and is passed over
+    // here as run_until passes over such a restitution).
+    loaded_.adjacency().for_each(i, [&](Index, std::uint32_t e) {
+      if (counted_here(loaded_[e].a, loaded_[e].b)) first = std::min(first, loaded_[e].time);
+    });
+    if (!has_prediction(i)) continue;
     const double next = calendar_.event(i).time;
     first = std::min(first, next < kInfinity ? next : predict(i).time);
   }

@@ -345,8 +345,8 @@ TEST(OwnerComputes, LazyUndosEndAsTheSerialRun) {
 // Late outcomes undo their receiver only from their impact time and are
 // placed at once when nothing before it met their records
 // (PartialView::take_late_outcome): the serial bits, with eager and lazy
-// cancels, forced rollbacks and loaded groups (which take the outcome's own
-// time), and on the dense gas most late outcomes undo nothing.
+// cancels, forced rollbacks, tethers and loaded groups, and on the dense
+// gas most late outcomes undo nothing.
 TEST(OwnerComputes, ImpactTimeUndosEndAsTheSerialRun) {
   const HarnessModels m;
   std::vector<HarnessCase> cases{{&m.dense, &m.none, 0.0, kSanitized ? 0.8 : 1.5, 200, true, 0.0, 51},
@@ -383,7 +383,7 @@ struct LateMeeting {
            "[[initial.particle]]\nid = 3\nspecies = \"A\"\nposition = [4.3, 6.0, 8.53]\nvelocity = [0.0, 0.0, -0.3]\n";  // Z
   }
 
-  LateMeeting() {
+  explicit LateMeeting(std::string text = model()) : text(std::move(text)) {
     const auto shape = first->grid().shape();
     engine::SectorBox left, right;
     left.hi = shape;
@@ -400,7 +400,7 @@ struct LateMeeting {
 
   // Y and Z on the second engine are the serial run's at t = 5.2.
   void expect_serial_y_and_z() {
-    Simulation serial(model());
+    Simulation serial(text);
     serial->run_until(5.2);
     const std::vector<engine::ParticleRecord> want = serial->records(), got = second->records();
     for (std::size_t p : {0u, 3u}) {  // Y and Z, by id
@@ -409,7 +409,8 @@ struct LateMeeting {
     EXPECT_NE(want[0].particle.v[1], 0.0);  // X did meet Y
   }
 
-  Simulation first{model()}, second{model()};
+  std::string text;
+  Simulation first{text}, second{text};
   std::vector<engine::EventOutcome> sent;
 };
 
@@ -433,6 +434,39 @@ TEST(OwnerComputes, ALateOutcomeUndoesToAMeetingWithAParticleAsItWas) {
   ASSERT_TRUE(from.has_value()) << "nothing was undone";
   EXPECT_GE(*from, 0.5);
   EXPECT_LE(*from, 3.22823);  // X meets Y at 0.5 + (1.8 - sqrt(0.19)) / 0.5 = 3.22822
+  m.second->run_until(5.2);
+  m.expect_serial_y_and_z();
+}
+
+// A late outcome's impact on a tethered partner is when their tether goes
+// taut, not the outcome's own time: Y (on the second engine, at rest) is
+// tethered to X, 1.2 away across the split, with a tether of 2. W sets X
+// moving along +y at t = 0.5 on the first engine, so the tether goes taut at
+// 0.5 + sqrt(2^2 - 1.2^2) / 0.5 = 3.7 and pulls Y, which the second
+// engine, not yet told, ran into Z at t = 5.1 instead. The undo goes back
+// to the tether's event, no further (nothing here before it met X's new
+// record), and the second engine then runs it (Y has the lower id) and
+// ends with Y and Z as in the serial run.
+TEST(OwnerComputes, ALateOutcomeUndoesATetheredPartnerFromWhenTheTetherGoesTaut) {
+  std::string text = LateMeeting::model();
+  const auto replace = [&](const std::string& from, const std::string& to) {
+    const std::size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  };
+  replace("blocking = 1.0\n", "blocking = 1.0\ntethering = 2.0\n");
+  replace("position = [4.3, 6.0, 6.0]", "position = [4.6, 4.2, 6.0]");   // Y
+  replace("position = [4.3, 6.0, 8.53]", "position = [4.6, 4.2, 8.53]");  // Z
+  replace("[[initial.particle]]", "[initial]\ntethers = [[0, 2]]\n[[initial.particle]]");
+  LateMeeting m(text);
+  ASSERT_EQ(m.sent.size(), 1u);
+  EXPECT_EQ(m.sent[0].key.time, 0.5);  // W meets X
+  m.second->run_until(5.2);            // Z meets Y at t = 5.1
+  ASSERT_TRUE(m.second.view().is_straggler(m.sent[0].key));
+  const std::optional<double> from = m.second.view().take_late_outcome(std::move(m.sent[0]), 0);
+  ASSERT_TRUE(from.has_value()) << "nothing was undone";
+  EXPECT_GE(*from, 3.69);
+  EXPECT_LE(*from, 3.7);
   m.second->run_until(5.2);
   m.expect_serial_y_and_z();
 }
