@@ -73,14 +73,21 @@ void Engine::close_owner_round(double until) {
   // Nothing is undone below `until` any more: the segments' saved counts
   // would otherwise take the ones added below back.
   drop_segments();
-  // A fresh round's engine was numbered in sector order; this one's
-  // particles drifted from their storage neighbours over the round (a
-  // round is about 20 events per particle; a serial run renumbers after 8),
-  // so it is numbered again. Between rounds no slot is named but by the
-  // holds, which are made again as events surface (as after an undo).
+  // Particles drift from their storage neighbours over the rounds, and
+  // between rounds no slot is named but by the holds, which are made again
+  // as events surface (as after an undo): the engine is numbered again in
+  // sector order when a serial run would have renumbered it (run_until:
+  // eight events per particle since the last time). A round of the gas is
+  // about 20 events per particle; one of the membrane sheet, ended by the
+  // run's stops, can be a fraction of one, and renumbering its million
+  // particles at every stop was a sixth of a 2-rank run.
   owner_->holds.release_all([&](Index m) { mark_for_prediction(m); });
   repredict_touched();
-  reorder();
+  const std::uint64_t done = stats_.total_events();
+  if (done - events_at_reorder_ > 8 * particles_.size() + 1000) {
+    reorder();
+    events_at_reorder_ = done;
+  }
   owner_->holds.resize(particles_.size());
   speculation_ = open_segment_state();
 }

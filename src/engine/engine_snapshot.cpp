@@ -54,6 +54,9 @@ void Engine::restore(const EngineSnapshot& snapshot) {
   escapes_ = snapshot.escapes;
   releases_ = snapshot.releases;
   stats_ = snapshot.statistics;
+  // Placed in storage order: no renumbering is due until the particles
+  // have drifted again (the statistics count the events since t = 0).
+  events_at_reorder_ = stats_.total_events();
   clock_ = snapshot.time;
   predict_all();
 }
