@@ -383,7 +383,7 @@ struct LateMeeting {
            "[[initial.particle]]\nid = 3\nspecies = \"A\"\nposition = [4.3, 6.0, 8.53]\nvelocity = [0.0, 0.0, -0.3]\n";  // Z
   }
 
-  explicit LateMeeting(std::string text = model()) : text(std::move(text)) {
+  explicit LateMeeting(std::string model_text = model()) : text(std::move(model_text)) {
     const auto shape = first->grid().shape();
     engine::SectorBox left, right;
     left.hi = shape;
