@@ -15,6 +15,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstring>
 #include <optional>
 #include <stdexcept>
@@ -158,6 +159,7 @@ bool OwnerComputesWindows::round(double end) {
   open_round(t);
   const engine::PartialView view(*t.e);
   for (;;) {
+    if (t.switches->signals_at_tick() && view.tick_next_at(t.floor)) std::raise(SIGTERM);
     if (d_.stop_poll_ && d_.stop_poll_()) t.halt = DistributedEngine::Halt::stop;
     std::uint64_t ran = 0;
     if (t.halt == DistributedEngine::Halt::none && view_of(t).floor_time() < end) {

@@ -14,6 +14,11 @@
 //                                once the ranks ran n events in it (not 20
 //                                per particle, at least 10^5), so that small
 //                                runs end rounds between their stops too.
+//   TETHERSIM_OWNER_SIGNAL_AT_TICK=r  rank r sends itself SIGTERM at its
+//                                first turn in front of a periodic tick
+//                                that the agreed floor has reached (it
+//                                has not run the tick; others may have):
+//                                the stop must hand back one state.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -31,9 +36,13 @@ class OwnerTestingSwitches {
       : delay_(rate("TETHERSIM_OWNER_DELAY")),
         fail_(rate("TETHERSIM_OWNER_FAIL_RATE")),
         round_events_(rate("TETHERSIM_OWNER_ROUND_EVENTS")),
+        signals_at_tick_(std::getenv("TETHERSIM_OWNER_SIGNAL_AT_TICK") != nullptr &&
+                         std::atoi(std::getenv("TETHERSIM_OWNER_SIGNAL_AT_TICK")) == rank),
         held_(channels),
         random_(0x5851f42d4c957f2dull * (round + 1) + static_cast<std::uint64_t>(rank)) {}
 
+  // Whether this rank stops itself in front of an agreed tick.
+  bool signals_at_tick() const { return signals_at_tick_; }
   // The events after which a round ends (0: the round's own rule).
   double round_events() const { return round_events_; }
   bool delays() const { return delay_ > 0.0; }
@@ -80,6 +89,7 @@ class OwnerTestingSwitches {
   double delay_;
   double fail_;
   double round_events_;
+  bool signals_at_tick_;
   std::vector<std::deque<Held>> held_;
   std::mt19937_64 random_;
   std::uint64_t turn_ = 0;

@@ -529,14 +529,17 @@ EventKey Engine::final_below() const { return owner_ ? owner_->final_below : Eve
 void Engine::finish_ticks_at(double t) {
   // Processes that ran a tick at t and processes that had it next must
   // agree on whether it ran: every one runs it when the agreement cleared it.
-  if (!owner_ || t > owner_->agreed) return;
-  for (;;) {
-    drop_stale_globals();
-    if (global_.empty() || global_.top().time != t || global_.top().kind != EventKind::periodic_impulse) return;
+  while (tick_next_at(t)) {
     const GlobalEvent g = global_.top();
     global_.pop();
     run_committed_tick(g);
   }
+}
+
+bool Engine::tick_next_at(double t) {
+  if (!owner_ || t > owner_->agreed) return false;
+  drop_stale_globals();
+  return !global_.empty() && global_.top().time == t && global_.top().kind == EventKind::periodic_impulse;
 }
 
 std::size_t Engine::held_count() const { return owner_ ? owner_->holds.held_count() : 0; }

@@ -8,7 +8,12 @@
 #   the stop; continued on 3 ranks in speculative windows, the uninterrupted
 #   one-rank run's bits;
 # - kill -9 of the whole session after a checkpoint: the restart from what
-#   it left, on 2 ranks in owner rounds again, gives the same bits.
+#   it left, on 2 ranks in owner rounds again, gives the same bits;
+# - a stop in front of a gravity tick that the agreed floor has reached
+#   (TETHERSIM_OWNER_SIGNAL_AT_TICK: rank 1 signals itself there, before it
+#   runs the tick, while rank 0 may have run it): the ranks hand back one
+#   state (Engine::finish_ticks_at), and the restart gives the bits of the
+#   uninterrupted run of the membrane sheet.
 #   stopped_during_owner_rounds.sh TETHERSIM SOURCE_DIR WORK_DIR
 set -euo pipefail
 exe=$1 src=$2 work=$3
@@ -59,3 +64,20 @@ kill_session "$pid"
 echo "killed after the checkpoint at t = $(newest_checkpoint "$work/killed")"
 mpirun -np 2 --oversubscribe "$exe" run --restart "$work/killed" --windows owner -q
 /usr/bin/python3 "$here/../common/same_state.py" "$work/straight" "$work/killed"
+
+# --- A stop at a tick's agreement, on the membrane sheet (gravity ticks
+# every 0.05).
+sheet=("$src/examples/membrane-sheet.toml" --set initial.parameters.size=12 --set run.end_time=1
+       --set output.frame_interval=0.5)
+"$exe" run "${sheet[@]}" -o "$work/sheet-straight" -q
+code=0
+TETHERSIM_OWNER_SIGNAL_AT_TICK=1 mpirun -np 2 --oversubscribe -x TETHERSIM_OWNER_SIGNAL_AT_TICK \
+  "$exe" run "${sheet[@]}" --windows owner -o "$work/at-tick" -q 2>"$work/at-tick.err" || code=$?
+[[ $code -eq 0 ]] || fail "stop at a tick: exit code $code: $(cat "$work/at-tick.err")"
+[[ $(json_field "$work/at-tick/summary.json" interrupted) == True ]] || fail "stop at a tick: not marked interrupted"
+stopped=$(json_field "$work/at-tick/summary.json" end_time)
+/usr/bin/python3 -c "import sys; t = float(sys.argv[1]) / 0.05; sys.exit(0 if 0 < t and abs(t - round(t)) < 1e-9 else 1)" \
+  "$stopped" || fail "the stop at a tick came at t = $stopped, not at a tick"
+echo "stopped in front of the tick at t = $stopped"
+mpirun -np 2 --oversubscribe "$exe" run --restart "$work/at-tick" -q
+/usr/bin/python3 "$here/../common/same_state.py" "$work/sheet-straight" "$work/at-tick"

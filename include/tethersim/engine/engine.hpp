@@ -310,6 +310,7 @@ class Engine {
   double agreement_time(const EventKey& key) const;
   EventKey final_below() const;
   void finish_ticks_at(double t);
+  bool tick_next_at(double t);
   // Owner-computes mode: no agreement can give less than `t` any more (the
   // agreed floor, what this process reported to the agreement under way,
   // or the key of a message taken in since): nothing below t may run or

@@ -238,6 +238,9 @@ class PartialView {
   // Runs the ticks at t that the agreed floor has cleared and this engine
   // has not run yet: a round that ends at such a tick hands back one state.
   void finish_ticks_at(double t) const { engine_->finish_ticks_at(t); }
+  // Whether this engine's next global event is a periodic tick at t that
+  // the agreed floor has cleared (finish_ticks_at would run it).
+  bool tick_next_at(double t) const { return engine_->tick_next_at(t); }
   // Nothing below t may run or be undone on this engine's own account
   // (Engine::protect_floor).
   void protect_floor(double t) const { engine_->protect_floor(t); }
