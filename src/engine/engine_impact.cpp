@@ -139,7 +139,14 @@ double Engine::impact_in_logs(const EventOutcome& outcome) const {
     const Index i = particles_.index_of(r.particle.id);
     if (i == kNoIndex || absent(i)) {
       if (!owner_->window) return t;
-      if (r.particle.alive != 0 && owner_->window->contains(r.particle.sector)) return t;  // coming in
+      if (r.particle.alive != 0 && owner_->window->contains(r.particle.sector)) {
+        // Coming in: nothing here read it since t (it was not here, or
+        // its slot's changes since t are (a)); what it would have met is
+        // (b), and first_event_of's part once it is placed, as for a
+        // particle held here.
+        changed.push_back({i, &r});
+        continue;
+      }
       if (i != kNoIndex) staying_out.push_back(i);
       continue;
     }

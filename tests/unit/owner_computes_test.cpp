@@ -471,6 +471,60 @@ TEST(OwnerComputes, ALateOutcomeUndoesATetheredPartnerFromWhenTheTetherGoesTaut)
   m.expect_serial_y_and_z();
 }
 
+// A particle coming into a window late is undone from where it would
+// have met a particle there as it was, as one held there is: the engines
+// hold their blocks (x below 8 and above) with ghosts one layer deep
+// (sectors of 4), so X, moving along +x from x = 2.5, is absent on the
+// second engine until its crossing at x = 4 (t = 1.5) brings it in. X
+// would meet Y (at rest at x = 8.3) at t = 4.8, but the second engine,
+// not yet told, ran Z into Y at t = 5.1 instead. Only Y's record before
+// t = 5.1 shows the meeting: the crossing's outcome must undo the second
+// engine to it, which then runs the meeting (Y has the lower id) and ends
+// with Y and Z as in the serial run. (Until 2026-12-07 an arrival undid
+// from its own time, 1.5.)
+TEST(OwnerComputes, ALateArrivalInTheWindowUndoesToAMeetingWithAParticleAsItWas) {
+  const std::string text =
+      "[run]\nend_time = 10.0\nseed = 1\n"
+      "[domain]\nlo = [0.0, 0.0, 0.0]\nhi = [20.0, 12.0, 12.0]\nsector_size = 4.0\n"
+      "[[species]]\nname = \"A\"\nmass = 1.0\nradius = 0.5\n"
+      "[[pair]]\nspecies = [\"A\", \"A\"]\nblocking = 1.0\nc = 1.0\n"
+      "[[initial.particle]]\nid = 0\nspecies = \"A\"\nposition = [8.3, 6.0, 6.0]\n"  // Y
+      "[[initial.particle]]\nid = 1\nspecies = \"A\"\nposition = [2.5, 6.0, 6.0]\nvelocity = [1.0, 0.0, 0.0]\n"  // X
+      "[[initial.particle]]\nid = 2\nspecies = \"A\"\nposition = [8.3, 6.0, 8.53]\nvelocity = [0.0, 0.0, -0.3]\n";  // Z
+  Simulation first(text), second(text);
+  const auto shape = first->grid().shape();
+  ASSERT_EQ(shape[0], 5);
+  engine::SectorBox left, right;
+  left.hi = shape;
+  left.hi[0] = 2;  // x below 8: X
+  right.hi = shape;
+  right.lo[0] = 2;  // Y and Z
+  const engine::SectorWindow left_window = engine::SectorWindow::around(left, first->grid(), 1);
+  const engine::SectorWindow right_window = engine::SectorWindow::around(right, second->grid(), 1);
+  first.view().set_counts_global_events(true);
+  first.view().begin_owner_computes(left, 64, &left_window);
+  second.view().set_counts_global_events(false);
+  second.view().begin_owner_computes(right, 64, &right_window);
+  first->run_until(1.6);  // X crosses into x >= 4 at t = 1.5
+  std::vector<engine::EventOutcome> sent = first.view().take_outcomes();
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(sent[0].key.time, 1.5);
+  second->run_until(5.2);  // Z meets Y at t = 5.1
+  ASSERT_TRUE(second.view().is_straggler(sent[0].key));
+  const std::optional<double> from = second.view().take_late_outcome(std::move(sent[0]), 0);
+  ASSERT_TRUE(from.has_value()) << "nothing was undone";
+  EXPECT_GE(*from, 4.79);  // no further back than the meeting
+  EXPECT_LE(*from, 4.8);
+  second->run_until(5.2);
+  Simulation serial(text);
+  serial->run_until(5.2);
+  const std::vector<engine::ParticleRecord> want = serial->records(), got = second->records();
+  for (std::size_t p : {0u, 2u}) {  // Y and Z, by id
+    EXPECT_TRUE(same_particle(want[p].particle, got[p].particle)) << "particle " << p;
+  }
+  EXPECT_NE(want[0].particle.v[0], 0.0);  // X did meet Y
+}
+
 // The floor an engine was given (Engine::protect_floor: what its process
 // reported to the agreement under way, lowered to the key of each message
 // taken in since): an undo below it throws instead of taking the engine
