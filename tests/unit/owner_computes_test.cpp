@@ -398,6 +398,22 @@ struct LateMeeting {
     sent = first.view().take_outcomes();
   }
 
+  // The second engine runs Z into Y (t = 5.1), then takes the first's
+  // outcome (W meets X at t = 0.5) late: it must be undone from between
+  // `lo` and `hi`, and then end with Y and Z as in the serial run.
+  void expect_late_undo_between(double lo, double hi) {
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0].key.time, 0.5);
+    second->run_until(5.2);
+    ASSERT_TRUE(second.view().is_straggler(sent[0].key));
+    const std::optional<double> from = second.view().take_late_outcome(std::move(sent[0]), 0);
+    ASSERT_TRUE(from.has_value()) << "nothing was undone";
+    EXPECT_GE(*from, lo);
+    EXPECT_LE(*from, hi);
+    second->run_until(5.2);
+    expect_serial_y_and_z();
+  }
+
   // Y and Z on the second engine are the serial run's at t = 5.2.
   void expect_serial_y_and_z() {
     Simulation serial(text);
@@ -426,16 +442,7 @@ struct LateMeeting {
 // second engine holds nothing of Y's before then.
 TEST(OwnerComputes, ALateOutcomeUndoesToAMeetingWithAParticleAsItWas) {
   LateMeeting m;
-  ASSERT_EQ(m.sent.size(), 1u);
-  EXPECT_EQ(m.sent[0].key.time, 0.5);  // W meets X
-  m.second->run_until(5.2);            // Z meets Y at t = 5.1
-  ASSERT_TRUE(m.second.view().is_straggler(m.sent[0].key));
-  const std::optional<double> from = m.second.view().take_late_outcome(std::move(m.sent[0]), 0);
-  ASSERT_TRUE(from.has_value()) << "nothing was undone";
-  EXPECT_GE(*from, 0.5);
-  EXPECT_LE(*from, 3.22823);  // X meets Y at 0.5 + (1.8 - sqrt(0.19)) / 0.5 = 3.22822
-  m.second->run_until(5.2);
-  m.expect_serial_y_and_z();
+  m.expect_late_undo_between(0.5, 3.22823);  // X meets Y at 0.5 + (1.8 - sqrt(0.19)) / 0.5 = 3.22822
 }
 
 // A late outcome's impact on a tethered partner is when their tether goes
@@ -459,16 +466,7 @@ TEST(OwnerComputes, ALateOutcomeUndoesATetheredPartnerFromWhenTheTetherGoesTaut)
   replace("position = [4.3, 6.0, 8.53]", "position = [4.6, 4.2, 8.53]");  // Z
   replace("[[initial.particle]]", "[initial]\ntethers = [[0, 2]]\n[[initial.particle]]");
   LateMeeting m(text);
-  ASSERT_EQ(m.sent.size(), 1u);
-  EXPECT_EQ(m.sent[0].key.time, 0.5);  // W meets X
-  m.second->run_until(5.2);            // Z meets Y at t = 5.1
-  ASSERT_TRUE(m.second.view().is_straggler(m.sent[0].key));
-  const std::optional<double> from = m.second.view().take_late_outcome(std::move(m.sent[0]), 0);
-  ASSERT_TRUE(from.has_value()) << "nothing was undone";
-  EXPECT_GE(*from, 3.69);
-  EXPECT_LE(*from, 3.7);
-  m.second->run_until(5.2);
-  m.expect_serial_y_and_z();
+  m.expect_late_undo_between(3.69, 3.7);
 }
 
 // A particle coming into a window late is undone from where it would
