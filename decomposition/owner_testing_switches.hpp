@@ -36,8 +36,7 @@ class OwnerTestingSwitches {
       : delay_(rate("TETHERSIM_OWNER_DELAY")),
         fail_(rate("TETHERSIM_OWNER_FAIL_RATE")),
         round_events_(rate("TETHERSIM_OWNER_ROUND_EVENTS")),
-        signals_at_tick_(std::getenv("TETHERSIM_OWNER_SIGNAL_AT_TICK") != nullptr &&
-                         std::atoi(std::getenv("TETHERSIM_OWNER_SIGNAL_AT_TICK")) == rank),
+        signals_at_tick_(names_rank("TETHERSIM_OWNER_SIGNAL_AT_TICK", rank)),
         held_(channels),
         random_(0x5851f42d4c957f2dull * (round + 1) + static_cast<std::uint64_t>(rank)) {}
 
@@ -80,6 +79,10 @@ class OwnerTestingSwitches {
     Bytes batch;
     std::uint64_t due;
   };
+  static bool names_rank(const char* name, int rank) {
+    const char* v = std::getenv(name);
+    return v != nullptr && std::atoi(v) == rank;
+  }
   static double rate(const char* name) {
     const char* v = std::getenv(name);
     return v != nullptr ? std::atof(v) : 0.0;

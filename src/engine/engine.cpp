@@ -304,11 +304,7 @@ bool Engine::run_until(double end, std::uint64_t max_events) {
     // moves every array in place along the permutation's cycles, a memory
     // miss per particle and array, and after two events per particle it
     // cost more than its order gained (docs/benchmarks.md, 2026-12-06).
-    const std::uint64_t done = stats_.total_events();
-    if (!speculation_ && done - events_at_reorder_ > 8 * particles_.size() + 1000) {
-      reorder();
-      events_at_reorder_ = done;
-    }
+    if (!speculation_) reorder_when_due(8);
     drop_stale_globals();
     const bool have_particle = !calendar_.empty();
     const bool have_global = !global_.empty();

@@ -35,12 +35,17 @@ namespace {
 // (from its own reference time) can move an event by. `half_period`: half
 // the shortest periodic box length; while the pair moves less than that
 // (less the reach), no other periodic image can come within reach.
+// Whether, over the span, a pair moving apart at relative speed sqrt(a)
+// could bring another periodic image within `reach`.
+bool another_image_may_come(double a, double span, double half_period, double reach) {
+  return half_period < kInfinity &&
+         (half_period <= reach || a * span * span >= (half_period - reach) * (half_period - reach));
+}
+
 double first_within(const Vec3& dx, const Vec3& dv, double reach, double span, double half_period) {
   const double r = reach * (1.0 + 1e-6) + 1e-12;
   const double a = dv.dot(dv);
-  if (half_period < kInfinity && (half_period <= r || a * span * span >= (half_period - r) * (half_period - r))) {
-    return 0.0;
-  }
+  if (another_image_may_come(a, span, half_period, r)) return 0.0;
   const double c = dx.dot(dx) - r * r;
   if (c <= 0.0) return 0.0;
   const double b = dx.dot(dv);
@@ -59,9 +64,7 @@ double first_beyond(const Vec3& dx, const Vec3& dv, double length, double span, 
   if (!(length < kInfinity)) return kInfinity;
   const double r = length * (1.0 - 1e-6) - 1e-12;
   const double a = dv.dot(dv);
-  if (half_period < kInfinity && (half_period <= length || a * span * span >= (half_period - length) * (half_period - length))) {
-    return 0.0;
-  }
+  if (another_image_may_come(a, span, half_period, length)) return 0.0;
   const double c = dx.dot(dx) - r * r;
   if (c >= 0.0 || r <= 0.0) return 0.0;
   if (a == 0.0) return kInfinity;

@@ -83,11 +83,7 @@ void Engine::close_owner_round(double until) {
   // particles at every stop was a sixth of a 2-rank run.
   owner_->holds.release_all([&](Index m) { mark_for_prediction(m); });
   repredict_touched();
-  const std::uint64_t done = stats_.total_events();
-  if (done - events_at_reorder_ > 8 * particles_.size() + 1000) {
-    reorder();
-    events_at_reorder_ = done;
-  }
+  reorder_when_due(8);
   owner_->holds.resize(particles_.size());
   speculation_ = open_segment_state();
 }

@@ -27,11 +27,7 @@ void Engine::begin_speculation(const SectorMask& logged_sectors) {
   if (!changes_.empty()) throw std::logic_error("a speculative window must start with no change pending");
   // Renumbering moves particles between slots, which the logs name: it
   // happens between windows only.
-  const std::uint64_t done = stats_.total_events();
-  if (done - events_at_reorder_ > 2 * particles_.size() + 1000) {
-    reorder();
-    events_at_reorder_ = done;
-  }
+  reorder_when_due(2);
   speculation_ = open_speculation_state();
   speculation_->logged_sectors = &logged_sectors;
 }

@@ -438,6 +438,16 @@ class Engine {
   // neighbours in memory. Changes no result: nothing depends on local
   // indices, only on ids and trajectories.
   void reorder();
+  // Renumbers once the particles ran more than `events_per_particle` events
+  // each (plus a thousand) since the last renumbering: inline, since the
+  // run loop asks before every event.
+  void reorder_when_due(std::uint64_t events_per_particle) {
+    const std::uint64_t done = stats_.total_events();
+    if (done - events_at_reorder_ > events_per_particle * particles_.size() + 1000) {
+      reorder();
+      events_at_reorder_ = done;
+    }
+  }
   // Writes the sector order's numbering (new_index[old] = new) and returns
   // the number of slots not removed from this view (they come first).
   std::size_t sector_order_numbering(std::span<Index> new_index) const;
